@@ -1,0 +1,8 @@
+module dossier
+
+go 1.26.8
+
+require (
+	github.com/notnil/chess v1.10.0 // indirect
+	github.com/spf13/pflag v1.0.6 // indirect
+)
