@@ -233,3 +233,10 @@ func OutcomeOf(p Position) Outcome {
 	}
 	return Outcome{}
 }
+
+// ForcedTactics is implemented by games whose rules make tactical moves compulsory (checkers: a capture
+// must be taken). A quiescence search may not stand pat while such a move is pending.
+type ForcedTactics interface {
+	// TacticsForced reports whether the side to move must play a tactical move.
+	TacticsForced() bool
+}

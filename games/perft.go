@@ -55,3 +55,35 @@ func Divide(p Position, depth int) []DivideEntry {
 	}
 	return out
 }
+
+// ParallelPerft is Perft with the root moves shared out among workers goroutines, each on its own Clone.
+func ParallelPerft(p Position, depth, workers int) uint64 {
+	if depth < 2 || workers < 2 {
+		return Perft(p, depth)
+	}
+	var buf [MaxMoves]Move
+	moves := p.AppendMoves(buf[:0])
+	next := make(chan Move, len(moves))
+	for _, m := range moves {
+		next <- m
+	}
+	close(next)
+	counts := make(chan uint64, workers)
+	for w := 0; w < workers; w++ {
+		q := p.Clone()
+		go func() {
+			var n uint64
+			for m := range next {
+				q.Play(m)
+				n += Perft(q, depth-1)
+				q.Undo()
+			}
+			counts <- n
+		}()
+	}
+	var total uint64
+	for w := 0; w < workers; w++ {
+		total += <-counts
+	}
+	return total
+}

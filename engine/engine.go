@@ -1,0 +1,111 @@
+// Package engine holds dossier's searches, written once over the games interface: alpha-beta now, the
+// opponent-model searches (M*, M* 1-pass, alpha-beta*, OM, PrOM, MEU) next. Every search takes its
+// evaluation functions and its opponent model as inputs, never as globals.
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"dossier/games"
+)
+
+// Evaluation is an evaluation function: a weight vector over a game's features. Its value for a position
+// is the dot product with the position's feature vector, from the side to move's point of view.
+type Evaluation struct {
+	// Name identifies the function in logs and presets ("strongest", "mat-tot25", "f1").
+	Name string
+	// Weights has one entry per feature of the game, in the order of games.Game.FeatureNames.
+	Weights []float64
+}
+
+// Value returns the evaluation of a feature vector (the dot product).
+func (e Evaluation) Value(features []float64) float64 {
+	w := e.Weights
+	if len(w) > len(features) {
+		w = w[:len(features)]
+	}
+	var v float64
+	for i, x := range w {
+		v += x * features[i]
+	}
+	return v
+}
+
+// Negated returns the evaluation -f: minimax's implicit model of the opponent, and the completion of
+// M* models that are shallower than the search.
+func (e Evaluation) Negated() Evaluation {
+	w := make([]float64, len(e.Weights))
+	for i, x := range e.Weights {
+		w[i] = -x
+	}
+	return Evaluation{Name: "-" + e.Name, Weights: w}
+}
+
+// Check reports an error if the evaluation does not fit the game's features.
+func (e Evaluation) Check(g games.Game) error {
+	if n := len(g.FeatureNames()); len(e.Weights) != n {
+		return fmt.Errorf("evaluation %q has %d weights but %s has %d features", e.Name, len(e.Weights), g.Name(), n)
+	}
+	for i, x := range e.Weights {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("evaluation %q: weight of %s is %v", e.Name, g.FeatureNames()[i], x)
+		}
+	}
+	return nil
+}
+
+// Scores of won and lost positions. A win found at ply p from the root scores MateScore - p, so that
+// faster wins score higher; evaluations must stay well inside (-MateBound, MateBound).
+const (
+	MateScore = 1_000_000.0
+	MateBound = MateScore - 10_000
+)
+
+// IsMate reports whether a score is a forced win or loss, and in how many moves of the winner (negative
+// when the side to move loses). The move count is what UCI's "score mate N" expects.
+func IsMate(score float64) (moves int, ok bool) {
+	if math.Abs(score) < MateBound {
+		return 0, false
+	}
+	plies := int(MateScore - math.Abs(score))
+	if score > 0 {
+		return (plies + 1) / 2, true
+	}
+	return -(plies + 1) / 2, true
+}
+
+// Info is one progress report of a search, what UCI's "info" line shows.
+type Info struct {
+	Depth    int
+	SelDepth int
+	Score    float64 // from the side to move at the root
+	Nodes    uint64
+	TimeMS   int64
+	HashFull int // per mille
+	PV       []games.Move
+	// Predicted is the opponent reply that the opponent model predicts, for the model searches.
+	Predicted games.Move
+	// Text is a free-form message (UCI's "info string").
+	Text string
+}
+
+// Result is what a finished search returns.
+type Result struct {
+	Move   games.Move // games.NoMove when the side to move has no legal move
+	Ponder games.Move // the expected reply, or games.NoMove
+	Score  float64
+	Depth  int
+	Nodes  uint64
+	PV     []games.Move
+}
+
+// Searcher is one search algorithm with its evaluation functions and opponent model bound in.
+// Search is not called concurrently on one Searcher; Control is how other goroutines reach a running search.
+type Searcher interface {
+	// Search looks for the best move in p (which it leaves as it found it) until ctl says stop,
+	// calling report (which may be nil) after each completed iteration.
+	Search(p games.Position, ctl *Control, report func(Info)) Result
+	// NewGame clears what the searcher learnt about the previous game (transposition table, history).
+	NewGame()
+}
