@@ -1,0 +1,397 @@
+// The search thread: negamax alpha-beta with PVS, null move, late-move reductions and quiescence.
+package engine
+
+import (
+	"math"
+	"sync/atomic"
+
+	"dossier/games"
+)
+
+// maxPly bounds the distance from the root a search reaches (extensions and quiescence included).
+const maxPly = 128
+
+// pollMask sets how often a thread polls its Control: every 2048 nodes.
+const pollMask = 2047
+
+// lmrTable[d][i] is the late-move reduction of the i-th move (from 0) at remaining depth d.
+var lmrTable [64][64]int
+
+func init() {
+	for d := 1; d < 64; d++ {
+		for i := 1; i < 64; i++ {
+			lmrTable[d][i] = int(0.75 + math.Log(float64(d))*math.Log(float64(i))/2.25)
+		}
+	}
+}
+
+// thread is one search over one position: its scratch buffers (allocated once, so that a node allocates
+// nothing), its ordering tables, and its node count. A thread is used by one goroutine at a time.
+type thread struct {
+	opts AlphaBetaOptions
+	eval Evaluation
+	tt   *TT
+
+	pos      games.Position
+	tactical games.Tactical // nil when the position has no tactical moves
+	checker  games.Checker
+	nuller   games.NullMover
+	forced   games.ForcedTactics
+
+	ctl        *Control
+	main       bool         // the thread that polls the Control and owns the result
+	helperStop *atomic.Bool // set by the main thread to end the helpers' search
+	helpers    []*thread    // whose node counts the main thread adds when it polls
+	aborted    bool
+
+	nodes     uint64
+	published atomic.Uint64 // nodes, as other goroutines may read it
+	seldepth  int
+	rootDepth int
+	rootSide  games.Side
+	contempt  float64
+	// horizonEvents counts the leaves whose value depends on the depth limit (static evaluations,
+	// in-tree repetitions, null-move cutoffs, TT cutoffs that were not solved); a subtree during which it
+	// did not change was searched to terminal positions, and its result holds at any depth.
+	horizonEvents uint64
+	rootBest      games.Move // the latest move that raised alpha at ply 0 in this iteration or probe
+	rootBestScore float64
+	root          []games.Move // the root moves, best first
+	aspWindow     float64      // initial aspiration half-width
+
+	features []float64
+	moves    [maxPly][games.MaxMoves]games.Move
+	keys     [maxPly][games.MaxMoves]int32
+	killers  [maxPly + 1][2]games.Move
+	history  [2][historySize]int32
+	nullPly  [maxPly + 1]bool // whether the move into ply was a null move
+	pv       [maxPly + 1][maxPly + 1]games.Move
+	pvLen    [maxPly + 1]int
+}
+
+func newThread(game games.Game, eval Evaluation, opts AlphaBetaOptions, tt *TT) *thread {
+	return &thread{opts: opts, eval: eval, tt: tt, features: make([]float64, len(game.FeatureNames()))}
+}
+
+// bind points the thread at a position and learns which optional interfaces it implements.
+func (t *thread) bind(p games.Position) {
+	t.pos = p
+	t.tactical, _ = p.(games.Tactical)
+	t.checker, _ = p.(games.Checker)
+	t.nuller, _ = p.(games.NullMover)
+	t.forced, _ = p.(games.ForcedTactics)
+	t.aborted = false
+	t.seldepth = 0
+}
+
+// evaluate is the static evaluation of the current position for the side to move.
+func (t *thread) evaluate() float64 {
+	t.pos.Features(t.features)
+	return t.eval.Value(t.features)
+}
+
+// drawScore is a draw's value for the side to move, with the contempt of the root side.
+func (t *thread) drawScore() float64 {
+	if t.contempt == 0 {
+		return 0
+	}
+	if t.pos.ToMove() == t.rootSide {
+		return -t.contempt
+	}
+	return t.contempt
+}
+
+// outcomeScore is the value of a finished game for the side to move at ply.
+func (t *thread) outcomeScore(r games.Result, ply int) float64 {
+	if r == games.Draw {
+		return t.drawScore()
+	}
+	if w, _ := r.Winner(); w == t.pos.ToMove() {
+		return MateScore - float64(ply)
+	}
+	return -(MateScore - float64(ply))
+}
+
+// poll checks the limits; the main thread asks the Control (which counts every thread's nodes), helpers
+// only whether they should stop.
+func (t *thread) poll() {
+	t.published.Store(t.nodes)
+	if t.main {
+		if t.ctl != nil && t.ctl.Check(t.totalNodes()) {
+			t.aborted = true
+		}
+		return
+	}
+	if (t.helperStop != nil && t.helperStop.Load()) || (t.ctl != nil && t.ctl.Stopped()) {
+		t.aborted = true
+	}
+}
+
+// totalNodes is the node count of this thread and its helpers.
+func (t *thread) totalNodes() uint64 {
+	n := t.nodes
+	for _, h := range t.helpers {
+		n += h.published.Load()
+	}
+	return n
+}
+
+// nextUp is the smallest score above x: the window (x, nextUp(x)) asks whether a value exceeds x.
+func nextUp(x float64) float64 { return math.Nextafter(x, math.Inf(1)) }
+
+// updatePV makes m followed by the child's PV the PV at ply.
+func (t *thread) updatePV(ply int, m games.Move) {
+	t.pv[ply][ply] = m
+	n := t.pvLen[ply+1]
+	copy(t.pv[ply][ply+1:n], t.pv[ply+1][ply+1:n])
+	t.pvLen[ply] = max(n, ply+1)
+}
+
+// search returns the negamax value of the current position to depth, within (alpha, beta) fail-soft.
+// pvNode says the window is open (not a null window), which disables the cuts that only pay off in a
+// null-window search and keeps the PV intact.
+func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float64 {
+	if depth <= 0 {
+		return t.quiesce(ply, alpha, beta)
+	}
+	t.pvLen[ply] = ply
+	t.nodes++
+	if t.nodes&pollMask == 0 {
+		t.poll()
+	}
+	if t.aborted {
+		return 0
+	}
+	t.seldepth = max(t.seldepth, ply)
+	pos := t.pos
+	if o := pos.Status(); o.Result != games.Ongoing {
+		return t.outcomeScore(o.Result, ply)
+	}
+	if ply > 0 && pos.Repetitions() > 0 {
+		t.horizonEvents++
+		return t.drawScore()
+	}
+	if ply >= maxPly-1 {
+		t.horizonEvents++
+		return t.evaluate()
+	}
+
+	key := pos.Hash()
+	hashMove := games.NoMove
+	staticEval := math.NaN()
+	if e, ok := t.tt.Probe(key, ply); ok {
+		hashMove, staticEval = e.Move, e.Eval
+		if !pvNode && ply > 0 && e.Draft >= depth &&
+			(e.Bound == BoundExact || (e.Bound == BoundLower && e.Score >= beta) || (e.Bound == BoundUpper && e.Score <= alpha)) {
+			if e.Draft < SolvedDraft {
+				t.horizonEvents++
+			}
+			return e.Score
+		}
+	}
+
+	inCheck := t.checker != nil && t.checker.InCheck()
+	if inCheck && t.opts.CheckExtension && ply < 2*t.rootDepth {
+		depth++
+	}
+
+	if t.opts.NullMove && t.nuller != nil && !pvNode && !inCheck && depth >= 3 && ply > 0 && !t.nullPly[ply] &&
+		math.Abs(beta) < MateBound {
+		if math.IsNaN(staticEval) {
+			staticEval = t.evaluate()
+		}
+		if staticEval >= beta {
+			r := 2 + depth/4
+			t.nuller.PlayNull()
+			t.nullPly[ply+1] = true
+			score := -t.search(depth-1-r, ply+1, -beta, -math.Nextafter(beta, math.Inf(-1)), false)
+			t.nullPly[ply+1] = false
+			t.nuller.UndoNull()
+			if t.aborted {
+				return 0
+			}
+			if score >= beta {
+				t.horizonEvents++
+				if score >= MateBound {
+					score = beta // a mate found after passing is no proof of a mate
+				}
+				return score
+			}
+		}
+	}
+
+	moves := pos.AppendMoves(t.moves[ply][:0])
+	if len(moves) == 0 {
+		o := pos.NoMovesOutcome()
+		if o.Result == games.Ongoing {
+			return t.evaluate() // the frontier of a hand-built tree: its evaluation is its value
+		}
+		return t.outcomeScore(o.Result, ply)
+	}
+	keys := t.keys[ply][:len(moves)]
+	t.scoreMoves(moves, keys, hashMove, ply)
+
+	eventsBefore := t.horizonEvents
+	alphaOrig := alpha
+	best := math.Inf(-1)
+	bestMove := games.NoMove
+	for i := range moves {
+		pickMove(moves, keys, i)
+		m := moves[i]
+		quiet := t.tactical == nil || !t.tactical.IsTactical(m)
+		pos.Play(m)
+		newDepth := depth - 1
+		var score float64
+		if i == 0 {
+			score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
+		} else {
+			reduction := 0
+			if t.opts.LMR && depth >= 3 && i >= 3 && quiet && !inCheck && keys[i] < orderKiller &&
+				(t.checker == nil || !t.checker.InCheck()) {
+				reduction = lmrTable[min(depth, 63)][min(i, 63)]
+				if pvNode {
+					reduction--
+				}
+				reduction = min(max(reduction, 0), newDepth-1)
+			}
+			if t.opts.PVS {
+				up := nextUp(alpha)
+				score = -t.search(newDepth-reduction, ply+1, -up, -alpha, false)
+				if score > alpha && reduction > 0 {
+					score = -t.search(newDepth, ply+1, -up, -alpha, false)
+				}
+				if score > alpha && score < beta {
+					score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
+				}
+			} else {
+				score = -t.search(newDepth-reduction, ply+1, -beta, -alpha, pvNode && reduction == 0)
+				if score > alpha && reduction > 0 {
+					score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
+				}
+			}
+		}
+		pos.Undo()
+		if t.aborted {
+			return 0
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				bestMove = m
+				t.updatePV(ply, m)
+				if ply == 0 {
+					t.rootBest = m
+				}
+				if score >= beta {
+					if quiet {
+						t.rewardQuiet(m, moves[:i], ply, depth)
+					}
+					break
+				}
+				alpha = score
+			}
+		}
+	}
+
+	bound := BoundExact
+	switch {
+	case best <= alphaOrig:
+		bound = BoundUpper
+	case best >= beta:
+		bound = BoundLower
+	}
+	draft := depth
+	if t.horizonEvents == eventsBefore {
+		draft = SolvedDraft
+	}
+	t.tt.Store(key, ply, bestMove, best, staticEval, draft, bound)
+	return best
+}
+
+// quiesce resolves the tactics of a depth-0 leaf: stand pat on the static evaluation (unless a tactical
+// move is compulsory or the side to move is in check), then try the tactical moves (all evasions in check).
+func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
+	t.pvLen[ply] = ply
+	t.nodes++
+	if t.nodes&pollMask == 0 {
+		t.poll()
+	}
+	if t.aborted {
+		return 0
+	}
+	t.seldepth = max(t.seldepth, ply)
+	pos := t.pos
+	if o := pos.Status(); o.Result != games.Ongoing {
+		return t.outcomeScore(o.Result, ply)
+	}
+	if ply > 0 && pos.Repetitions() > 0 {
+		t.horizonEvents++
+		return t.drawScore()
+	}
+	if t.tactical == nil || !t.opts.Quiescence || ply >= maxPly-1 {
+		t.horizonEvents++
+		return t.evaluate()
+	}
+
+	inCheck := t.checker != nil && t.checker.InCheck()
+	best := math.Inf(-1)
+	var moves []games.Move
+	if inCheck {
+		moves = pos.AppendMoves(t.moves[ply][:0])
+		if len(moves) == 0 {
+			o := pos.NoMovesOutcome()
+			if o.Result == games.Ongoing {
+				return t.evaluate()
+			}
+			return t.outcomeScore(o.Result, ply)
+		}
+	} else {
+		forced := t.forced != nil && t.forced.TacticsForced()
+		if !forced {
+			t.horizonEvents++
+			best = t.evaluate()
+			if best >= beta {
+				return best
+			}
+			alpha = max(alpha, best)
+		}
+		moves = t.tactical.AppendTactical(t.moves[ply][:0])
+		if len(moves) == 0 {
+			if !forced {
+				return best
+			}
+			// A compulsory tactical move that AppendTactical does not list: fall back on all moves.
+			moves = pos.AppendMoves(t.moves[ply][:0])
+			if len(moves) == 0 {
+				o := pos.NoMovesOutcome()
+				if o.Result == games.Ongoing {
+					return t.evaluate()
+				}
+				return t.outcomeScore(o.Result, ply)
+			}
+		}
+	}
+	keys := t.keys[ply][:len(moves)]
+	t.scoreMoves(moves, keys, games.NoMove, ply)
+	for i := range moves {
+		pickMove(moves, keys, i)
+		m := moves[i]
+		pos.Play(m)
+		score := -t.quiesce(ply+1, -beta, -alpha)
+		pos.Undo()
+		if t.aborted {
+			return 0
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				t.updatePV(ply, m)
+				if score >= beta {
+					break
+				}
+				alpha = score
+			}
+		}
+	}
+	return best
+}

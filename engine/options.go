@@ -1,0 +1,58 @@
+// Options of the alpha-beta searcher: table size, threads, draw score and one switch per technique.
+package engine
+
+import "dossier/games"
+
+// AlphaBetaOptions configure an AlphaBeta searcher. The zero value is plain iterative-deepening alpha-beta
+// without a transposition table or any enhancement; DefaultAlphaBetaOptions turns on what pays for a game.
+type AlphaBetaOptions struct {
+	// HashMB is the transposition table size in MiB (UCI's Hash); 0 means no table.
+	HashMB int
+	// Threads is the number of search threads (Lazy SMP sharing the table); 0 or 1 means one.
+	Threads int
+	// Contempt is what the root side gives up by drawing: a draw scores -Contempt for the side to move at
+	// the root and +Contempt for its opponent.
+	Contempt float64
+	// AspirationWindow is the initial half-width of the root window around the previous iteration's score;
+	// 0 derives it from the evaluation's weights. Used only when Aspiration is on.
+	AspirationWindow float64
+
+	// PVS searches every move after the first with a null window first (principal-variation search).
+	PVS bool
+	// Aspiration starts each iteration from depth 4 on with a window around the previous score.
+	Aspiration bool
+	// Quiescence extends depth-0 leaves of games.Tactical positions with tactical moves (and in-check
+	// evasions) until the position is quiet.
+	Quiescence bool
+	// Killers orders the two latest quiet cutoff moves of each ply early.
+	Killers bool
+	// History orders quiet moves by how often they caused cutoffs (history heuristic).
+	History bool
+	// NullMove prunes with a reduced search after passing the move (games.NullMover positions only).
+	NullMove bool
+	// LMR searches late quiet moves with reduced depth first (late-move reductions).
+	LMR bool
+	// CheckExtension searches one ply deeper when the side to move is in check (games.Checker only).
+	CheckExtension bool
+}
+
+// DefaultAlphaBetaOptions returns the options dossier plays a game with: a 16 MiB table, one thread, the
+// move-ordering and window techniques for every game, and the selective techniques (null move, late-move
+// reductions, check extension) only for chess, the one game where they are measured to pay.
+func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
+	o := AlphaBetaOptions{
+		HashMB:     16,
+		Threads:    1,
+		PVS:        true,
+		Aspiration: true,
+		Quiescence: true,
+		Killers:    true,
+		History:    true,
+	}
+	if g != nil && g.Name() == "chess" {
+		o.NullMove = true
+		o.LMR = true
+		o.CheckExtension = true
+	}
+	return o
+}

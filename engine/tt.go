@@ -1,0 +1,210 @@
+// Transposition table: lockless two-entry buckets of four words, safe to share between search threads.
+package engine
+
+import (
+	"math"
+	"sync/atomic"
+
+	"dossier/games"
+)
+
+// Bound says how a stored score relates to the true value of its position.
+type Bound uint8
+
+// The kinds of stored score.
+const (
+	BoundNone  Bound = iota
+	BoundUpper       // the search failed low: the value is at most the score
+	BoundLower       // the search failed high: the value is at least the score
+	BoundExact
+)
+
+// SolvedDraft is the draft stored for a position whose whole subtree was searched to terminal positions,
+// so that its score holds at any depth.
+const SolvedDraft = 1000
+
+const (
+	entryWords  = 4
+	bucketSize  = 2
+	bucketWords = entryWords * bucketSize // 64 bytes: one cache line per bucket
+	bytesPerMB  = 1 << 20
+)
+
+// TT is a transposition table. Each entry is four words: the key xor the other three, the move, the score
+// and a metadata word (draft, bound, generation, static evaluation). A reader recomputes the key from all
+// four words, so an entry torn by a concurrent writer reads as a miss; every word goes through sync/atomic,
+// so sharing a table between threads is race-free.
+type TT struct {
+	words      []uint64
+	mask       uint64 // bucket count - 1
+	generation uint8
+}
+
+// TTEntry is what a probe of the table finds.
+type TTEntry struct {
+	Move  games.Move
+	Score float64 // adjusted to the probing node's ply when it is a mate score
+	Eval  float64 // static evaluation of the position, NaN when unknown
+	Draft int
+	Bound Bound
+}
+
+// NewTT returns a table of at most mb MiB (a power of two number of buckets), or nil when mb <= 0.
+func NewTT(mb int) *TT {
+	if mb <= 0 {
+		return nil
+	}
+	buckets := uint64(1)
+	for buckets*2*bucketWords*8 <= uint64(mb)*bytesPerMB {
+		buckets *= 2
+	}
+	return &TT{words: make([]uint64, buckets*bucketWords), mask: buckets - 1}
+}
+
+// Clear empties the table. It must not run while a search uses the table.
+func (t *TT) Clear() {
+	if t == nil {
+		return
+	}
+	clear(t.words)
+	t.generation = 0
+}
+
+// NewSearch ages the entries of earlier searches so that they are replaced first.
+func (t *TT) NewSearch() {
+	if t != nil {
+		t.generation++
+	}
+}
+
+// Probe looks key up; ply is the distance of the probing node from the root, used to turn stored
+// mate distances back into root-relative scores.
+func (t *TT) Probe(key uint64, ply int) (TTEntry, bool) {
+	if t == nil {
+		return TTEntry{}, false
+	}
+	b := t.bucket(key)
+	for i := 0; i < bucketSize; i++ {
+		e := b + i*entryWords
+		check := atomic.LoadUint64(&t.words[e])
+		move := atomic.LoadUint64(&t.words[e+1])
+		score := atomic.LoadUint64(&t.words[e+2])
+		meta := atomic.LoadUint64(&t.words[e+3])
+		if meta == 0 || check^move^score^meta != key {
+			continue
+		}
+		draft, bound, _, eval := unpackMeta(meta)
+		return TTEntry{
+			Move:  games.Move(move),
+			Score: scoreFromTT(math.Float64frombits(score), ply),
+			Eval:  eval,
+			Draft: draft,
+			Bound: bound,
+		}, true
+	}
+	return TTEntry{}, false
+}
+
+// Store records a search result for key. It replaces the entry of the same key, else the entry that is
+// oldest and then shallowest. A stored move of NoMove keeps the entry's previous move for the same key.
+func (t *TT) Store(key uint64, ply int, move games.Move, score, eval float64, draft int, bound Bound) {
+	if t == nil {
+		return
+	}
+	b := t.bucket(key)
+	victim, worst := b, math.MaxInt
+	for i := 0; i < bucketSize; i++ {
+		e := b + i*entryWords
+		check := atomic.LoadUint64(&t.words[e])
+		oldMove := atomic.LoadUint64(&t.words[e+1])
+		oldScore := atomic.LoadUint64(&t.words[e+2])
+		meta := atomic.LoadUint64(&t.words[e+3])
+		if meta == 0 {
+			victim, worst = e, math.MinInt
+			continue
+		}
+		if check^oldMove^oldScore^meta == key {
+			oldDraft, _, _, _ := unpackMeta(meta)
+			if bound != BoundExact && draft+3 < oldDraft {
+				return // a much deeper result (another thread's, or a solved one) is worth more
+			}
+			if move == 0 {
+				move = games.Move(oldMove)
+			}
+			victim = e
+			break
+		}
+		oldDraft, _, gen, _ := unpackMeta(meta)
+		value := oldDraft
+		if gen != t.generation {
+			value -= 256 // any entry of an earlier search goes before any of this one
+		}
+		if value < worst {
+			victim, worst = e, value
+		}
+	}
+	newScore := math.Float64bits(scoreToTT(score, ply))
+	newMeta := packMeta(draft, bound, t.generation, eval)
+	atomic.StoreUint64(&t.words[victim+1], uint64(move))
+	atomic.StoreUint64(&t.words[victim+2], newScore)
+	atomic.StoreUint64(&t.words[victim+3], newMeta)
+	atomic.StoreUint64(&t.words[victim], key^uint64(move)^newScore^newMeta)
+}
+
+// HashFull returns the per-mille share of the first thousand entries that this search wrote.
+func (t *TT) HashFull() int {
+	if t == nil {
+		return 0
+	}
+	n := min(1000, len(t.words)/entryWords)
+	used := 0
+	for i := 0; i < n; i++ {
+		meta := atomic.LoadUint64(&t.words[i*entryWords+3])
+		if _, _, gen, _ := unpackMeta(meta); meta != 0 && gen == t.generation {
+			used++
+		}
+	}
+	return used * 1000 / n
+}
+
+func (t *TT) bucket(key uint64) int {
+	// The high bits pick the bucket: games' Zobrist keys are uniform, and the low bits are also what
+	// the entry check compares, so using the high ones keeps the two independent.
+	return int((key>>20)&t.mask) * bucketWords
+}
+
+// packMeta never returns 0 (the draft is biased by one), which marks an empty entry.
+func packMeta(draft int, bound Bound, gen uint8, eval float64) uint64 {
+	d := uint64(uint16(int16(draft) + 1))
+	return d | uint64(bound)<<16 | uint64(gen)<<24 | uint64(math.Float32bits(float32(eval)))<<32
+}
+
+func unpackMeta(meta uint64) (draft int, bound Bound, gen uint8, eval float64) {
+	draft = int(int16(uint16(meta))) - 1
+	bound = Bound(meta>>16) & 3
+	gen = uint8(meta >> 24)
+	eval = float64(math.Float32frombits(uint32(meta >> 32)))
+	return
+}
+
+// scoreToTT makes a mate score relative to the storing node (plies to mate from there), so that the entry
+// is right wherever the position recurs in the tree.
+func scoreToTT(score float64, ply int) float64 {
+	switch {
+	case score >= MateBound:
+		return score + float64(ply)
+	case score <= -MateBound:
+		return score - float64(ply)
+	}
+	return score
+}
+
+func scoreFromTT(score float64, ply int) float64 {
+	switch {
+	case score >= MateBound:
+		return score - float64(ply)
+	case score <= -MateBound:
+		return score + float64(ply)
+	}
+	return score
+}
