@@ -21,10 +21,12 @@ var colourLetter = [2]byte{'B', 'W'}
 // has more than 12 pieces; errors name the offending field or token.
 func ParseFEN(s string) (*Position, error) {
 	text := strings.TrimSpace(s)
-	if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
-		text = strings.TrimSpace(text[1 : len(text)-1])
+	for i := 0; i < 2; i++ { // a trailing dot may sit inside or outside the quotes
+		text = strings.TrimSpace(strings.TrimSuffix(text, "."))
+		if len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+			text = strings.TrimSpace(text[1 : len(text)-1])
+		}
 	}
-	text = strings.TrimSpace(strings.TrimSuffix(text, "."))
 	if text == "" {
 		return nil, fmt.Errorf("checkers FEN %q: empty position string", s)
 	}
