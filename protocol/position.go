@@ -1,0 +1,145 @@
+// The position command, the game record it builds, and the opponent moves the record hands to the engine.
+package protocol
+
+import (
+	"fmt"
+	"strings"
+
+	"dossier/games"
+)
+
+// gameRecord is the game as the position commands describe it; see the package comment for how it decides
+// which moves the engine observes.
+type gameRecord struct {
+	gameName string         // "" for an empty record
+	start    games.Position // the record's start position, never played on
+	startKey string         // start.FEN(), to recognise the same start however the GUI wrote it
+	moves    []games.Move
+	// accounted counts the moves at the front of moves that were observed or found to be the engine's own.
+	accounted int
+}
+
+// extendedBy reports whether a position command with this start and these moves continues the record.
+func (r *gameRecord) extendedBy(gameName, startKey string, moves []games.Move) bool {
+	if r.gameName == "" || r.gameName != gameName || r.startKey != startKey || len(moves) < r.accounted {
+		return false
+	}
+	for i := 0; i < r.accounted; i++ {
+		if moves[i] != r.moves[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// cmdPosition reads "position startpos|fen <position string> [moves m1 m2 ...]". The position string runs
+// up to the moves keyword, so it may contain spaces (chess and Connect-Four FENs do). A bad position string
+// or move is reported and leaves the previous position in place.
+func (s *Session) cmdPosition(c command) {
+	s.finishSearch()
+	words := c.words()
+	if len(words) == 0 {
+		s.errorf("position: want startpos or fen, got nothing")
+		return
+	}
+	movesAt := len(words)
+	for i, w := range words {
+		if strings.EqualFold(w, "moves") {
+			movesAt = i
+			break
+		}
+	}
+	var start games.Position
+	switch base := strings.ToLower(words[0]); base {
+	case "startpos":
+		if movesAt > 1 {
+			s.errorf("position: unexpected %s after startpos", quoteToken(words[1]))
+			return
+		}
+		start = s.game.Start()
+	case "fen":
+		if movesAt == 1 {
+			s.errorf("position: fen needs a position string")
+			return
+		}
+		fen := strings.Join(words[1:movesAt], " ")
+		p, err := s.game.ParsePosition(fen)
+		if err != nil {
+			s.errorf("position: bad %s position %s: %v", s.game.Name(), quoteToken(fen), err)
+			return
+		}
+		start = p
+	default:
+		s.errorf("position: want startpos or fen, not %s", quoteToken(words[0]))
+		return
+	}
+	p := start.Clone()
+	var moves []games.Move
+	if movesAt < len(words) {
+		moves = make([]games.Move, 0, len(words)-movesAt-1)
+		for i, text := range words[movesAt+1:] {
+			m, err := parseLegalMove(p, text)
+			if err != nil {
+				s.errorf("position: move %d %s: %v", i+1, quoteToken(text), err)
+				return
+			}
+			p.Play(m)
+			moves = append(moves, m)
+		}
+	}
+	s.pos = p
+	key := start.FEN()
+	if !s.record.extendedBy(s.game.Name(), key, moves) {
+		s.record = gameRecord{gameName: s.game.Name(), start: start, startKey: key}
+	}
+	s.record.moves = moves
+}
+
+// parseLegalMove reads a move and checks that it is among the legal moves of p, so that a game's
+// ParseMove that let an illegal move through could not corrupt the position.
+func parseLegalMove(p games.Position, text string) (games.Move, error) {
+	if o := p.Status(); o.Result.Over() {
+		return games.NoMove, fmt.Errorf("the game is already over (%s, %s)", o.Result, o.Reason)
+	}
+	m, err := p.ParseMove(text)
+	if err != nil {
+		return games.NoMove, err
+	}
+	if !isLegal(p, m) {
+		return games.NoMove, fmt.Errorf("not a legal move here")
+	}
+	return m, nil
+}
+
+// isLegal reports whether m is one of the legal moves of p.
+func isLegal(p games.Position, m games.Move) bool {
+	if m == games.NoMove {
+		return false
+	}
+	var buf [games.MaxMoves]games.Move
+	for _, legal := range p.AppendMoves(buf[:0]) {
+		if legal == m {
+			return true
+		}
+	}
+	return false
+}
+
+// observe hands the engine the record's unaccounted-for moves up to (not including) index end that the
+// side other than ours played, then counts them accounted for.
+func (s *Session) observe(end int, ours games.Side) {
+	r := &s.record
+	end = min(end, len(r.moves))
+	if r.gameName == "" || end <= r.accounted {
+		return
+	}
+	p := r.start.Clone()
+	for i, m := range r.moves[:end] {
+		if i >= r.accounted && p.ToMove() != ours {
+			s.debugf("opponent move %d: %s", i+1, p.FormatMove(m))
+			s.engine.ObserveMove(p.Clone(), m)
+		}
+		p.Play(m)
+	}
+	r.accounted = end
+}
