@@ -1,0 +1,116 @@
+// Perft against the shared suite (exact node counts agreed with Stockfish) and perft benchmarks.
+package chess
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"dossier/games/gametest"
+)
+
+// sharedData returns the path of a file under /work/shared/data, found by walking up from the package to
+// the module root (the directory holding go.mod) and then to its sibling shared/.
+func sharedData(t testing.TB, rel string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the package directory")
+		}
+		dir = parent
+	}
+	path := filepath.Join(dir, "..", "shared", "data", rel)
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("shared data not available: %v", err)
+	}
+	return path
+}
+
+type perftEntry struct {
+	fen   string
+	depth []int    // the depths given
+	nodes []uint64 // nodes[i] at depth[i]
+}
+
+func readPerftSuite(t testing.TB) []perftEntry {
+	f, err := os.Open(sharedData(t, "chess/perft_suite.epd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []perftEntry
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		parts := strings.Split(strings.TrimSpace(sc.Text()), ";")
+		if len(parts) < 2 {
+			continue
+		}
+		e := perftEntry{fen: strings.TrimSpace(parts[0])}
+		for _, p := range parts[1:] {
+			var d int
+			var n uint64
+			fs := strings.Fields(p)
+			if len(fs) != 2 || !strings.HasPrefix(fs[0], "D") {
+				t.Fatalf("bad perft entry %q", p)
+			}
+			d, err1 := strconv.Atoi(fs[0][1:])
+			n, err2 := strconv.ParseUint(fs[1], 10, 64)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("bad perft entry %q", p)
+			}
+			e.depth = append(e.depth, d)
+			e.nodes = append(e.nodes, n)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func TestPerftSuite(t *testing.T) {
+	maxDepth := 5
+	maxNodes := uint64(1 << 62)
+	if testing.Short() {
+		maxDepth, maxNodes = 4, 3_000_000
+	}
+	for i, e := range readPerftSuite(t) {
+		t.Run(strconv.Itoa(i+1), func(t *testing.T) {
+			p, err := ParseFEN(e.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Consecutive depths 1..k go through gametest.CheckPerft (it also compares the interface perft);
+			// single deep entries are compared directly.
+			var want []uint64
+			for j, d := range e.depth {
+				if d == j+1 && e.nodes[j] <= maxNodes {
+					want = append(want, e.nodes[j])
+				}
+			}
+			if len(want) > 0 {
+				gametest.CheckPerft(t, p, want, maxDepth)
+			}
+			for j, d := range e.depth {
+				if d == j+1 && d <= maxDepth || e.nodes[j] > maxNodes {
+					continue
+				}
+				if d > maxDepth && testing.Short() {
+					continue
+				}
+				if got := p.Perft(d); got != e.nodes[j] {
+					t.Errorf("%s: perft(%d) = %d, want %d", e.fen, d, got, e.nodes[j])
+				}
+			}
+		})
+	}
+}
