@@ -347,7 +347,9 @@ func (p *Position) AppendMoves(dst []games.Move) []games.Move { return p.st.gene
 func (p *Position) AppendTactical(dst []games.Move) []games.Move { return p.st.generate(dst, true) }
 
 // IsTactical reports whether a move captures or promotes.
-func (p *Position) IsTactical(m games.Move) bool { return moveCaptured(m) != NoPiece || movePromotion(m) != NoPiece }
+func (p *Position) IsTactical(m games.Move) bool {
+	return moveCaptured(m) != NoPiece || movePromotion(m) != NoPiece
+}
 
 // tacticalValue is a piece's value for most-valuable-victim ordering.
 var tacticalValue = [8]int{0, 100, 320, 330, 500, 900, 0, 0}

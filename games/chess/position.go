@@ -42,12 +42,12 @@ const (
 	kindCastle     = 3
 )
 
-func moveFrom(m games.Move) int        { return int(m & 63) }
-func moveTo(m games.Move) int          { return int(m>>6) & 63 }
-func movePiece(m games.Move) int       { return int(m>>12) & 7 }
-func moveCaptured(m games.Move) int    { return int(m>>15) & 7 }
-func movePromotion(m games.Move) int   { return int(m>>18) & 7 }
-func moveKind(m games.Move) int        { return int(m>>21) & 3 }
+func moveFrom(m games.Move) int      { return int(m & 63) }
+func moveTo(m games.Move) int        { return int(m>>6) & 63 }
+func movePiece(m games.Move) int     { return int(m>>12) & 7 }
+func moveCaptured(m games.Move) int  { return int(m>>15) & 7 }
+func movePromotion(m games.Move) int { return int(m>>18) & 7 }
+func moveKind(m games.Move) int      { return int(m>>21) & 3 }
 func encodeMove(from, to, piece, captured int) games.Move {
 	return games.Move(from | to<<6 | piece<<12 | captured<<15)
 }
