@@ -156,10 +156,11 @@ func (s *Session) parseGo(words []string) (lim engine.Limits, perftDepth int) {
 				side = white.Other()
 			}
 			if n <= 0 {
+				// Not an error: a GUI sends what is left on the clock, and it can be overdrawn.
 				s.debugf("%s %d: no time left, moving at once", key, n)
 				n = 1
 			}
-			lim.Time[side] = millis(min(n, maxMillis))
+			lim.Time[side] = millis(s.atLeast(key, n, 1, maxMillis))
 		case "winc", "binc":
 			side := white
 			if key == "binc" {
