@@ -1,0 +1,44 @@
+// Search benchmarks: nodes per second and allocations of fixed-depth searches in each game.
+package engine
+
+import (
+	"testing"
+
+	"dossier/games"
+	"dossier/games/checkers"
+)
+
+// benchSearch runs a fixed-depth search from a fresh table each time and reports nodes/s and nodes/op;
+// allocs/op counts only the per-search setup (root move list, PV copies), never a node.
+func benchSearch(b *testing.B, g games.Game, p games.Position, eval Evaluation, opts AlphaBetaOptions, depth int) {
+	b.Helper()
+	s := NewAlphaBeta(g, eval, opts)
+	b.ReportAllocs()
+	var nodes uint64
+	for b.Loop() {
+		s.NewGame()
+		nodes += searchDepth(s, p, depth).Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+}
+
+func BenchmarkSearch(b *testing.B) {
+	cg := checkers.Game{}
+	b.Run("checkers/start", func(b *testing.B) {
+		benchSearch(b, cg, cg.Start(), checkersMaterial(), DefaultAlphaBetaOptions(cg), 14)
+	})
+}
+
+// BenchmarkProbe measures the probe the opponent-model searches call; it must report 0 allocs/op.
+func BenchmarkProbe(b *testing.B) {
+	cg := checkers.Game{}
+	s := NewAlphaBeta(cg, checkersMaterial(), DefaultAlphaBetaOptions(cg))
+	p := cg.Start()
+	b.ReportAllocs()
+	before := s.Nodes()
+	for b.Loop() {
+		s.Probe(p, 6, -MateScore, MateScore)
+	}
+	b.ReportMetric(float64(s.Nodes()-before)/b.Elapsed().Seconds(), "nodes/s")
+}

@@ -1,0 +1,157 @@
+// Behaviour of Search under its limits (checkers): legal moves always, stop latency, searchmoves, reports.
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"dossier/games"
+	"dossier/games/checkers"
+)
+
+// checkersMaterial is a material-only evaluation for checkers.
+func checkersMaterial() Evaluation {
+	w := make([]float64, len(checkers.Game{}.FeatureNames()))
+	w[checkers.FeatMen], w[checkers.FeatKings] = 1, 1.5
+	return Evaluation{Name: "material", Weights: w}
+}
+
+func isLegal(p games.Position, m games.Move) bool {
+	return slices.Contains(p.AppendMoves(nil), m)
+}
+
+func TestSearchAlwaysReturnsALegalMove(t *testing.T) {
+	g := checkers.Game{}
+	tests := []struct {
+		name string
+		lim  Limits
+	}{
+		{"one node", Limits{Nodes: 1}},
+		{"depth 1", Limits{Depth: 1}},
+		{"a millisecond", Limits{MoveTime: time.Millisecond}},
+		{"almost no clock", Limits{Time: [2]time.Duration{time.Millisecond, time.Millisecond}}},
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, threads := range []int{1, 2} {
+				opts := DefaultAlphaBetaOptions(g)
+				opts.Threads = threads
+				s := NewAlphaBeta(g, checkersMaterial(), opts)
+				for i := 0; i < 5; i++ {
+					p := randomPosition(g, rng, rng.IntN(30))
+					fen, hash := p.FEN(), p.Hash()
+					res := s.Search(p, NewControl(tc.lim, p.ToMove()), nil)
+					if !isLegal(p, res.Move) {
+						t.Fatalf("%s: %d threads returned the illegal move %d", fen, threads, res.Move)
+					}
+					if p.FEN() != fen || p.Hash() != hash {
+						t.Fatalf("%s: the search left the position as %s", fen, p.FEN())
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestSearchGameOver(t *testing.T) {
+	g := checkers.Game{}
+	// White to move has no piece left: a loss, and no move to return.
+	p, err := g.ParsePosition("W:W:B1,2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := searchDepth(NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g)), p, 5)
+	if res.Move != games.NoMove || res.Score != -MateScore {
+		t.Errorf("got move %d score %v, want no move and %v", res.Move, res.Score, -MateScore)
+	}
+}
+
+func TestSearchMovesRestrictsTheRoot(t *testing.T) {
+	g := checkers.Game{}
+	p := g.Start()
+	s := NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g))
+	for _, m := range p.AppendMoves(nil) {
+		res := s.Search(p, NewControl(Limits{Depth: 4, SearchMoves: []games.Move{m}}, p.ToMove()), nil)
+		if res.Move != m {
+			t.Errorf("searchmoves %s: got %s", p.FormatMove(m), p.FormatMove(res.Move))
+		}
+	}
+}
+
+func TestSearchReports(t *testing.T) {
+	g := checkers.Game{}
+	p := g.Start()
+	var infos []Info
+	s := NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g))
+	res := s.Search(p, NewControl(Limits{Depth: 6}, p.ToMove()), func(i Info) { infos = append(infos, i) })
+	if len(infos) != 6 {
+		t.Fatalf("%d reports for 6 iterations", len(infos))
+	}
+	for i, info := range infos {
+		if info.Depth != i+1 || info.SelDepth < info.Depth || len(info.PV) == 0 {
+			t.Errorf("report %d: depth %d seldepth %d PV %v", i, info.Depth, info.SelDepth, info.PV)
+		}
+		if i > 0 && info.Nodes <= infos[i-1].Nodes {
+			t.Errorf("report %d: nodes %d after %d", i, info.Nodes, infos[i-1].Nodes)
+		}
+		// The PV is a sequence of legal moves.
+		q := p.Clone()
+		for _, m := range info.PV {
+			if !isLegal(q, m) {
+				t.Fatalf("report %d: PV move %d illegal", i, m)
+			}
+			q.Play(m)
+		}
+	}
+	last := infos[len(infos)-1]
+	if res.Depth != 6 || res.Score != last.Score || res.Move != last.PV[0] || res.Nodes < last.Nodes {
+		t.Errorf("result %+v does not match the last report %+v", res, last)
+	}
+	if len(res.PV) > 1 && res.Ponder != res.PV[1] {
+		t.Errorf("ponder move %d is not the PV's second move %d", res.Ponder, res.PV[1])
+	}
+}
+
+func TestStopLatency(t *testing.T) {
+	g := checkers.Game{}
+	for _, threads := range []int{1, 2} {
+		opts := DefaultAlphaBetaOptions(g)
+		opts.Threads = threads
+		s := NewAlphaBeta(g, checkersMaterial(), opts)
+		p := g.Start()
+		ctl := NewControl(Limits{Infinite: true}, p.ToMove())
+		done := make(chan Result)
+		go func() { done <- s.Search(p, ctl, nil) }()
+		time.Sleep(100 * time.Millisecond)
+		select {
+		case <-done:
+			t.Fatal("an infinite search returned before stop")
+		default:
+		}
+		stopped := time.Now()
+		ctl.Stop()
+		res := <-done
+		// Generous: the machine is shared, but a search polls every 2048 nodes.
+		if lat := time.Since(stopped); lat > 200*time.Millisecond {
+			t.Errorf("%d threads: search returned %v after stop", threads, lat)
+		}
+		if !isLegal(p, res.Move) {
+			t.Errorf("%d threads: illegal move %d after stop", threads, res.Move)
+		}
+	}
+}
+
+func TestProbeAllocatesNothing(t *testing.T) {
+	g := checkers.Game{}
+	p := randomPosition(g, rand.New(rand.NewPCG(3, 4)), 10)
+	s := NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g))
+	s.Probe(p, 4, -MateScore, MateScore) // first use may grow nothing, but warm up anyway
+	before := s.Nodes()
+	allocs := testing.AllocsPerRun(5, func() { s.Probe(p, 5, -MateScore, MateScore) })
+	if allocs != 0 {
+		t.Errorf("a probe of %d nodes allocates %v times", s.Nodes()-before, allocs)
+	}
+}
