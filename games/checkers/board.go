@@ -108,17 +108,24 @@ func init() {
 	zobristSide = next()
 }
 
-// step moves every piece of b one square in direction d, dropping those that would leave the board.
+// The step functions move every piece of b one square in their direction, dropping those that would leave
+// the board.
+func stepDownLeft(b uint32) uint32  { return (b&evenRows)<<4 | (b&oddRows&^firstInRow)<<3 }
+func stepDownRight(b uint32) uint32 { return (b&evenRows&^lastInRow)<<5 | (b&oddRows)<<4 }
+func stepUpLeft(b uint32) uint32    { return (b&evenRows)>>4 | (b&oddRows&^firstInRow)>>5 }
+func stepUpRight(b uint32) uint32   { return (b&evenRows&^lastInRow)>>3 | (b&oddRows)>>4 }
+
+// step moves every piece of b one square in direction d.
 func step(b uint32, d int) uint32 {
 	switch d {
 	case downLeft:
-		return (b&evenRows)<<4 | (b&oddRows&^firstInRow)<<3
+		return stepDownLeft(b)
 	case downRight:
-		return (b&evenRows&^lastInRow)<<5 | (b&oddRows)<<4
+		return stepDownRight(b)
 	case upLeft:
-		return (b&evenRows)>>4 | (b&oddRows&^firstInRow)>>5
+		return stepUpLeft(b)
 	default:
-		return (b&evenRows&^lastInRow)>>3 | (b&oddRows)>>4
+		return stepUpRight(b)
 	}
 }
 
@@ -160,21 +167,28 @@ func forwardDirs(s games.Side) (int, int) {
 	return upLeft, upRight
 }
 
-// jumpers returns the pieces of the side to move that can capture.
+// split returns the pieces of the side to move that move towards higher squares (down: Black's men and
+// kings, White's kings) and towards lower squares (up), the opposing pieces and the empty squares.
+func (b *board) split() (down, up, opp, empty uint32) {
+	mine := b.pieces[b.side]
+	opp = b.pieces[b.side^1]
+	empty = ^(mine | opp)
+	if b.side == games.First {
+		return mine, mine & b.kings, opp, empty
+	}
+	return mine & b.kings, mine, opp, empty
+}
+
+// jumpers returns the pieces of the side to move that can capture: those with an opposing piece next to them
+// in a direction they move in and an empty square beyond it.
 func (b *board) jumpers() uint32 {
-	s := b.side
-	mine, opp := b.pieces[s], b.pieces[s^1]
-	empty := ^(mine | opp)
-	kings := mine & b.kings
-	first, last := forwardDirs(s)
+	down, up, opp, empty := b.split()
 	var can uint32
-	for d := 0; d < 4; d++ {
-		movers := kings
-		if d == first || d == last {
-			movers = mine
-		}
-		// Squares from which a jump in direction d lands on an empty square over an opposing piece.
-		can |= movers & step(step(empty, 3-d)&opp, 3-d)
+	if down != 0 {
+		can = down & (stepUpRight(stepUpRight(empty)&opp) | stepUpLeft(stepUpLeft(empty)&opp))
+	}
+	if up != 0 {
+		can |= up & (stepDownRight(stepDownRight(empty)&opp) | stepDownLeft(stepDownLeft(empty)&opp))
 	}
 	return can
 }
@@ -184,20 +198,23 @@ func (b *board) appendMoves(dst []games.Move) []games.Move {
 	if j := b.jumpers(); j != 0 {
 		return b.appendCaptures(dst, j)
 	}
-	s := b.side
-	mine := b.pieces[s]
-	empty := ^(mine | b.pieces[s^1])
-	kings := mine & b.kings
-	first, last := forwardDirs(s)
-	for d := 0; d < 4; d++ {
-		movers := kings
-		if d == first || d == last {
-			movers = mine
-		}
-		for to := step(movers, d) & empty; to != 0; to &= to - 1 {
-			sq := bits.TrailingZeros32(to)
-			dst = append(dst, games.Move(neighbour[3-d][sq])|games.Move(sq)<<moveToShift)
-		}
+	down, up, _, empty := b.split()
+	if down != 0 {
+		dst = appendSteps(dst, stepDownLeft(down)&empty, upRight)
+		dst = appendSteps(dst, stepDownRight(down)&empty, upLeft)
+	}
+	if up != 0 {
+		dst = appendSteps(dst, stepUpLeft(up)&empty, downRight)
+		dst = appendSteps(dst, stepUpRight(up)&empty, downLeft)
+	}
+	return dst
+}
+
+// appendSteps appends the simple moves to the squares in targets, each from its neighbour in direction back.
+func appendSteps(dst []games.Move, targets uint32, back int) []games.Move {
+	for ; targets != 0; targets &= targets - 1 {
+		sq := bits.TrailingZeros32(targets)
+		dst = append(dst, games.Move(neighbour[back][sq])|games.Move(sq)<<moveToShift)
 	}
 	return dst
 }
@@ -242,21 +259,51 @@ func appendJumps(dst []games.Move, sq, first, last int, opp, empty, captured uin
 	return dst
 }
 
-// countJumps counts the complete capture routes from square sq, as appendJumps would append them.
-func countJumps(sq, first, last int, opp, empty uint32, n int) uint64 {
-	var count uint64
-	for d := first; d <= last; d++ {
-		over := jumpOver[d][sq]
-		if over&opp == 0 {
-			continue
+// jumpStep is one jump from a square in one direction, for the counting loops: the bit jumped over (0 when
+// no jump fits) and the square landed on.
+type jumpStep struct {
+	over uint32
+	land uint32
+}
+
+// jumpSteps[sq][d] is the jump from square sq in direction d.
+var jumpSteps [32][4]jumpStep
+
+func init() {
+	for sq := 0; sq < 32; sq++ {
+		for d := 0; d < 4; d++ {
+			jumpSteps[sq][d] = jumpStep{over: jumpOver[d][sq], land: uint32(jumpLand[d][sq])}
 		}
-		land := int(jumpLand[d][sq])
-		if empty>>land&1 == 0 {
-			continue
-		}
-		count += countJumps(land, first, last, opp&^over, empty, n+1)
 	}
-	if count == 0 && n > 0 {
+}
+
+// countManJumps counts the complete capture routes of a man on sq whose forward directions are first and
+// first+1, as appendJumps would append them; a square without a further jump ends one route.
+func countManJumps(sq uint32, first int, opp, empty uint32) uint64 {
+	steps := &jumpSteps[sq&31]
+	var count uint64
+	if j := steps[first&3]; j.over&opp != 0 && empty>>j.land&1 != 0 {
+		count = countManJumps(j.land, first, opp&^j.over, empty)
+	}
+	if j := steps[(first+1)&3]; j.over&opp != 0 && empty>>j.land&1 != 0 {
+		count += countManJumps(j.land, first, opp&^j.over, empty)
+	}
+	if count == 0 {
+		return 1
+	}
+	return count
+}
+
+// countKingJumps is countManJumps for a king, which jumps in all four directions.
+func countKingJumps(sq uint32, opp, empty uint32) uint64 {
+	steps := &jumpSteps[sq&31]
+	var count uint64
+	for d := 0; d < 4; d++ {
+		if j := steps[d]; j.over&opp != 0 && empty>>j.land&1 != 0 {
+			count += countKingJumps(j.land, opp&^j.over, empty)
+		}
+	}
+	if count == 0 {
 		return 1
 	}
 	return count
@@ -268,61 +315,63 @@ func (b *board) countMoves() uint64 {
 	s := b.side
 	mine, opp := b.pieces[s], b.pieces[s^1]
 	if j := b.jumpers(); j != 0 {
+		// Each jumper has at least one jump, so each count below is of its own routes.
 		var count uint64
+		first, _ := forwardDirs(s)
+		empty := ^(mine | opp)
 		for ; j != 0; j &= j - 1 {
-			sq := bits.TrailingZeros32(j)
+			sq := uint32(bits.TrailingZeros32(j))
 			bit := uint32(1) << sq
-			first, last := forwardDirs(s)
 			if b.kings&bit != 0 {
-				first, last = 0, 3
+				count += countKingJumps(sq, opp, empty|bit)
+			} else {
+				count += countManJumps(sq, first, opp, empty|bit)
 			}
-			count += countJumps(sq, first, last, opp, ^(mine|opp)|bit, 0)
 		}
 		return count
 	}
-	empty := ^(mine | opp)
-	kings := mine & b.kings
-	first, last := forwardDirs(s)
-	var count int
-	for d := 0; d < 4; d++ {
-		movers := kings
-		if d == first || d == last {
-			movers = mine
-		}
-		count += bits.OnesCount32(step(movers, d) & empty)
-	}
+	down, up, _, empty := b.split()
+	count := bits.OnesCount32(stepDownLeft(down)&empty) + bits.OnesCount32(stepDownRight(down)&empty) +
+		bits.OnesCount32(stepUpLeft(up)&empty) + bits.OnesCount32(stepUpRight(up)&empty)
 	return uint64(count)
 }
 
 // apply plays a legal move on the board (no hash, no history).
 func (b *board) apply(m games.Move) {
-	s := b.side
+	s := b.side & 1
 	from, to := uint32(1)<<moveFrom(m), uint32(1)<<moveTo(m)
 	b.pieces[s] = b.pieces[s]&^from | to // origin and destination coincide when a king's captures close a loop
 	if b.kings&from != 0 {
 		b.kings = b.kings&^from | to
-	} else if to&crownRow[s] != 0 {
-		b.kings |= to
+	} else {
+		b.kings |= to & (bottomRow >> (28 * s)) // the crowning row: 29-32 for Black, 1-4 for White
 	}
-	if captured := moveCaptured(m); captured != 0 {
-		b.pieces[s^1] &^= captured
-		b.kings &^= captured
-	}
-	b.side ^= 1
+	captured := moveCaptured(m)
+	b.pieces[s^1] &^= captured
+	b.kings &^= captured
+	b.side = s ^ 1
 }
 
-// perft counts leaf nodes to depth with bulk counting at depth 1, on value copies of the board;
-// moveBufs holds one move buffer per remaining depth.
-func perft(b *board, depth int, moveBufs [][games.MaxMoves]games.Move) uint64 {
+// perft counts leaf nodes to depth (at least 1) with bulk counting at depth 1, on value copies of the board
+// (a copy is smaller than an undo record); moveBufs holds one move buffer per remaining depth.
+func perft(b board, depth int, moveBufs [][games.MaxMoves]games.Move) uint64 {
 	if depth == 1 {
 		return b.countMoves()
 	}
 	moves := b.appendMoves(moveBufs[depth][:0])
 	var n uint64
+	if depth == 2 {
+		for _, m := range moves {
+			child := b
+			child.apply(m)
+			n += child.countMoves()
+		}
+		return n
+	}
 	for _, m := range moves {
-		child := *b
+		child := b
 		child.apply(m)
-		n += perft(&child, depth-1, moveBufs)
+		n += perft(child, depth-1, moveBufs)
 	}
 	return n
 }

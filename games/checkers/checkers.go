@@ -202,8 +202,7 @@ func (p *Position) Perft(depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
-	b := p.board
-	return perft(&b, depth, make([][games.MaxMoves]games.Move, depth+1))
+	return perft(p.board, depth, make([][games.MaxMoves]games.Move, depth+1))
 }
 
 // AppendTactical appends the moves that change material: captures (all the legal moves when one exists),
