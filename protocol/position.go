@@ -98,15 +98,15 @@ func (s *Session) cmdPosition(c command) {
 // parseLegalMove reads a move and checks that it is among the legal moves of p, so that a game's
 // ParseMove that let an illegal move through could not corrupt the position.
 func parseLegalMove(p games.Position, text string) (games.Move, error) {
-	if o := p.Status(); o.Result.Over() {
-		return games.NoMove, fmt.Errorf("the game is already over (%s, %s)", o.Result, o.Reason)
-	}
 	m, err := p.ParseMove(text)
-	if err != nil {
-		return games.NoMove, err
+	if err == nil && !isLegal(p, m) {
+		err = fmt.Errorf("not a legal move here")
 	}
-	if !isLegal(p, m) {
-		return games.NoMove, fmt.Errorf("not a legal move here")
+	if err != nil {
+		if o := games.OutcomeOf(p); o.Result.Over() {
+			return games.NoMove, fmt.Errorf("the game is already over (%s, %s)", o.Result, o.Reason)
+		}
+		return games.NoMove, err
 	}
 	return m, nil
 }

@@ -84,6 +84,8 @@ func whiteSide(g games.Game) games.Side {
 
 // cmdGo starts a search of the current position (or a perft). Bad values are reported and replaced by the
 // nearest sensible ones rather than refusing the go, since a GUI would wait forever for the bestmove.
+// Without a legal move it answers bestmove 0000 at once, with the reason. A game that a rule could end
+// (Status: repetition, move rule, insufficient material) but where moves are legal is searched, with a note.
 func (s *Session) cmdGo(c command) {
 	s.finishSearch()
 	lim, perftDepth := s.parseGo(c.words())
@@ -97,16 +99,20 @@ func (s *Session) cmdGo(c command) {
 	} else {
 		s.observe(len(s.record.moves), ours)
 	}
-	if o := games.OutcomeOf(s.pos); o.Result.Over() {
-		s.infof("no move to search: the game is over (%s, %s)", o.Result, o.Reason)
+	var buf [games.MaxMoves]games.Move
+	if len(s.pos.AppendMoves(buf[:0])) == 0 {
+		if o := games.OutcomeOf(s.pos); o.Result.Over() {
+			s.infof("no move to search: the game is over (%s, %s)", o.Result, o.Reason)
+		} else {
+			s.infof("no move to search: no legal move")
+		}
 		s.send("bestmove 0000")
 		return
 	}
-	var buf [games.MaxMoves]games.Move
-	if len(s.pos.AppendMoves(buf[:0])) == 0 {
-		s.infof("no move to search: no legal move")
-		s.send("bestmove 0000")
-		return
+	if o := s.pos.Status(); o.Result.Over() {
+		// Chess draws by repetition or the fifty-move rule must be claimed (lichess plays on until
+		// fivefold repetition): a GUI that still asks for a move must get one, or it forfeits the game.
+		s.infof("the game could end here (%s, %s), but moves are legal: searching", o.Result, o.Reason)
 	}
 	s.startSearch(lim)
 }
@@ -145,40 +151,53 @@ func (s *Session) parseGo(words []string) (lim engine.Limits, perftDepth int) {
 			continue
 		}
 		i++
-		n, ok := s.goNumber(key, words[i])
-		if !ok {
-			continue
-		}
+		text := words[i]
 		switch key {
 		case "wtime", "btime":
 			side := white
 			if key == "btime" {
 				side = white.Other()
 			}
-			if n <= 0 {
+			if n, err := strconv.ParseInt(text, 10, 64); err == nil && n <= 0 {
 				// Not an error: a GUI sends what is left on the clock, and it can be overdrawn.
 				s.debugf("%s %d: no time left, moving at once", key, n)
-				n = 1
+				text = "1"
 			}
-			lim.Time[side] = millis(s.atLeast(key, n, 1, maxMillis))
+			if n, ok := s.goValue(key, text, 1, maxMillis); ok {
+				lim.Time[side] = millis(n)
+			}
 		case "winc", "binc":
 			side := white
 			if key == "binc" {
 				side = white.Other()
 			}
-			lim.Inc[side] = millis(s.atLeast(key, n, 0, maxMillis))
+			if n, ok := s.goValue(key, text, 0, maxMillis); ok {
+				lim.Inc[side] = millis(n)
+			}
 		case "movestogo":
-			lim.MovesToGo = int(s.atLeast(key, n, 1, maxMovesToGo))
+			if n, ok := s.goValue(key, text, 1, maxMovesToGo); ok {
+				lim.MovesToGo = int(n)
+			}
 		case "depth":
-			lim.Depth = int(s.atLeast(key, n, 1, maxDepth))
+			if n, ok := s.goValue(key, text, 1, maxDepth); ok {
+				lim.Depth = int(n)
+			}
 		case "nodes":
-			lim.Nodes = uint64(s.atLeast(key, n, 1, math.MaxInt64))
+			if n, ok := s.goValue(key, text, 1, math.MaxInt64); ok {
+				lim.Nodes = uint64(n)
+			}
 		case "mate":
-			mateDepth = int(2*s.atLeast(key, n, 1, maxDepth/2) - 1)
+			if n, ok := s.goValue(key, text, 1, maxDepth/2); ok {
+				mateDepth = int(2*n - 1)
+			}
 		case "movetime":
-			lim.MoveTime = millis(s.atLeast(key, n, 1, maxMillis))
+			if n, ok := s.goValue(key, text, 1, maxMillis); ok {
+				lim.MoveTime = millis(n)
+			}
 		case "perft":
-			perftDepth = int(s.atLeast(key, n, 1, maxDepth))
+			if n, ok := s.goValue(key, text, 1, maxDepth); ok {
+				perftDepth = int(n)
+			}
 			if s.cfg.MaxPerftDepth > 0 && perftDepth > s.cfg.MaxPerftDepth {
 				s.errorf("go: perft %d is deeper than this session allows; using %d", perftDepth, s.cfg.MaxPerftDepth)
 				perftDepth = s.cfg.MaxPerftDepth
@@ -192,33 +211,30 @@ func (s *Session) parseGo(words []string) (lim engine.Limits, perftDepth int) {
 	return lim, perftDepth
 }
 
-// goNumber reads a go value; a number too large for 64 bits is clamped rather than refused.
-func (s *Session) goNumber(key, text string) (int64, bool) {
+// goValue reads a go value and clamps it into [lo, hi], reporting a value outside (a number too large for
+// 64 bits included) rather than refusing it; ok is false for text that is not a whole number.
+func (s *Session) goValue(key, text string, lo, hi int64) (n int64, ok bool) {
 	n, err := strconv.ParseInt(text, 10, 64)
-	if err == nil {
-		return n, true
-	}
-	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		if strings.HasPrefix(text, "-") {
-			return math.MinInt64, true
+	if err != nil {
+		if ne, isNum := err.(*strconv.NumError); !isNum || ne.Err != strconv.ErrRange {
+			s.errorf("go: %s %s is not a whole number", key, quoteToken(text))
+			return 0, false
 		}
-		return math.MaxInt64, true
+		if strings.HasPrefix(text, "-") {
+			n = math.MinInt64
+		} else {
+			n = math.MaxInt64
+		}
 	}
-	s.errorf("go: %s %s is not a whole number", key, quoteToken(text))
-	return 0, false
-}
-
-// atLeast clamps a go value into [lo, hi], reporting a value below lo (an error) or above hi.
-func (s *Session) atLeast(key string, n, lo, hi int64) int64 {
-	if n < lo {
-		s.errorf("go: %s %d is below %d; using %d", key, n, lo, lo)
-		return lo
+	switch {
+	case n < lo:
+		s.errorf("go: %s %s is below %d; using %d", key, text, lo, lo)
+		return lo, true
+	case n > hi || err != nil:
+		s.errorf("go: %s %s is out of range; using %d", key, text, hi)
+		return hi, true
 	}
-	if n > hi {
-		s.errorf("go: %s %d is out of range; using %d", key, n, hi)
-		return hi
-	}
-	return n
+	return n, true
 }
 
 // millis converts a count of milliseconds, already bounded, to a duration.

@@ -60,8 +60,8 @@ func TestHandshakeNamesTheDefaultGame(t *testing.T) {
 // playGame plays one game between two sessions (each with its own fake engine choosing random moves), as
 // cutechess does: each move is asked of the side to move with the whole move list, the first session from
 // startpos and the second from the start position's FEN. It checks that every bestmove is legal, that the
-// session to move at the end answers bestmove 0000 with the reason, and that each engine observed exactly
-// the moves of the other.
+// session to move at the end answers bestmove 0000 with the reason (or, for a draw by rule with legal moves
+// left, a move with a note), and that each engine observed exactly the moves of the other.
 func playGame(t *testing.T, g games.Game, variant string, seed uint64, maxPlies int) int {
 	var engines [2]*fakeEngine
 	var sessions [2]*transcript
@@ -99,9 +99,18 @@ func playGame(t *testing.T, g games.Game, variant string, seed uint64, maxPlies 
 			t.Fatalf("ply %d: %q", ply, errs)
 		}
 		fields := strings.Fields(got[len(got)-1])
-		if o := games.OutcomeOf(ref); o.Result.Over() {
-			if fields[1] != "0000" || !containsPrefix(got, "info string no move to search") {
-				t.Fatalf("game over (%v) but the session answered %q", o, got)
+		var buf [games.MaxMoves]games.Move
+		if len(ref.AppendMoves(buf[:0])) == 0 {
+			if fields[1] != "0000" || !containsPrefix(got, "info string no move to search: the game is over") {
+				t.Fatalf("game over (%v) but the session answered %q", games.OutcomeOf(ref), got)
+			}
+			break
+		}
+		if o := ref.Status(); o.Result.Over() {
+			// A draw by rule with legal moves left: the session plays on with a note; the GUI (this
+			// test, like cutechess) adjudicates.
+			if fields[1] == "0000" || !containsPrefix(got, "info string the game could end here") {
+				t.Fatalf("game over (%v) with legal moves; the session answered %q", o, got)
 			}
 			break
 		}
@@ -322,6 +331,24 @@ func TestGameOverAnswersNullMove(t *testing.T) {
 			}
 			if len(eng.limits) != 0 {
 				t.Errorf("the engine was asked to search a finished game")
+			}
+		})
+	}
+}
+
+// TestClaimableDrawsAreSearched: a position a rule could end while moves stay legal (a chess draw that must
+// be claimed) gets a move, with a note, since the GUI evidently plays on.
+func TestClaimableDrawsAreSearched(t *testing.T) {
+	tests := []struct{ position, note string }{
+		{"position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "info string the game could end here (1/2-1/2, threefold repetition), but moves are legal: searching"},
+		{"position fen 8/8/4k3/8/8/4K3/8/8 w - - 0 1", "info string the game could end here (1/2-1/2, insufficient material), but moves are legal: searching"},
+		{"position fen 8/8/4k3/8/8/4K3/8/7R w - - 100 80", "info string the game could end here (1/2-1/2, move rule), but moves are legal: searching"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.position, func(t *testing.T) {
+			out := runScript(t, newFakeEngine(0), chess.Game{}, testConfig(), tc.position+"\ngo depth 1\n")
+			if !slices.Contains(out, tc.note) || !strings.HasPrefix(out[len(out)-1], "bestmove ") || strings.Contains(out[len(out)-1], "0000") {
+				t.Errorf("got %q, want %q and a move", out, tc.note)
 			}
 		})
 	}
