@@ -161,8 +161,10 @@ func TestMultiJumpMustContinue(t *testing.T) {
 	if _, err := p.ParseMove("1x10"); err == nil {
 		t.Errorf("the partial capture 1x10 parsed")
 	}
-	if m, err := p.ParseMove("1x19"); err != nil || p.FormatMove(m) != "1x10x19" {
-		t.Errorf("start-end 1x19 = %v, %v", m, err)
+	for _, form := range []string{"1x19", "1-19", "1-10-19", " 1X10x19 "} {
+		if m, err := p.ParseMove(form); err != nil || p.FormatMove(m) != "1x10x19" {
+			t.Errorf("%q = %v, %v; want 1x10x19", form, m, err)
+		}
 	}
 }
 
@@ -387,7 +389,7 @@ func TestParseMoveErrors(t *testing.T) {
 	tests := []struct{ in, wantInErr string }{
 		{"", "empty"},
 		{"11", "separated"},
-		{"11-15-19", "two squares"},
+		{"11-15-19", "no capture is possible"},
 		{"11-33", `"33"`},
 		{"a-15", `"a"`},
 		{"13-17", "no Black piece on square 13 (it is empty)"},
@@ -423,5 +425,29 @@ func TestCloneIndependent(t *testing.T) {
 	p.Undo()
 	if p.FEN() != StartFEN {
 		t.Errorf("original history broken: %s", p.FEN())
+	}
+}
+
+// TestNoAllocations checks that the calls a search makes per node allocate nothing once the history has room.
+func TestNoAllocations(t *testing.T) {
+	p := mustFEN(t, "B:W18,26,27,25,11,19:BK15")
+	var buf [games.MaxMoves]games.Move
+	feats := make([]float64, NumFeatures)
+	moves := p.AppendMoves(buf[:0])
+	p.Play(moves[0])
+	p.Undo()
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, m := range p.AppendMoves(buf[:0]) {
+			p.Play(m)
+			p.Features(feats)
+			_ = p.Status()
+			_ = p.Hash()
+			p.Undo()
+		}
+		_ = p.AppendTactical(buf[:0])
+		_ = p.CountMoves()
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per node batch, want 0", allocs)
 	}
 }

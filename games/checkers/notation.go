@@ -227,7 +227,8 @@ func formatMove(m games.Move) string {
 }
 
 // ParseMove reads a move in PDN notation and returns it if it is legal: `11-15`, the full path of a capture
-// `26x17x10x1`, or its start and end `26x1` (also `26-1`) when exactly one legal capture matches.
+// `26x17x10x1` (also `26-17-10-1`), or its start and end `26x1` (also `26-1`) when exactly one legal capture
+// matches.
 func (p *Position) ParseMove(s string) (games.Move, error) {
 	text := strings.TrimSpace(s)
 	if text == "" {
@@ -249,8 +250,8 @@ func (p *Position) ParseMove(s string) (games.Move, error) {
 	if len(parts) > maxJumps+1 {
 		return games.NoMove, fmt.Errorf("move %q: a capture has at most %d jumps", s, maxJumps)
 	}
-	if !capture && len(parts) != 2 {
-		return games.NoMove, fmt.Errorf("move %q: a move with '-' has two squares; write a multiple capture with 'x'", s)
+	if len(parts) > 2 {
+		capture = true // a multiple capture written with '-', as some archives do
 	}
 	path := make([]int, len(parts))
 	for i, part := range parts {

@@ -36,8 +36,14 @@ func (g *PDNGame) Tag(name string) (string, bool) {
 	return "", false
 }
 
-// StartPosition returns the position the game starts from: its FEN tag, or the initial position.
+// StartPosition returns the position the game starts from: its FEN tag, or the initial position. A GameType
+// tag other than 21 (English checkers) is an error.
 func (g *PDNGame) StartPosition() (*Position, error) {
+	if gameType, ok := g.Tag("GameType"); ok {
+		if kind, _, _ := strings.Cut(gameType, ","); strings.TrimSpace(kind) != PDNGameType {
+			return nil, fmt.Errorf("game at line %d: GameType %q is not English checkers (%s)", g.Line, gameType, PDNGameType)
+		}
+	}
 	if fen, ok := g.Tag("FEN"); ok {
 		p, err := ParseFEN(fen)
 		if err != nil {

@@ -159,6 +159,13 @@ func TestParsePDNErrors(t *testing.T) {
 			}
 		})
 	}
+	international, err := ParsePDN(`[GameType "20"] 1. 32-28 *`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := international[0].Replay(); err == nil || !strings.Contains(err.Error(), "GameType") {
+		t.Errorf("replaying a GameType 20 game: %v", err)
+	}
 	g, err := ParsePDN("1. 11-15 23-19 2. 11-16 *")
 	if err != nil {
 		t.Fatal(err)
