@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,7 +40,7 @@ func testConfig() Config { return Config{Lookup: testLookup, MaxPerftDepth: 6} }
 type fakeEngine struct {
 	rng *rand.Rand // nil: the first legal move
 	// waitForStop makes Search run until the control says stop (or a limit is reached).
-	waitForStop bool
+	waitForStop atomic.Bool
 	// info, when set, is reported by every search instead of the default report.
 	info *engine.Info
 	// result, when set, is returned by every search instead of the chosen move.
@@ -119,7 +120,7 @@ func (e *fakeEngine) Search(p games.Position, ctl *engine.Control, report func(e
 		panic("fake engine failure")
 	}
 	// A depth-limited search of the fake engine reaches its depth at once; others run until stopped.
-	for e.waitForStop && ctl.Limits().Depth == 0 && !ctl.Check(0) {
+	for e.waitForStop.Load() && ctl.Limits().Depth == 0 && !ctl.Check(0) {
 		time.Sleep(time.Millisecond)
 	}
 	var buf [games.MaxMoves]games.Move

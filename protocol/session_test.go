@@ -168,7 +168,7 @@ func TestWholeGames(t *testing.T) {
 
 func TestIsReadyDuringSearch(t *testing.T) {
 	eng := newFakeEngine(0)
-	eng.waitForStop = true
+	eng.waitForStop.Store(true)
 	tr := startSession(t, eng, chess.Game{}, testConfig())
 	tr.send("position startpos", "go infinite")
 	waitFor(t, eng.started, "the search to start")
@@ -198,7 +198,7 @@ func TestStopAnswersBestMove(t *testing.T) {
 	for _, goLine := range []string{"go infinite", "go movetime 600000", "go wtime 600000 btime 600000", "go", "go depth 50"} {
 		t.Run(goLine, func(t *testing.T) {
 			eng := newFakeEngine(0)
-			eng.waitForStop = true
+			eng.waitForStop.Store(true)
 			tr := startSession(t, eng, connect4.Game{}, testConfig())
 			tr.send("position startpos moves d1", goLine)
 			waitFor(t, eng.started, "the search to start")
@@ -246,7 +246,7 @@ func TestBestMoveWaitsForRelease(t *testing.T) {
 
 func TestPonderHitRunsUnderNormalLimits(t *testing.T) {
 	eng := newFakeEngine(0)
-	eng.waitForStop = true
+	eng.waitForStop.Store(true)
 	tr := startSession(t, eng, chess.Game{}, testConfig())
 	tr.send("position startpos moves e2e4 e7e5", "go ponder movetime 50")
 	waitFor(t, eng.started, "the search to start")
@@ -270,11 +270,11 @@ func TestStateChangesStopTheSearchFirst(t *testing.T) {
 	for _, cmd := range []string{"position startpos moves e2e4", "ucinewgame", "setoption name Hash value 32", "go depth 1", "go perft 1"} {
 		t.Run(cmd, func(t *testing.T) {
 			eng := newFakeEngine(0)
-			eng.waitForStop = true
+			eng.waitForStop.Store(true)
 			tr := startSession(t, eng, chess.Game{}, testConfig())
 			tr.send("position startpos", "go infinite")
 			waitFor(t, eng.started, "the search to start")
-			eng.waitForStop = false // the race detector sees the channel receive above order this write
+			eng.waitForStop.Store(false)
 			tr.send(cmd, "isready")
 			got := tr.expect("readyok")
 			if !slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
@@ -301,7 +301,7 @@ func TestEndOfInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(strings.ReplaceAll(tc.input, "\n", ";"), func(t *testing.T) {
 			eng := newFakeEngine(0)
-			eng.waitForStop = true
+			eng.waitForStop.Store(true)
 			out := runScript(t, eng, chess.Game{}, testConfig(), tc.input)
 			want := strings.Replace(tc.want, "FIRST", firstLegal(t, chess.Game{}), 1)
 			if n := len(linesWith(out, "bestmove")) + len(linesWith(out, "Nodes searched")); n != 1 || !slices.Contains(out, want) {
