@@ -320,8 +320,9 @@ func (s *state) countMoves() int {
 	return n
 }
 
-// perft counts leaves to depth by copy-make on the Go stack, bulk counting the last ply.
-func (s *state) perft(depth int) uint64 {
+// perft counts leaves to depth by copy-make, bulk counting the last ply. The state travels by value: Go's
+// escape analysis moves anything whose address is passed to a recursive call to the heap.
+func perft(s state, depth int) uint64 {
 	if depth <= 1 {
 		if depth <= 0 {
 			return 1
@@ -331,10 +332,18 @@ func (s *state) perft(depth int) uint64 {
 	var buf [games.MaxMoves]games.Move
 	moves := s.generate(buf[:0], false)
 	var n uint64
+	if depth == 2 {
+		for _, m := range moves {
+			child := s
+			child.make(m)
+			n += uint64(child.countMoves())
+		}
+		return n
+	}
 	for _, m := range moves {
-		child := *s
+		child := s
 		child.make(m)
-		n += child.perft(depth - 1)
+		n += perft(child, depth-1)
 	}
 	return n
 }
@@ -368,7 +377,7 @@ func (p *Position) TacticalGain(m games.Move) int {
 }
 
 // Perft counts the leaves of the legal move tree to depth (bulk counting the last ply), without allocating.
-func (p *Position) Perft(depth int) uint64 { return p.st.perft(depth) }
+func (p *Position) Perft(depth int) uint64 { return perft(p.st, depth) }
 
 // CountMoves returns the number of legal moves (0 means checkmate or stalemate) without listing them.
 func (p *Position) CountMoves() int { return p.st.countMoves() }
