@@ -9,7 +9,8 @@
 // perft counts the tests check).
 //
 // Moves are written `11-15` and, for captures, as the full path `26x17x10x1`; ParseMove also accepts the
-// start-end form `26x1` when exactly one legal capture matches, and `-` in place of `x` for such a capture.
+// start-end form `26x1` when exactly one legal capture matches, and `-` in place of `x` in captures
+// (`26-17-10-1`, `26-1`), as some archives write them.
 // Positions are PDN FEN strings, `B:W21,...,32:B1,...,12`: FEN() writes the side to move, then White's squares,
 // then Black's, each in ascending order with a `K` before each king; ParseFEN accepts either colour order,
 // ranges such as `1-12`, surrounding quotes, a trailing dot and white space.

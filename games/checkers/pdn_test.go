@@ -51,6 +51,7 @@ func TestACFArchiveReplays(t *testing.T) {
 	}
 	var plies, decisive, noMoveEnds, winnerAhead, winnerBehind int
 	results := map[games.Result]int{}
+	drawnEarly := map[games.Reason]int{}
 	for i := range pdnGames {
 		g := &pdnGames[i]
 		p, moves, err := g.Replay()
@@ -58,6 +59,15 @@ func TestACFArchiveReplays(t *testing.T) {
 			t.Fatalf("game %d: %v", i+1, err)
 		}
 		plies += len(moves)
+		// Over the board these draws must be claimed, so games may play on past them.
+		start, _ := g.StartPosition()
+		for _, m := range moves {
+			if o := start.Status(); o.Result.Over() {
+				drawnEarly[o.Reason]++
+				break
+			}
+			start.Play(m)
+		}
 		results[g.Result]++
 		if tag, _ := g.Tag("Result"); tag != g.Result.String() {
 			t.Errorf("game %d: Result tag %q but the movetext ends with %s", i+1, tag, g.Result)
@@ -82,8 +92,8 @@ func TestACFArchiveReplays(t *testing.T) {
 			winnerBehind++
 		}
 	}
-	t.Logf("%d games, %d plies; results %v; %d decisive: %d end with the loser unable to move, material ahead for the winner in %d, behind in %d",
-		len(pdnGames), plies, results, decisive, noMoveEnds, winnerAhead, winnerBehind)
+	t.Logf("%d games, %d plies; results %v; %d decisive: %d end with the loser unable to move, material ahead for the winner in %d, behind in %d; play went on past a draw rule in %v",
+		len(pdnGames), plies, results, decisive, noMoveEnds, winnerAhead, winnerBehind, drawnEarly)
 	if winnerBehind*4 > winnerAhead {
 		t.Errorf("the winner is behind in material in %d of %d decisive games: the result's colours look swapped", winnerBehind, decisive)
 	}
