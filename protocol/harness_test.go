@@ -45,8 +45,10 @@ type fakeEngine struct {
 	info *engine.Info
 	// result, when set, is returned by every search instead of the chosen move.
 	result *engine.Result
-	// panics makes Search panic.
-	panics bool
+	// panics makes Search panic; panicIn names another method to panic in ("ObserveMove", "NewGame",
+	// "SetOpponent", "Hash").
+	panics  bool
+	panicIn string
 
 	started  chan struct{} // receives (if not full) when a search starts
 	finished chan struct{} // receives (if not full) when a search returns
@@ -71,7 +73,12 @@ func newFakeEngine(seed uint64) *fakeEngine {
 
 func (e *fakeEngine) Options() []Option {
 	return []Option{
-		SpinOption("Hash", 16, 1, 4096, func(n int) { e.mu.Lock(); e.hash = n; e.mu.Unlock() }),
+		SpinOption("Hash", 16, 1, 4096, func(n int) {
+			e.mustNotPanic("Hash")
+			e.mu.Lock()
+			e.hash = n
+			e.mu.Unlock()
+		}),
 		ButtonOption("Clear Hash", func() { e.note("clear hash") }),
 		CheckOption("Own Book", false, func(b bool) { e.note(fmt.Sprint("own book ", b)) }),
 		ComboOption("Style", "Normal", []string{"Solid", "Normal", "Risky"}, func(v string) { e.note("style " + v) }),
@@ -85,19 +92,29 @@ func (e *fakeEngine) note(s string) {
 	e.mu.Unlock()
 }
 
+// mustNotPanic panics when the test asked for a panic in method.
+func (e *fakeEngine) mustNotPanic(method string) {
+	if e.panicIn == method {
+		panic("fake engine failure in " + method)
+	}
+}
+
 func (e *fakeEngine) NewGame(g games.Game) {
+	e.mustNotPanic("NewGame")
 	e.mu.Lock()
 	e.newGames = append(e.newGames, g.Name())
 	e.mu.Unlock()
 }
 
 func (e *fakeEngine) SetOpponent(o Opponent) {
+	e.mustNotPanic("SetOpponent")
 	e.mu.Lock()
 	e.opponents = append(e.opponents, o)
 	e.mu.Unlock()
 }
 
 func (e *fakeEngine) ObserveMove(before games.Position, m games.Move) {
+	e.mustNotPanic("ObserveMove")
 	e.mu.Lock()
 	e.observed = append(e.observed, before.FormatMove(m))
 	e.mu.Unlock()

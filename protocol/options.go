@@ -16,7 +16,7 @@ func (s *Session) sessionOptions() []Option {
 		Apply: s.setVariant, comboAcceptsOthers: true}
 	opponent := StringOption("UCI_Opponent", "", func(v string) {
 		s.opponent = ParseOpponent(v)
-		s.engine.SetOpponent(s.opponent)
+		s.safely("SetOpponent", func() { s.engine.SetOpponent(s.opponent) })
 	})
 	wdl := CheckOption("UCI_ShowWDL", false, func(on bool) { s.showWDL = on })
 	// Ponder tells a GUI that the engine can ponder; the engine learns of pondering from go ponder itself.
@@ -137,5 +137,15 @@ func applyOption(o Option, value string, hasValue bool) error {
 	if o.Apply == nil {
 		return nil
 	}
+	return applySafely(o, value)
+}
+
+// applySafely calls an option's Apply, turning a panic in the engine's setter into an error.
+func applySafely(o Option, value string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v", r)
+		}
+	}()
 	return o.Apply(value)
 }

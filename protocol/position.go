@@ -137,7 +137,8 @@ func (s *Session) observe(end int, ours games.Side) {
 	for i, m := range r.moves[:end] {
 		if i >= r.accounted && p.ToMove() != ours {
 			s.debugf("opponent move %d: %s", i+1, p.FormatMove(m))
-			s.engine.ObserveMove(p.Clone(), m)
+			before := p.Clone()
+			s.safely("ObserveMove", func() { s.engine.ObserveMove(before, m) })
 		}
 		p.Play(m)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"dossier/engine"
@@ -251,7 +252,20 @@ func (s *Session) startSearch(lim engine.Limits) {
 	showWDL := s.showWDL
 	go func() {
 		defer close(r.done)
-		res := s.callSearch(root, ctl, func(info engine.Info) { s.sendInfo(view, info, showWDL) })
+		// A report arriving after Search returned (from a helper goroutine the engine left behind) is
+		// dropped: view belongs to the bestmove then.
+		var reportMu sync.Mutex
+		searching := true
+		res := s.callSearch(root, ctl, func(info engine.Info) {
+			reportMu.Lock()
+			defer reportMu.Unlock()
+			if searching {
+				s.sendInfo(view, info, showWDL)
+			}
+		})
+		reportMu.Lock()
+		searching = false
+		reportMu.Unlock()
 		<-ctl.Released()
 		s.sendBestMove(view, res)
 	}()

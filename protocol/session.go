@@ -256,9 +256,22 @@ func (s *Session) runHandler(handler func(*Session, command), word string, c com
 	defer func() {
 		if r := recover(); r != nil {
 			s.errorf("internal error in %s: %v", word, r)
+			if word == "go" && s.search == nil {
+				s.send("bestmove 0000") // the GUI waits for an answer to every go
+			}
 		}
 	}()
 	handler(s, c)
+}
+
+// safely runs a call into the engine, reporting a panic instead of letting it end the command half done.
+func (s *Session) safely(what string, call func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.errorf("internal error in the engine's %s: %v", what, r)
+		}
+	}()
+	call()
 }
 
 // cmdUCI answers the uci handshake: identity, options, uciok.
@@ -297,7 +310,7 @@ func (s *Session) resetGame(g games.Game) {
 	s.game = g
 	s.pos = g.Start()
 	s.record = gameRecord{}
-	s.engine.NewGame(g)
+	s.safely("NewGame", func() { s.engine.NewGame(g) })
 }
 
 // cmdStop asks a running search to finish; its bestmove follows from the search goroutine.
@@ -317,15 +330,27 @@ func (s *Session) cmdPonderHit(command) {
 	s.search.ctl.PonderHit()
 }
 
-// cmdDisplay prints the position: the board if the position can draw itself, the position string, the hash
-// and the legal moves.
+// diagrammer is implemented by positions that draw their board in text (checkers, whose String is its FEN).
+type diagrammer interface {
+	Diagram() string
+}
+
+// cmdDisplay prints the position: the board if the position can draw itself (a Diagram method, or a String
+// method that is more than the position string), the position string, the hash and the legal moves.
 func (s *Session) cmdDisplay(command) {
-	if board, ok := s.pos.(fmt.Stringer); ok {
-		for _, line := range strings.Split(strings.TrimRight(board.String(), "\n"), "\n") {
+	fen := s.pos.FEN()
+	board := ""
+	if d, ok := s.pos.(diagrammer); ok {
+		board = d.Diagram()
+	} else if str, ok := s.pos.(fmt.Stringer); ok && str.String() != fen {
+		board = str.String()
+	}
+	if board = strings.TrimRight(board, "\n"); board != "" {
+		for _, line := range strings.Split(board, "\n") {
 			s.send(sanitize(line))
 		}
 	}
-	s.send("Fen: " + sanitize(s.pos.FEN()))
+	s.send("Fen: " + sanitize(fen))
 	s.send(fmt.Sprintf("Key: %016X", s.pos.Hash()))
 	var buf [games.MaxMoves]games.Move
 	moves := s.pos.AppendMoves(buf[:0])

@@ -510,6 +510,34 @@ func TestBestMoveChecksTheEngine(t *testing.T) {
 	}
 }
 
+func TestEnginePanicsAreContained(t *testing.T) {
+	input := strings.Join([]string{
+		"setoption name Hash value 64",
+		"setoption name UCI_Opponent value none none human bob",
+		"setoption name UCI_Variant value cfour",
+		"ucinewgame",
+		"position startpos moves P@d1",
+		"go depth 1",
+		"isready",
+	}, "\n") + "\n"
+	tests := []struct{ method, report string }{
+		{"Hash", "info string error: setoption Hash: internal error: fake engine failure in Hash"},
+		{"SetOpponent", "info string error: internal error in the engine's SetOpponent: fake engine failure in SetOpponent"},
+		{"NewGame", "info string error: internal error in the engine's NewGame: fake engine failure in NewGame"},
+		{"ObserveMove", "info string error: internal error in the engine's ObserveMove: fake engine failure in ObserveMove"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.method, func(t *testing.T) {
+			eng := newFakeEngine(0)
+			eng.panicIn = tc.method
+			out := runScript(t, eng, chess.Game{}, testConfig(), input)
+			if !slices.Contains(out, tc.report) || !slices.Contains(out, "bestmove P@d2") || !slices.Contains(out, "readyok") {
+				t.Errorf("got %q, want %q, then the move and readyok", out, tc.report)
+			}
+		})
+	}
+}
+
 func TestPerft(t *testing.T) {
 	tests := []struct {
 		game     games.Game
