@@ -143,7 +143,8 @@ type Position interface {
 	// ToMove returns the side to move.
 	ToMove() Side
 	// AppendMoves appends the legal moves of the side to move to dst and returns the extended slice.
-	// It appends nothing when the game is over by a rule that Status reports (e.g. four in a row).
+	// In a position that Status reports as over, a game may still append moves (chess does, so that perft
+	// counts are the standard ones) or none (Connect-Four after four in a row): searches ask Status first.
 	AppendMoves(dst []Move) []Move
 	// Play makes a legal move (one returned by AppendMoves); playing anything else is undefined.
 	Play(m Move)
