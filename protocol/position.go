@@ -78,7 +78,7 @@ func (s *Session) cmdPosition(c command) {
 	if movesAt < len(words) {
 		moves = make([]games.Move, 0, len(words)-movesAt-1)
 		for i, text := range words[movesAt+1:] {
-			m, err := parseLegalMove(p, text)
+			m, err := s.checker.parse(p, text)
 			if err != nil {
 				s.errorf("position: move %d %s: %v", i+1, quoteToken(text), err)
 				return
@@ -95,11 +95,18 @@ func (s *Session) cmdPosition(c command) {
 	s.record.moves = moves
 }
 
-// parseLegalMove reads a move and checks that it is among the legal moves of p, so that a game's
-// ParseMove that let an illegal move through could not corrupt the position.
-func parseLegalMove(p games.Position, text string) (games.Move, error) {
+// moveChecker checks moves against the legal moves of a position. It reuses one buffer (move generation
+// through the interface would otherwise allocate one per move of a position line), so each goroutine needs
+// its own.
+type moveChecker struct {
+	buf []games.Move
+}
+
+// parse reads a move and checks that it is among the legal moves of p, so that a game's ParseMove that let
+// an illegal move through could not corrupt the position.
+func (c *moveChecker) parse(p games.Position, text string) (games.Move, error) {
 	m, err := p.ParseMove(text)
-	if err == nil && !isLegal(p, m) {
+	if err == nil && !c.legal(p, m) {
 		err = fmt.Errorf("not a legal move here")
 	}
 	if err != nil {
@@ -111,18 +118,27 @@ func parseLegalMove(p games.Position, text string) (games.Move, error) {
 	return m, nil
 }
 
-// isLegal reports whether m is one of the legal moves of p.
-func isLegal(p games.Position, m games.Move) bool {
+// legal reports whether m is one of the legal moves of p.
+func (c *moveChecker) legal(p games.Position, m games.Move) bool {
 	if m == games.NoMove {
 		return false
 	}
-	var buf [games.MaxMoves]games.Move
-	for _, legal := range p.AppendMoves(buf[:0]) {
+	c.buf = p.AppendMoves(c.buf[:0])
+	for _, legal := range c.buf {
 		if legal == m {
 			return true
 		}
 	}
 	return false
+}
+
+// first returns the first legal move of p, or NoMove.
+func (c *moveChecker) first(p games.Position) games.Move {
+	c.buf = p.AppendMoves(c.buf[:0])
+	if len(c.buf) == 0 {
+		return games.NoMove
+	}
+	return c.buf[0]
 }
 
 // observe hands the engine the record's unaccounted-for moves up to (not including) index end that the

@@ -100,8 +100,7 @@ func (s *Session) cmdGo(c command) {
 	} else {
 		s.observe(len(s.record.moves), ours)
 	}
-	var buf [games.MaxMoves]games.Move
-	if len(s.pos.AppendMoves(buf[:0])) == 0 {
+	if s.checker.first(s.pos) == games.NoMove {
 		if o := games.OutcomeOf(s.pos); o.Result.Over() {
 			s.infof("no move to search: the game is over (%s, %s)", o.Result, o.Reason)
 		} else {
@@ -134,7 +133,7 @@ func (s *Session) parseGo(words []string) (lim engine.Limits, perftDepth int) {
 		case "searchmoves":
 			for i+1 < len(words) && !goKeywords[strings.ToLower(words[i+1])] {
 				i++
-				m, err := parseLegalMove(s.pos, words[i])
+				m, err := s.checker.parse(s.pos, words[i])
 				if err != nil {
 					s.errorf("go: searchmoves %s: %v", quoteToken(words[i]), err)
 					continue
@@ -245,6 +244,7 @@ func millis(n int64) time.Duration { return time.Duration(n) * time.Millisecond 
 func (s *Session) startSearch(lim engine.Limits) {
 	root := s.pos.Clone()
 	view := s.pos.Clone() // for writing moves while the engine plays on root
+	chk := &moveChecker{}
 	ctl := engine.NewControl(lim, root.ToMove())
 	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder,
 		ends: lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0 || lim.Time[root.ToMove()] > 0}
@@ -260,14 +260,14 @@ func (s *Session) startSearch(lim engine.Limits) {
 			reportMu.Lock()
 			defer reportMu.Unlock()
 			if searching {
-				s.sendInfo(view, info, showWDL)
+				s.sendInfo(view, chk, info, showWDL)
 			}
 		})
 		reportMu.Lock()
 		searching = false
 		reportMu.Unlock()
 		<-ctl.Released()
-		s.sendBestMove(view, res)
+		s.sendBestMove(view, chk, res)
 	}()
 }
 
@@ -285,17 +285,15 @@ func (s *Session) callSearch(root games.Position, ctl *engine.Control, report fu
 
 // sendBestMove writes the bestmove line. A move the engine got wrong (none, or not legal) is replaced by
 // the first legal move, since a GUI forfeits an engine that sends an illegal one.
-func (s *Session) sendBestMove(view games.Position, res engine.Result) {
+func (s *Session) sendBestMove(view games.Position, chk *moveChecker, res engine.Result) {
 	move := res.Move
-	if !isLegal(view, move) {
-		var buf [games.MaxMoves]games.Move
-		moves := view.AppendMoves(buf[:0])
-		if len(moves) == 0 {
+	if !chk.legal(view, move) {
+		move = chk.first(view)
+		if move == games.NoMove {
 			s.send("bestmove 0000")
 			return
 		}
 		s.errorf("the engine returned no legal move; playing the first legal move")
-		move = moves[0]
 	}
 	line := "bestmove " + view.FormatMove(move)
 	view.Play(move)
@@ -303,7 +301,7 @@ func (s *Session) sendBestMove(view games.Position, res engine.Result) {
 	if ponder == games.NoMove && len(res.PV) > 1 && res.PV[0] == move {
 		ponder = res.PV[1]
 	}
-	if isLegal(view, ponder) {
+	if chk.legal(view, ponder) {
 		line += " ponder " + view.FormatMove(ponder)
 	}
 	view.Undo()
@@ -311,8 +309,8 @@ func (s *Session) sendBestMove(view games.Position, res engine.Result) {
 }
 
 // sendInfo writes one progress report: the info line, then its text and the predicted reply as info strings.
-func (s *Session) sendInfo(view games.Position, info engine.Info, showWDL bool) {
-	pv := formatLine(view, info.PV)
+func (s *Session) sendInfo(view games.Position, chk *moveChecker, info engine.Info, showWDL bool) {
+	pv := chk.formatLine(view, info.PV)
 	if info.Depth > 0 || info.Nodes > 0 || len(pv) > 0 {
 		var b strings.Builder
 		fmt.Fprintf(&b, "info depth %d seldepth %d", max(info.Depth, 0), max(info.SelDepth, info.Depth, 0))
@@ -344,7 +342,7 @@ func (s *Session) sendInfo(view games.Position, info engine.Info, showWDL bool) 
 	}
 	if info.Predicted != games.NoMove && len(info.PV) > 0 && len(pv) > 0 {
 		view.Play(info.PV[0])
-		if isLegal(view, info.Predicted) {
+		if chk.legal(view, info.Predicted) {
 			s.infof("predicted reply %s", view.FormatMove(info.Predicted))
 		}
 		view.Undo()
@@ -362,10 +360,10 @@ func clampScore(score float64) float64 {
 
 // formatLine writes the moves of a line from view, stopping at the first move that is not legal there
 // (a line from the engine is checked, not trusted); view is left as it was.
-func formatLine(view games.Position, line []games.Move) []string {
+func (c *moveChecker) formatLine(view games.Position, line []games.Move) []string {
 	out := make([]string, 0, len(line))
 	for _, m := range line {
-		if !isLegal(view, m) {
+		if !c.legal(view, m) {
 			break
 		}
 		out = append(out, view.FormatMove(m))

@@ -80,6 +80,7 @@ type Session struct {
 	opponent Opponent
 	options  []Option
 	search   *runningSearch
+	checker  moveChecker // for the Run goroutine
 }
 
 // NewSession returns a session that plays defaultGame with eng, reading commands from in and writing
@@ -352,8 +353,7 @@ func (s *Session) cmdDisplay(command) {
 	}
 	s.send("Fen: " + sanitize(fen))
 	s.send(fmt.Sprintf("Key: %016X", s.pos.Hash()))
-	var buf [games.MaxMoves]games.Move
-	moves := s.pos.AppendMoves(buf[:0])
+	moves := s.pos.AppendMoves(nil)
 	names := make([]string, len(moves))
 	for i, m := range moves {
 		names[i] = s.pos.FormatMove(m)
