@@ -6,7 +6,11 @@ import (
 
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
 )
+
+// kiwipete is the chessprogramming wiki's second perft position, a busy middlegame.
+const kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 // benchSearch runs a fixed-depth search from a fresh table each time and reports nodes/s and nodes/op;
 // allocs/op counts only the per-search setup (root move list, PV copies), never a node.
@@ -27,6 +31,17 @@ func BenchmarkSearch(b *testing.B) {
 	cg := checkers.Game{}
 	b.Run("checkers/start", func(b *testing.B) {
 		benchSearch(b, cg, cg.Start(), checkersMaterial(), DefaultAlphaBetaOptions(cg), 14)
+	})
+	ch := chess.Game{}
+	b.Run("chess/start", func(b *testing.B) {
+		benchSearch(b, ch, ch.Start(), chessMaterial(), DefaultAlphaBetaOptions(ch), 8)
+	})
+	kiwi, err := ch.ParsePosition(kiwipete)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("chess/kiwipete", func(b *testing.B) {
+		benchSearch(b, ch, kiwi, chessMaterial(), DefaultAlphaBetaOptions(ch), 6)
 	})
 }
 
