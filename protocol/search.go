@@ -85,8 +85,9 @@ func whiteSide(g games.Game) games.Side {
 
 // cmdGo starts a search of the current position (or a perft). Bad values are reported and replaced by the
 // nearest sensible ones rather than refusing the go, since a GUI would wait forever for the bestmove.
-// Without a legal move it answers bestmove 0000 at once, with the reason. A game that a rule could end
-// (Status: repetition, move rule, insufficient material) but where moves are legal is searched, with a note.
+// In a finished game (no legal move, or a Status that ends the game) it answers bestmove 0000 at once, with
+// the reason; a draw that must be claimed (repetition, move rule) with legal moves left is searched, with
+// a note.
 func (s *Session) cmdGo(c command) {
 	s.finishSearch()
 	lim, perftDepth := s.parseGo(c.words())
@@ -100,8 +101,21 @@ func (s *Session) cmdGo(c command) {
 	} else {
 		s.observe(len(s.record.moves), ours)
 	}
+	status := s.pos.Status()
+	if claimable(status) && s.checker.first(s.pos) != games.NoMove {
+		// Draws by repetition or a move rule must be claimed in chess (lichess plays on until fivefold
+		// repetition): a GUI that still asks for a move must get one, or the engine forfeits the game.
+		s.infof("the game could end here (%s, %s), but moves are legal: searching", status.Result, status.Reason)
+		s.startSearch(lim)
+		return
+	}
+	if status.Result.Over() {
+		s.infof("no move to search: the game is over (%s, %s)", status.Result, status.Reason)
+		s.send("bestmove 0000")
+		return
+	}
 	if s.checker.first(s.pos) == games.NoMove {
-		if o := games.OutcomeOf(s.pos); o.Result.Over() {
+		if o := s.pos.NoMovesOutcome(); o.Result.Over() {
 			s.infof("no move to search: the game is over (%s, %s)", o.Result, o.Reason)
 		} else {
 			s.infof("no move to search: no legal move")
@@ -109,12 +123,13 @@ func (s *Session) cmdGo(c command) {
 		s.send("bestmove 0000")
 		return
 	}
-	if o := s.pos.Status(); o.Result.Over() {
-		// Chess draws by repetition or the fifty-move rule must be claimed (lichess plays on until
-		// fivefold repetition): a GUI that still asks for a move must get one, or it forfeits the game.
-		s.infof("the game could end here (%s, %s), but moves are legal: searching", o.Result, o.Reason)
-	}
 	s.startSearch(lim)
+}
+
+// claimable reports whether a game end is a draw a player must claim (repetition, a move rule) rather than
+// one that ends the game by itself.
+func claimable(o games.Outcome) bool {
+	return o.Result == games.Draw && (o.Reason == games.Repetition || o.Reason == games.MoveRule)
 }
 
 // parseGo reads the go arguments into limits, or a perft depth.

@@ -106,11 +106,16 @@ func playGame(t *testing.T, g games.Game, variant string, seed uint64, maxPlies 
 			}
 			break
 		}
-		if o := ref.Status(); o.Result.Over() {
-			// A draw by rule with legal moves left: the session plays on with a note; the GUI (this
-			// test, like cutechess) adjudicates.
+		if o := ref.Status(); claimable(o) {
+			// A draw to be claimed: the session plays on with a note; the GUI (this test, like
+			// cutechess) adjudicates.
 			if fields[1] == "0000" || !containsPrefix(got, "info string the game could end here") {
 				t.Fatalf("game over (%v) with legal moves; the session answered %q", o, got)
+			}
+			break
+		} else if o.Result.Over() {
+			if fields[1] != "0000" || !containsPrefix(got, "info string no move to search: the game is over") {
+				t.Fatalf("game over (%v) but the session answered %q", o, got)
 			}
 			break
 		}
@@ -319,6 +324,7 @@ func TestGameOverAnswersNullMove(t *testing.T) {
 	}{
 		{chess.Game{}, "position startpos moves f2f3 e7e5 g2g4 d8h4", "info string no move to search: the game is over (0-1, checkmate)"},
 		{chess.Game{}, "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "info string no move to search: the game is over (1/2-1/2, stalemate)"},
+		{chess.Game{}, "position fen 8/8/4k3/8/8/4K3/8/8 w - - 0 1", "info string no move to search: the game is over (1/2-1/2, insufficient material)"},
 		{connect4.Game{}, "position startpos moves P@a1 P@b1 P@a2 P@b2 P@a3 P@b3 P@a4", "info string no move to search: the game is over (1-0, line completed)"},
 		{checkers.Game{}, "position fen B:WK4,K5,9,21,24,25,32:B", "info string no move to search: the game is over (0-1, no legal move)"},
 	}
@@ -341,7 +347,6 @@ func TestGameOverAnswersNullMove(t *testing.T) {
 func TestClaimableDrawsAreSearched(t *testing.T) {
 	tests := []struct{ position, note string }{
 		{"position startpos moves g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8", "info string the game could end here (1/2-1/2, threefold repetition), but moves are legal: searching"},
-		{"position fen 8/8/4k3/8/8/4K3/8/8 w - - 0 1", "info string the game could end here (1/2-1/2, insufficient material), but moves are legal: searching"},
 		{"position fen 8/8/4k3/8/8/4K3/8/7R w - - 100 80", "info string the game could end here (1/2-1/2, move rule), but moves are legal: searching"},
 	}
 	for _, tc := range tests {
