@@ -104,10 +104,13 @@ func TestLongLines(t *testing.T) {
 	if strings.Join(out, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got %q, want %q", out, want)
 	}
-	// A line of exactly the limit is read.
+	// A line of exactly the limit is read, whatever its line ending; one byte more is too long.
 	line := "isready" + strings.Repeat(" ", 93)
-	if out := runScript(t, newFakeEngine(0), chess.Game{}, cfg, line+"\r\n"+line); strings.Join(out, ",") != "readyok,readyok" {
+	if out := runScript(t, newFakeEngine(0), chess.Game{}, cfg, line+"\r\n"+line+"\n"+line); strings.Join(out, ",") != "readyok,readyok,readyok" {
 		t.Errorf("lines at the limit: %q", out)
+	}
+	if out := runScript(t, newFakeEngine(0), chess.Game{}, cfg, line+" \n"+line+" "); len(linesWith(out, "longer than 100 bytes")) != 2 {
+		t.Errorf("lines one byte over the limit: %q", out)
 	}
 	// The default bound is a megabyte.
 	huge := "position startpos moves " + strings.Repeat("a", 2<<20) + "\nisready\n"

@@ -27,6 +27,7 @@ package protocol
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -147,10 +148,14 @@ func (s *Session) readLine() (line string, tooLong bool, err error) {
 	for {
 		chunk, err := s.in.ReadSlice('\n')
 		if !tooLong {
-			if len(buf)+len(chunk) > s.cfg.MaxLineBytes+2 { // +2: the line ending is not part of the line
+			content := chunk
+			if err == nil { // the line ending does not count
+				content = bytes.TrimSuffix(bytes.TrimSuffix(chunk, []byte("\n")), []byte("\r"))
+			}
+			if len(buf)+len(content) > s.cfg.MaxLineBytes {
 				tooLong, buf = true, nil
 			} else {
-				buf = append(buf, chunk...)
+				buf = append(buf, content...)
 			}
 		}
 		if err == bufio.ErrBufferFull {
@@ -159,7 +164,7 @@ func (s *Session) readLine() (line string, tooLong bool, err error) {
 		if tooLong {
 			return "", true, err
 		}
-		return strings.TrimRight(string(buf), "\r\n"), false, err
+		return string(buf), false, err
 	}
 }
 
