@@ -49,6 +49,45 @@ func (s *state) attackedBy(by int, occ uint64) uint64 {
 	return a
 }
 
+// safeSquares returns the squares among candidates that the side to move's king could stand on without
+// being attacked (with the king itself removed as a blocker). With few candidates, testing each square is
+// cheaper than building the whole enemy attack map.
+func (s *state) safeSquares(candidates uint64) uint64 {
+	us := int(s.side)
+	occ := s.occupied() ^ bit(int(s.king[us]))
+	if popcount(candidates) > 3 {
+		return candidates &^ s.attackedBy(us^1, occ)
+	}
+	safe := candidates
+	for b := candidates; b != 0; b &= b - 1 {
+		if sq := lsb(b); s.attackersTo(sq, us^1, occ) != 0 {
+			safe &^= bit(sq)
+		}
+	}
+	return safe
+}
+
+// castlingPaths returns the castlings that rights and empty squares allow (not yet checked for attacks), as
+// the king-side and queen-side squares the king must cross safely (0 when not possible).
+func (s *state) castlingPaths(occ uint64) (kingside, queenside uint64) {
+	if s.side == White {
+		if s.castling&castleWhiteKing != 0 && occ&whiteKingsideEmpty == 0 {
+			kingside = whiteKingsideEmpty
+		}
+		if s.castling&castleWhiteQueen != 0 && occ&whiteQueensideEmpty == 0 {
+			queenside = whiteQueensideSafe
+		}
+	} else {
+		if s.castling&castleBlackKing != 0 && occ&blackKingsideEmpty == 0 {
+			kingside = blackKingsideEmpty
+		}
+		if s.castling&castleBlackQueen != 0 && occ&blackQueensideEmpty == 0 {
+			queenside = blackQueensideSafe
+		}
+	}
+	return kingside, queenside
+}
+
 // pawnGeometry holds a side's pawn directions: pushes and captures as shifts, and its special ranks.
 type pawnGeometry struct {
 	doubleRank uint64 // where a single push lands when a double push is still possible
@@ -121,12 +160,17 @@ func (s *state) generate(dst []games.Move, tacticalOnly bool) []games.Move {
 	occ := ours | theirs
 	ksq := int(s.king[us])
 	checkers, pinned := s.checkersAndPinned()
-	danger := s.attackedBy(them, occ^bit(ksq))
 	allowed := ^ours
 	if tacticalOnly {
 		allowed = theirs
 	}
-	dst = s.appendTargets(dst, ksq, King, kingAttacks[ksq]&allowed&^danger)
+	var kingside, queenside uint64
+	if checkers == 0 && !tacticalOnly && s.castling != 0 {
+		kingside, queenside = s.castlingPaths(occ)
+	}
+	kingTargets := kingAttacks[ksq] & allowed
+	safe := s.safeSquares(kingTargets | kingside | queenside)
+	dst = s.appendTargets(dst, ksq, King, kingTargets&safe)
 	if checkers&(checkers-1) != 0 {
 		return dst
 	}
@@ -217,22 +261,11 @@ func (s *state) generate(dst []games.Move, tacticalOnly bool) []games.Move {
 		}
 	}
 
-	if checkers == 0 && !tacticalOnly && s.castling != 0 {
-		if us == White {
-			if s.castling&castleWhiteKing != 0 && occ&whiteKingsideEmpty == 0 && danger&whiteKingsideEmpty == 0 {
-				dst = append(dst, encodeMove(sqE1, sqG1, King, 0)|kindCastle<<21)
-			}
-			if s.castling&castleWhiteQueen != 0 && occ&whiteQueensideEmpty == 0 && danger&whiteQueensideSafe == 0 {
-				dst = append(dst, encodeMove(sqE1, sqC1, King, 0)|kindCastle<<21)
-			}
-		} else {
-			if s.castling&castleBlackKing != 0 && occ&blackKingsideEmpty == 0 && danger&blackKingsideEmpty == 0 {
-				dst = append(dst, encodeMove(sqE8, sqG8, King, 0)|kindCastle<<21)
-			}
-			if s.castling&castleBlackQueen != 0 && occ&blackQueensideEmpty == 0 && danger&blackQueensideSafe == 0 {
-				dst = append(dst, encodeMove(sqE8, sqC8, King, 0)|kindCastle<<21)
-			}
-		}
+	if kingside != 0 && safe&kingside == kingside {
+		dst = append(dst, encodeMove(ksq, ksq+2, King, 0)|kindCastle<<21)
+	}
+	if queenside != 0 && safe&queenside == queenside {
+		dst = append(dst, encodeMove(ksq, ksq-2, King, 0)|kindCastle<<21)
 	}
 	return dst
 }
@@ -245,8 +278,13 @@ func (s *state) countMoves() int {
 	occ := ours | theirs
 	ksq := int(s.king[us])
 	checkers, pinned := s.checkersAndPinned()
-	danger := s.attackedBy(them, occ^bit(ksq))
-	n := popcount(kingAttacks[ksq] &^ ours &^ danger)
+	var kingside, queenside uint64
+	if checkers == 0 && s.castling != 0 {
+		kingside, queenside = s.castlingPaths(occ)
+	}
+	kingTargets := kingAttacks[ksq] &^ ours
+	safe := s.safeSquares(kingTargets | kingside | queenside)
+	n := popcount(kingTargets & safe)
 	if checkers&(checkers-1) != 0 {
 		return n
 	}
@@ -300,22 +338,11 @@ func (s *state) countMoves() int {
 			}
 		}
 	}
-	if checkers == 0 && s.castling != 0 {
-		if us == White {
-			if s.castling&castleWhiteKing != 0 && occ&whiteKingsideEmpty == 0 && danger&whiteKingsideEmpty == 0 {
-				n++
-			}
-			if s.castling&castleWhiteQueen != 0 && occ&whiteQueensideEmpty == 0 && danger&whiteQueensideSafe == 0 {
-				n++
-			}
-		} else {
-			if s.castling&castleBlackKing != 0 && occ&blackKingsideEmpty == 0 && danger&blackKingsideEmpty == 0 {
-				n++
-			}
-			if s.castling&castleBlackQueen != 0 && occ&blackQueensideEmpty == 0 && danger&blackQueensideSafe == 0 {
-				n++
-			}
-		}
+	if kingside != 0 && safe&kingside == kingside {
+		n++
+	}
+	if queenside != 0 && safe&queenside == queenside {
+		n++
 	}
 	return n
 }
