@@ -2,6 +2,7 @@
 package protocol
 
 import (
+	"strings"
 	"testing"
 
 	"dossier/games/chess"
@@ -69,4 +70,23 @@ func TestOpponentOption(t *testing.T) {
 	if s.Opponent() != want[2] {
 		t.Errorf("session keeps %+v", s.Opponent())
 	}
+}
+
+// FuzzParseOpponent checks that any value parses without a panic, keeps a name whenever the value is not
+// blank, and that a value read as the pattern writes back to itself.
+func FuzzParseOpponent(f *testing.F) {
+	for _, v := range []string{"none none computer Stockfish 16", "BOT 2100 computer SomeBot", "none 1500 human alice", "GM -5 human", "", " \t"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, value string) {
+		o := ParseOpponent(value)
+		if (o.Name == "") != (strings.TrimSpace(value) == "") {
+			t.Fatalf("ParseOpponent(%q) = %+v", value, o)
+		}
+		if o.Title != "" || o.Elo != 0 || o.Kind != UnknownKind {
+			if back := ParseOpponent(o.String()); back != o {
+				t.Fatalf("ParseOpponent(%q) = %+v writes as %q, which reads back as %+v", value, o, o.String(), back)
+			}
+		}
+	})
 }
