@@ -1,0 +1,86 @@
+// Loading Pascal Pons's benchmark sets from the shared data folder, for the tests and benchmarks.
+package connect4solver
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"dossier/games/connect4"
+)
+
+// testCase is one line of a benchmark set: a position given by its moves and its exact score.
+type testCase struct {
+	line     int
+	moves    string
+	position *connect4.Position
+	score    int
+}
+
+// dataDir returns /work/shared/data/connect4 as seen from the module root (the folder holding go.mod).
+func dataDir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared", "data", "connect4")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// loadSet reads the benchmark set called name (e.g. "Test_L3_R1"), skipping the test if it is absent.
+func loadSet(tb testing.TB, name string) []testCase {
+	tb.Helper()
+	path := filepath.Join(dataDir(tb), name)
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Skipf("benchmark set not available: %v", err)
+	}
+	defer f.Close()
+	var cases []testCase
+	scanner := bufio.NewScanner(f)
+	for line := 1; scanner.Scan(); line++ {
+		c, err := parseCase(scanner.Text())
+		if err != nil {
+			tb.Fatalf("%s:%d: %v", path, line, err)
+		}
+		c.line = line
+		cases = append(cases, c)
+	}
+	if err := scanner.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return cases
+}
+
+// parseCase reads "<moves> <score>".
+func parseCase(text string) (testCase, error) {
+	fields := strings.Fields(text)
+	if len(fields) != 2 {
+		return testCase{}, fmt.Errorf("want \"<moves> <score>\", got %q", text)
+	}
+	score, err := strconv.Atoi(fields[1])
+	if err != nil {
+		return testCase{}, fmt.Errorf("score %q: %v", fields[1], err)
+	}
+	p, err := connect4.Game{}.StartPosition()
+	if err != nil {
+		return testCase{}, err
+	}
+	if err := connect4.PlayMoveString(p, fields[0]); err != nil {
+		return testCase{}, err
+	}
+	return testCase{moves: fields[0], position: p, score: score}, nil
+}
