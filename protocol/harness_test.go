@@ -18,6 +18,7 @@ import (
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 )
 
 // testLookup resolves the UCI_Variant names to the games, as catalog.Lookup does.
@@ -29,6 +30,8 @@ func testLookup(name string) (games.Game, error) {
 		return checkers.Game{}, nil
 	case "cfour", "connect4":
 		return connect4.Game{}, nil
+	case "tictactoe":
+		return tictactoe.Game{}, nil
 	}
 	return nil, fmt.Errorf("unknown game %q", name)
 }

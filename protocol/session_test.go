@@ -13,6 +13,7 @@ import (
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 )
 
 func TestHandshake(t *testing.T) {
@@ -153,6 +154,7 @@ func TestWholeGames(t *testing.T) {
 		maxPlies   int
 		shortGames int
 	}{
+		{tictactoe.Game{}, "tictactoe", 6, 9, 3},
 		{connect4.Game{}, "cfour", 6, 42, 3},
 		{checkers.Game{}, "checkers", 4, 1000, 2},
 		{chess.Game{}, "chess", 3, 3000, 1},
@@ -327,6 +329,8 @@ func TestGameOverAnswersNullMove(t *testing.T) {
 		{chess.Game{}, "position fen 8/8/4k3/8/8/4K3/8/8 w - - 0 1", "info string no move to search: the game is over (1/2-1/2, insufficient material)"},
 		{connect4.Game{}, "position startpos moves P@a1 P@b1 P@a2 P@b2 P@a3 P@b3 P@a4", "info string no move to search: the game is over (1-0, line completed)"},
 		{checkers.Game{}, "position fen B:WK4,K5,9,21,24,25,32:B", "info string no move to search: the game is over (0-1, no legal move)"},
+		{tictactoe.Game{}, "position startpos moves P@a1 P@b1 P@a2 P@b2 P@a3", "info string no move to search: the game is over (1-0, line completed)"},
+		{tictactoe.Game{}, "position startpos moves b2 a1 c1 a3 a2 c2 b3 b1 c3", "info string no move to search: the game is over (1/2-1/2, board full)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.position, func(t *testing.T) {
@@ -556,10 +560,12 @@ func TestPerft(t *testing.T) {
 		{checkers.Game{}, "startpos", 5, 7, 7361},
 		{checkers.Game{}, "fen B:W18,26,27,25,11,19:BK15", 6, 5, 5138},
 		{connect4.Game{}, "startpos", 6, 7, 117649},
+		{tictactoe.Game{}, "startpos", 9, 9, 127872},
+		{tictactoe.Game{}, "startpos", 6, 9, 54720},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s %s %d", tc.game.Name(), tc.position, tc.depth), func(t *testing.T) {
-			out := runScript(t, newFakeEngine(0), tc.game, testConfig(), fmt.Sprintf("position %s\ngo perft %d\n", tc.position, tc.depth))
+			out := runScript(t, newFakeEngine(0), tc.game, Config{Lookup: testLookup}, fmt.Sprintf("position %s\ngo perft %d\n", tc.position, tc.depth))
 			if len(out) != tc.moves+3 || out[tc.moves] != "" || out[tc.moves+1] != fmt.Sprintf("Nodes searched: %d", tc.total) {
 				t.Errorf("got %q", out)
 			}
