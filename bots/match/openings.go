@@ -1,0 +1,184 @@
+// Opening positions: read from a file (EPD/FEN, PDN, Pons digit strings) or made by random legal plies.
+package match
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"dossier/games"
+	"dossier/games/checkers"
+)
+
+// ReadOpenings reads an openings file for game g, one opening per line; blank lines and lines starting
+// with # are skipped.
+//   - chess: a FEN or an EPD line (its four position fields; the operations after them are ignored);
+//   - checkers: a PDN FEN (B:W21,22:B1,2, also inside [FEN "..."]), or PDN movetext from the start
+//     ("1. 11-15 23-19 2. 8-11"); a file of whole PDN games with tags gives the position after each game's
+//     moves;
+//   - connect4: Pons's column digits ("4453", the first field; the solver sets' scores after it are
+//     ignored) or a cfour FEN;
+//   - other games: the game's position string.
+//
+// A position where the game is already over is an error. Errors name the line and what is wrong.
+func ReadOpenings(g games.Game, r io.Reader) ([]games.Position, error) {
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if g.Name() == "checkers" && hasPDNTags(string(text)) {
+		return pdnOpenings(string(text))
+	}
+	var out []games.Position
+	sc := bufio.NewScanner(strings.NewReader(string(text)))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		p, err := parseOpeningLine(g, line)
+		if err != nil {
+			return nil, fmt.Errorf("openings line %d: %w", n, err)
+		}
+		if err := playable(p); err != nil {
+			return nil, fmt.Errorf("openings line %d: %w", n, err)
+		}
+		out = append(out, p)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("openings: %w", err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("openings: no opening found")
+	}
+	return out, nil
+}
+
+// hasPDNTags reports whether a line of the text starts a PDN tag pair.
+func hasPDNTags(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") && !strings.HasPrefix(line, "[FEN") {
+			return true
+		}
+	}
+	return false
+}
+
+// pdnOpenings returns the position after each game of a PDN text.
+func pdnOpenings(text string) ([]games.Position, error) {
+	parsed, err := checkers.ParsePDN(text)
+	if err != nil {
+		return nil, fmt.Errorf("openings: %w", err)
+	}
+	out := make([]games.Position, 0, len(parsed))
+	for i := range parsed {
+		p, _, err := parsed[i].Replay()
+		if err != nil {
+			return nil, fmt.Errorf("openings: %w", err)
+		}
+		if err := playable(p); err != nil {
+			return nil, fmt.Errorf("openings: game at line %d: %w", parsed[i].Line, err)
+		}
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("openings: no game in the PDN text")
+	}
+	return out, nil
+}
+
+// parseOpeningLine reads one opening line of game g.
+func parseOpeningLine(g games.Game, line string) (games.Position, error) {
+	fields := strings.Fields(line)
+	switch g.Name() {
+	case "chess":
+		if len(fields) < 4 {
+			return nil, fmt.Errorf("%q has %d fields; a FEN or EPD has at least 4", line, len(fields))
+		}
+		n := 4
+		if len(fields) >= 6 && isNumber(fields[4]) && isNumber(fields[5]) {
+			n = 6
+		}
+		return g.ParsePosition(strings.Join(fields[:n], " "))
+	case "checkers":
+		if strings.HasPrefix(line, "[") {
+			inner := strings.TrimSuffix(strings.TrimPrefix(line, "["), "]")
+			name, value, _ := strings.Cut(inner, " ")
+			if name != "FEN" {
+				return nil, fmt.Errorf("%q: want a FEN tag, a PDN FEN or moves", line)
+			}
+			line = strings.TrimSpace(value)
+		}
+		line = strings.Trim(line, `"`)
+		if strings.Contains(line, ":") {
+			return g.ParsePosition(line)
+		}
+		parsed, err := checkers.ParsePDN(line)
+		if err != nil {
+			return nil, err
+		}
+		if len(parsed) != 1 {
+			return nil, fmt.Errorf("%q holds %d games; want the moves of one", line, len(parsed))
+		}
+		p, _, err := parsed[0].Replay()
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	case "connect4":
+		if !strings.Contains(line, "/") {
+			return g.ParsePosition(fields[0])
+		}
+	}
+	return g.ParsePosition(line)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
+}
+
+// playable returns an error when the game is over in p.
+func playable(p games.Position) error {
+	if o := games.OutcomeOf(p); o.Result.Over() {
+		return fmt.Errorf("the game is already over there (%s, %s)", o.Result, o.Reason)
+	}
+	return nil
+}
+
+// randomOpeningTries bounds the attempts at a random opening that does not end the game.
+const randomOpeningTries = 1000
+
+// RandomOpening plays plies random legal moves from start (which it leaves alone) and returns the position,
+// trying again when the game ends on the way.
+func RandomOpening(start games.Position, plies int, rng *rand.Rand) (games.Position, error) {
+	var buf [games.MaxMoves]games.Move
+	for try := 0; try < randomOpeningTries; try++ {
+		p := start.Clone()
+		ok := true
+		for i := 0; i < plies; i++ {
+			moves := p.AppendMoves(buf[:0])
+			if len(moves) == 0 || p.Status().Result.Over() {
+				ok = false
+				break
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		if ok && playable(p) == nil {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("no random opening of %d plies from %s that leaves the game going in %d tries",
+		plies, start.FEN(), randomOpeningTries)
+}
+
+// openingRNG returns the random source of one opening pair, so that openings do not depend on which
+// games run in parallel.
+func openingRNG(seed uint64, pair int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, uint64(pair)))
+}

@@ -1,0 +1,297 @@
+// Player specs: the `key=value ...` strings of --player1/--player2 that say who plays and under which limits.
+package match
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limits are the limits of one move, as a match gives them; zero values mean "no such limit".
+type Limits struct {
+	// Depth is the search depth in plies.
+	Depth int
+	// Nodes is the node budget of one move.
+	Nodes uint64
+	// MoveTime is the thinking time of one move.
+	MoveTime time.Duration
+	// Clock is a time control; its Base is zero when there is none.
+	Clock TimeControl
+}
+
+// IsZero reports whether no limit is set.
+func (l Limits) IsZero() bool {
+	return l.Depth == 0 && l.Nodes == 0 && l.MoveTime == 0 && l.Clock.IsZero()
+}
+
+// Over returns l with every limit that override sets replaced by override's.
+func (l Limits) Over(override Limits) Limits {
+	if override.Depth > 0 {
+		l.Depth = override.Depth
+	}
+	if override.Nodes > 0 {
+		l.Nodes = override.Nodes
+	}
+	if override.MoveTime > 0 {
+		l.MoveTime = override.MoveTime
+	}
+	if !override.Clock.IsZero() {
+		l.Clock = override.Clock
+	}
+	return l
+}
+
+// String writes the limits as the spec keys that set them ("depth=8 tc=40/60+0.6"), or "none".
+func (l Limits) String() string {
+	var parts []string
+	if l.Depth > 0 {
+		parts = append(parts, "depth="+strconv.Itoa(l.Depth))
+	}
+	if l.Nodes > 0 {
+		parts = append(parts, "nodes="+strconv.FormatUint(l.Nodes, 10))
+	}
+	if l.MoveTime > 0 {
+		parts = append(parts, "movetime="+strconv.FormatInt(l.MoveTime.Milliseconds(), 10))
+	}
+	if !l.Clock.IsZero() {
+		parts = append(parts, "tc="+l.Clock.String())
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
+}
+
+// UCIOption is one setoption call for an external engine.
+type UCIOption struct {
+	Name, Value string
+}
+
+// PlayerSpec is one side of a match: an in-process dossier player (a preset and its search) or an external
+// UCI engine, with an optional display name and limits that override the match's.
+type PlayerSpec struct {
+	// Name is the display name; empty means "derive one" (the preset and depth, or the engine's id name).
+	Name string
+
+	// Preset names an evaluation preset of the game, for in-process players.
+	Preset string
+	// Search names the search algorithm of an in-process player ("" for the default).
+	Search string
+	// Depth is the in-process player's search depth (also its per-move depth limit); 0 keeps the preset's.
+	Depth int
+	// HashMB and Threads size an in-process player's search; 0 keeps the defaults.
+	HashMB, Threads int
+	// Contempt is what an in-process player gives up by drawing.
+	Contempt float64
+
+	// Command is the executable of an external UCI engine; empty for an in-process player.
+	Command string
+	// Args are the engine's command-line arguments.
+	Args []string
+	// Options are setoption calls sent to the engine after its uciok, in order.
+	Options []UCIOption
+
+	// Limits override the match's limits for this player's moves, key by key.
+	Limits Limits
+}
+
+// External reports whether the player is a UCI engine run as a subprocess.
+func (s PlayerSpec) External() bool { return s.Command != "" }
+
+// inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
+// spec is a setoption, every other key of an in-process player's spec an error.
+var (
+	inProcessKeys = []string{"preset", "search", "depth", "hash", "threads", "contempt"}
+	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
+)
+
+// ParseSpec reads a player spec: space-separated key=value pairs, where a value (or a whole pair) may be
+// quoted with ' or " to hold spaces ("Skill Level=5"). Keys:
+//
+//	name=N                     display name
+//	preset=P search=S          an in-process player (hash=MB threads=T contempt=C too)
+//	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
+//	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
+//	                           search depth)
+//
+// A spec with uci= is external; any other is in-process (without preset=, the game's default preset).
+// Errors name the offending pair and what is wrong with it.
+func ParseSpec(text string) (PlayerSpec, error) {
+	tokens, err := splitSpec(text)
+	if err != nil {
+		return PlayerSpec{}, err
+	}
+	if len(tokens) == 0 {
+		return PlayerSpec{}, fmt.Errorf("empty player spec: want preset=NAME or uci=PATH")
+	}
+	type pair struct{ key, value, token string }
+	pairs := make([]pair, 0, len(tokens))
+	external := false
+	for _, tok := range tokens {
+		key, value, ok := strings.Cut(tok, "=")
+		if !ok || key == "" {
+			return PlayerSpec{}, fmt.Errorf("player spec: %q is not key=value", tok)
+		}
+		if key == "uci" {
+			external = true
+		}
+		pairs = append(pairs, pair{key, value, tok})
+	}
+	var spec PlayerSpec
+	seen := map[string]bool{}
+	for _, p := range pairs {
+		key := p.key
+		reserved := key == "name" || key == "uci" || key == "args" || contains(limitKeys, key)
+		if !external {
+			key = strings.ToLower(key)
+			reserved = key == "name" || contains(inProcessKeys, key) || contains(limitKeys, key)
+			if key == "args" || key == "uci" {
+				reserved = false
+			}
+		}
+		if !reserved {
+			if !external {
+				return PlayerSpec{}, fmt.Errorf("player spec: unknown key %q in %q (an in-process player takes name, %s, %s)",
+					p.key, p.token, strings.Join(inProcessKeys, ", "), strings.Join(limitKeys[1:], ", "))
+			}
+			spec.Options = append(spec.Options, UCIOption{Name: p.key, Value: p.value})
+			continue
+		}
+		if seen[key] {
+			return PlayerSpec{}, fmt.Errorf("player spec: key %q given twice", key)
+		}
+		seen[key] = true
+		if err := spec.set(key, p.value, external); err != nil {
+			return PlayerSpec{}, fmt.Errorf("player spec: %q: %w", p.token, err)
+		}
+	}
+	return spec, nil
+}
+
+// set applies one reserved key.
+func (s *PlayerSpec) set(key, value string, external bool) error {
+	needValue := func() error {
+		if value == "" {
+			return fmt.Errorf("%s needs a value", key)
+		}
+		return nil
+	}
+	switch key {
+	case "name":
+		s.Name = value
+		return needValue()
+	case "uci":
+		s.Command = value
+		return needValue()
+	case "args":
+		s.Args = strings.Fields(value)
+	case "preset":
+		s.Preset = value
+		return needValue()
+	case "search":
+		s.Search = value
+		return needValue()
+	case "depth":
+		n, err := positiveInt(value, 1000)
+		if err != nil {
+			return err
+		}
+		s.Limits.Depth = n
+		if !external {
+			s.Depth = n
+		}
+	case "hash":
+		n, err := positiveInt(value, 1<<20)
+		if err != nil {
+			return err
+		}
+		s.HashMB = n
+	case "threads":
+		n, err := positiveInt(value, 1024)
+		if err != nil {
+			return err
+		}
+		s.Threads = n
+	case "contempt":
+		x, err := strconv.ParseFloat(value, 64)
+		if err != nil || x != x || x > 1e9 || x < -1e9 {
+			return fmt.Errorf("contempt %q is not a number", value)
+		}
+		s.Contempt = x
+	case "nodes":
+		n, err := strconv.ParseUint(value, 10, 64)
+		if err != nil || n == 0 {
+			return fmt.Errorf("nodes %q is not a positive whole number", value)
+		}
+		s.Limits.Nodes = n
+	case "movetime":
+		n, err := positiveInt(value, 1<<31)
+		if err != nil {
+			return err
+		}
+		s.Limits.MoveTime = time.Duration(n) * time.Millisecond
+	case "tc":
+		tc, err := ParseTimeControl(value)
+		if err != nil {
+			return err
+		}
+		s.Limits.Clock = tc
+	}
+	return nil
+}
+
+// positiveInt reads a whole number in 1..limit.
+func positiveInt(text string, limit int) (int, error) {
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || n > limit {
+		return 0, fmt.Errorf("%q is not a whole number in 1..%d", text, limit)
+	}
+	return n, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// splitSpec splits a spec at white space outside quotes; quotes (' or ") group and are removed.
+func splitSpec(text string) ([]string, error) {
+	var tokens []string
+	var cur strings.Builder
+	inToken := false
+	var quote rune
+	quoteStart := 0
+	for i, r := range text {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case r == '"' || r == '\'':
+			quote, quoteStart, inToken = r, i, true
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			if inToken {
+				tokens = append(tokens, cur.String())
+				cur.Reset()
+				inToken = false
+			}
+		default:
+			cur.WriteRune(r)
+			inToken = true
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("player spec: the quote %c at byte %d is never closed", quote, quoteStart)
+	}
+	if inToken {
+		tokens = append(tokens, cur.String())
+	}
+	return tokens, nil
+}

@@ -1,0 +1,202 @@
+// The match subcommand: bot-vs-bot matches between presets and external UCI engines, with the papers' scoring.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"dossier/bots"
+	"dossier/bots/match"
+	"dossier/games"
+	"dossier/games/catalog"
+)
+
+const matchUsage = `usage: dossier match --game G --player1 SPEC --player2 SPEC [options]
+
+A player SPEC is space-separated key=value pairs (quote values with spaces):
+  preset=P [search=S] [depth=N] [hash=MB] [threads=T] [contempt=C]   a dossier player (preset: default strongest)
+  uci=PATH [args="A B"] [Option=Value ...]                           an external UCI engine; other keys are setoption
+  name=N                                                             display name
+  depth=N nodes=N movetime=MS tc=TC                                  this player's limits, over the match's
+e.g. --player1 'preset=strongest depth=8' --player2 'uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=1350'
+External engines play chess in UCI, the other games through UCI_Variant (another dossier, for example).
+Every opening is played twice with colours swapped. An engine that dies, stalls or plays an illegal move
+loses that game, and the match goes on. Points: 2 a win, 1 a draw.
+
+options:
+`
+
+// runMatch plays a match and prints the final table (or --json's summary); 2 is a usage error, 1 a failure.
+func runMatch(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("match", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, matchUsage)
+		fs.PrintDefaults()
+	}
+	gameName := fs.String("game", "chess", "game: "+strings.Join(catalog.Names(), ", "))
+	player1 := fs.String("player1", "", "player 1's spec (required)")
+	player2 := fs.String("player2", "", "player 2's spec (required)")
+	gamesCount := fs.Int("games", 2, "number of games")
+	concurrency := fs.Int("concurrency", 1, "games played at once, each with its own players")
+	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line")
+	randomPlies := fs.Int("random-plies", 0, "random legal plies added to every opening (seeded by --seed)")
+	seed := fs.Uint64("seed", 1, "seed of the random openings")
+	depth := fs.Int("depth", 0, "depth limit of every move, in plies")
+	nodes := fs.Uint64("nodes", 0, "node limit of every move")
+	movetime := fs.Int("movetime", 0, "time of every move in milliseconds")
+	tc := fs.String("tc", "", "clock per player: [MOVES/]SECONDS[+INC], e.g. 40/60+0.6, 10+0.1")
+	maxMoves := fs.Int("max-moves", 0, "a draw after this many moves of each side (the papers' 100-move limit); 0: none")
+	drawAfter := fs.Int("adjudicate-draw-after", 0, "a draw once this many plies in a row were played with |score| <= --draw-score; 0: off")
+	drawScore := fs.Float64("draw-score", 10, "the score (centipawn-like, as players report) below which --adjudicate-draw-after counts a ply")
+	resignScore := fs.Float64("resign-score", 0, "a player resigns after --resign-moves moves of its own scoring -S or worse; 0: off")
+	resignMoves := fs.Int("resign-moves", 3, "moves in a row for --resign-score")
+	timeMargin := fs.Duration("time-margin", 100*time.Millisecond, "how far past zero a clock may run before the flag falls")
+	moveTimeout := fs.Duration("move-timeout", 0, "how long a move without a clock may take before its player loses as stalled (0: movetime + 5s, or 10m)")
+	startupTimeout := fs.Duration("startup-timeout", 10*time.Second, "how long an engine may take to answer uci and isready")
+	pgnFile := fs.String("pgn", "", "write the games as PGN to this file (chess, connect4, tictactoe)")
+	pdnFile := fs.String("pdn", "", "write the games as PDN to this file (checkers)")
+	event := fs.String("event", "dossier match", "the Event tag of the game records")
+	asJSON := fs.Bool("json", false, "print the summary as one JSON object instead of the table")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	usageError := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "match: "+format+"\n", a...)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
+	g, err := catalog.Lookup(*gameName)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if *player1 == "" || *player2 == "" {
+		return usageError("--player1 and --player2 are required (e.g. --player1 'preset=strongest depth=6')")
+	}
+	cfg := match.Config{Game: g, Games: *gamesCount, Concurrency: *concurrency, RandomPlies: *randomPlies,
+		Seed: *seed, MaxMoves: *maxMoves, DrawAfter: *drawAfter, DrawScore: *drawScore, ResignScore: *resignScore,
+		ResignMoves: *resignMoves, TimeMargin: *timeMargin, MoveTimeout: *moveTimeout,
+		StartupTimeout: *startupTimeout, NewSearcher: newBotSearcher}
+	for i, text := range []string{*player1, *player2} {
+		if cfg.Players[i], err = match.ParseSpec(text); err != nil {
+			return usageError("--player%d: %v", i+1, err)
+		}
+	}
+	switch {
+	case *gamesCount < 1:
+		return usageError("--games must be at least 1")
+	case *concurrency < 1:
+		return usageError("--concurrency must be at least 1")
+	case *randomPlies < 0 || *maxMoves < 0 || *drawAfter < 0 || *resignMoves < 1:
+		return usageError("--random-plies, --max-moves and --adjudicate-draw-after must not be negative, --resign-moves must be positive")
+	case *depth < 0 || *movetime < 0:
+		return usageError("--depth and --movetime must not be negative")
+	case *resignScore < 0 || *drawScore < 0:
+		return usageError("--resign-score and --draw-score must not be negative")
+	case *pgnFile != "" && *pdnFile != "":
+		return usageError("give --pgn or --pdn, not both")
+	}
+	cfg.Limits = match.Limits{Depth: *depth, Nodes: *nodes, MoveTime: time.Duration(*movetime) * time.Millisecond}
+	if *tc != "" {
+		if cfg.Limits.Clock, err = match.ParseTimeControl(*tc); err != nil {
+			return usageError("--tc: %v", err)
+		}
+	}
+	if *openingsFile != "" {
+		f, err := os.Open(*openingsFile)
+		if err != nil {
+			return usageError("--openings: %v", err)
+		}
+		cfg.Openings, err = match.ReadOpenings(g, f)
+		f.Close()
+		if err != nil {
+			return usageError("--openings %s: %v", *openingsFile, err)
+		}
+	}
+	var records *match.RecordWriter
+	if path, pdn := *pgnFile+*pdnFile, *pdnFile != ""; path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		defer f.Close()
+		if records, err = match.NewRecordWriter(f, g, pdn, *event); err != nil {
+			return usageError("%v", err)
+		}
+	}
+	progress := match.NewProgress(stderr, *gamesCount, match.IsTerminal(stderr))
+	recordFailed := false
+	cfg.OnGame = func(rec match.GameRecord, sum match.Summary) {
+		if records != nil {
+			if err := records.Write(rec); err != nil && !recordFailed {
+				recordFailed = true
+				fmt.Fprintf(stderr, "match: writing game %d: %v\n", rec.Number, err)
+			}
+		}
+		progress.Game(rec, sum)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := match.Run(ctx, cfg)
+	progress.Done()
+	if err != nil && sum.Games == 0 && ctx.Err() == nil {
+		fmt.Fprintln(stderr, "match:", err)
+		return 1
+	}
+	if *asJSON {
+		b, _ := json.Marshal(sum)
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		sum.WriteTable(stdout)
+	}
+	if ctx.Err() != nil {
+		fmt.Fprintf(stderr, "match: interrupted after %d of %d games\n", sum.Games, *gamesCount)
+		return 1
+	}
+	if recordFailed {
+		return 1
+	}
+	return 0
+}
+
+// newBotSearcher builds an in-process player with bots.NewSearcher; its name is the preset's, with the depth.
+func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
+	searcher, err := bots.NewSearcher(g, bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Depth: spec.Depth,
+		HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt})
+	if err != nil {
+		return match.InProcess{}, err
+	}
+	name, depth := spec.Preset, spec.Depth
+	for i, p := range bots.Presets(g) {
+		if (spec.Preset == "" && i == 0) || strings.EqualFold(p.Name, spec.Preset) {
+			name = p.Name
+			if depth == 0 {
+				depth = p.Depth
+			}
+			break
+		}
+	}
+	if depth > 0 {
+		name += fmt.Sprintf(" d%d", depth)
+	}
+	if spec.Search != "" && !strings.EqualFold(spec.Search, bots.AlphaBetaSearch) {
+		name += " " + spec.Search
+	}
+	return match.InProcess{Searcher: searcher, Name: name, Depth: depth}, nil
+}
