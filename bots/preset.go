@@ -4,6 +4,7 @@ package bots
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,6 +25,65 @@ type Preset struct {
 	Depth int
 	// Description says in one line what the preset values and why it exists.
 	Description string
+	// Solver asks for the game's exact solver whenever it finishes within the move's budget (Connect-Four's
+	// strongest player); the search with Eval plays otherwise.
+	Solver bool
+}
+
+// DefaultPreset is the name of every game's default preset, the strongest player dossier has for it.
+const DefaultPreset = "strongest"
+
+// Presets returns the presets of g, the default (DefaultPreset) first; nil for a game without presets.
+func Presets(g games.Game) []Preset {
+	book, ok := bookOf(g.Name())
+	if !ok {
+		return nil
+	}
+	return book.presets(g)
+}
+
+// LookupPreset returns the preset of g with the given name (case-insensitive; "" is the default). The error
+// lists the names g has.
+func LookupPreset(g games.Game, name string) (Preset, error) {
+	all := Presets(g)
+	if len(all) == 0 {
+		return Preset{}, fmt.Errorf("no presets for the game %s", g.Name())
+	}
+	if name == "" {
+		return all[0], nil
+	}
+	names := make([]string, len(all))
+	for i, p := range all {
+		if strings.EqualFold(p.Name, name) {
+			return p, nil
+		}
+		names[i] = p.Name
+	}
+	return Preset{}, fmt.Errorf("%s has no preset %q (presets: %s)", g.Name(), name, strings.Join(names, ", "))
+}
+
+// PresetNames returns the names of the presets of the game called game (as games.Game.Name spells it), the
+// default first, without building their evaluations; nil for a game without presets.
+func PresetNames(game string) []string {
+	book, ok := bookOf(game)
+	if !ok {
+		return nil
+	}
+	return book.names()
+}
+
+// AllPresetNames returns every preset name of every game, each once, in the order of the games' books (the
+// choices a GUI can set before it says which game it plays).
+func AllPresetNames() []string {
+	var names []string
+	for _, game := range bookGames {
+		for _, n := range PresetNames(game) {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return names
 }
 
 // Weights builds a weight vector for g from weights given by feature name; features not named weigh 0.

@@ -1,0 +1,62 @@
+// Checkers presets: a Samuel-style strongest player and Carmel & Markovitch's exchange-seeking OP with
+// its mirror image.
+package bots
+
+// Checkers values are in hundredths of a man, so that UCI's "score cp" reads as men.
+const (
+	checkersMan  = 100.0
+	checkersKing = 150.0 // Mat counts a king as one and a half men
+)
+
+// checkersBook holds the checkers presets.
+//
+// mat-tot25 is Carmel & Markovitch's OP, f = Mat - Tot/25 with Mat the material advantage in men (a king
+// counting 1.5) and Tot all pieces on the board: when ahead it trades pieces, since each exchange lowers Tot
+// and keeps Mat. mat+tot25, f = Mat + Tot/25, avoids exchanges; it is the function minimax implicitly
+// attributes to OP (-f from OP's opponent's side). Both search 4 plies, as in the paper's tournaments.
+// Tot is the same number for both sides, so these functions are meant from the searching player's point of
+// view at every leaf, whoever is to move there (the mirror below; see playerView).
+func checkersBook() book {
+	const totPerMan = checkersMan / 25
+	return book{
+		mirror: map[string]mirrorOf{"tot": {partner: "tot", sign: +1}},
+		specs: []presetSpec{
+			{
+				name:        DefaultPreset,
+				description: "Samuel-style evaluation: material, king-row guard, centre, mobility, runaways; time-limited search",
+				weights: map[string]float64{
+					"men":          checkersMan,
+					"kings":        135,
+					"advance":      1.5,
+					"backRank":     6,
+					"bridge":       8,
+					"oreo":         6,
+					"centreMen":    5,
+					"centreKings":  8,
+					"mobility":     3,
+					"threats":      8,
+					"runaway":      35,
+					"dogHole":      -12,
+					"mainDiagonal": 2,
+					"doubleCorner": 1,
+					"edge":         -2,
+					"backed":       3,
+					"isolated":     -4,
+					"nearCrown":    12,
+				},
+			},
+			{
+				name:        "mat-tot25",
+				description: "Carmel & Markovitch's OP: Mat - Tot/25, trades pieces when ahead; 4 plies",
+				depth:       4,
+				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": -totPerMan},
+			},
+			{
+				name:        "mat+tot25",
+				description: "Mat + Tot/25, avoids exchanges: what minimax assumes OP to be; 4 plies",
+				depth:       4,
+				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": totPerMan},
+			},
+		},
+	}
+}

@@ -1,0 +1,154 @@
+// PlayerConfig and NewSearcher: the one way a configuration (preset, algorithm, depth, table, threads,
+// contempt) becomes a searcher, for the Player and for `dossier match`.
+package bots
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"dossier/engine"
+	"dossier/games"
+)
+
+// AlphaBetaSearch is the name of the strength-maximising alpha-beta search in PlayerConfig.Search.
+const AlphaBetaSearch = "alphabeta"
+
+// SearchAlgorithms lists the names PlayerConfig.Search accepts, the default first.
+func SearchAlgorithms() []string { return []string{AlphaBetaSearch} }
+
+// PlayerConfig says how to play: which preset of the game, with which search, how deep, and with what
+// resources. The zero value plays the game's strongest preset with alpha-beta and default resources.
+type PlayerConfig struct {
+	// Preset names one of the game's presets (see Presets); "" is DefaultPreset.
+	Preset string
+	// Search names the search algorithm (see SearchAlgorithms); "" is alpha-beta.
+	Search string
+	// Depth, when positive, replaces the preset's depth cap (in plies); 0 keeps the preset's own.
+	Depth int
+	// HashMB is the transposition table size in MiB; 0 is engine.DefaultAlphaBetaOptions' size.
+	HashMB int
+	// Threads is the number of search threads; 0 is one.
+	Threads int
+	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a man).
+	Contempt float64
+}
+
+// NewSearcher builds the searcher that cfg describes for g. The preset's depth (or cfg.Depth) caps every
+// search: a go command's own depth limit applies too, and the smaller one wins.
+func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
+	preset, err := LookupPreset(g, cfg.Preset)
+	if err != nil {
+		return nil, err
+	}
+	algorithm := strings.ToLower(cfg.Search)
+	if algorithm == "" {
+		algorithm = AlphaBetaSearch
+	}
+	if algorithm != AlphaBetaSearch {
+		return nil, fmt.Errorf("unknown search %q (searches: %s)", cfg.Search, strings.Join(SearchAlgorithms(), ", "))
+	}
+	switch {
+	case cfg.Depth < 0:
+		return nil, fmt.Errorf("depth %d is negative", cfg.Depth)
+	case cfg.HashMB < 0:
+		return nil, fmt.Errorf("hash size %d MiB is negative", cfg.HashMB)
+	case cfg.Threads < 0:
+		return nil, fmt.Errorf("thread count %d is negative", cfg.Threads)
+	}
+	if err := preset.Eval.Check(g); err != nil {
+		return nil, err
+	}
+	book, _ := bookOf(g.Name())
+	partner, sign, err := book.mirrorTable(g)
+	if err != nil {
+		return nil, err
+	}
+	opts := engine.DefaultAlphaBetaOptions(g)
+	if cfg.HashMB > 0 {
+		opts.HashMB = cfg.HashMB
+	}
+	if cfg.Threads > 0 {
+		opts.Threads = cfg.Threads
+	}
+	opts.Contempt = cfg.Contempt
+	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: preset.Depth}
+	if cfg.Depth > 0 {
+		s.depthCap = cfg.Depth
+	}
+	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
+		s.view = &spec
+	}
+	return s, nil
+}
+
+// presetSearcher runs a search with a preset's evaluation under the preset's depth cap, from the
+// searching player's point of view when the evaluation needs it.
+type presetSearcher struct {
+	preset   Preset
+	inner    engine.Searcher
+	depthCap int       // 0: none
+	view     *viewSpec // nil: the evaluation is antisymmetric and needs no view
+}
+
+// Search searches p with the inner searcher, capping the depth and wrapping p as the preset needs.
+func (s *presetSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
+	if s.view != nil {
+		p = newPlayerView(p, *s.view)
+	}
+	capped, release := capDepth(ctl, p.ToMove(), s.depthCap)
+	defer release()
+	return s.inner.Search(p, capped, report)
+}
+
+// NewGame clears the inner searcher's tables.
+func (s *presetSearcher) NewGame() { s.inner.NewGame() }
+
+// stopPollInterval is how often a capped search's relay looks whether its outer control was stopped.
+const stopPollInterval = 2 * time.Millisecond
+
+// capDepth returns a control that limits the search to depth plies besides ctl's own limits (the smaller
+// depth wins), and a release function to call when the search has returned. The new control follows ctl:
+// a stop or a ponderhit on ctl reaches it. Without a cap, or under a tighter one, it returns ctl itself.
+func capDepth(ctl *engine.Control, side games.Side, depth int) (*engine.Control, func()) {
+	lim := ctl.Limits()
+	if depth <= 0 || (lim.Depth > 0 && lim.Depth <= depth) {
+		return ctl, func() {}
+	}
+	lim.Depth = depth
+	inner := engine.NewControl(lim, side)
+	done := make(chan struct{})
+	relayed := make(chan struct{})
+	go func() {
+		defer close(relayed)
+		relay(ctl, inner, lim.Ponder, done)
+	}()
+	return inner, func() {
+		close(done)
+		<-relayed
+	}
+}
+
+// relay passes Stop and PonderHit from outer to inner until done is closed. A ponderhit shows as outer's
+// release without a stop; a stop is polled, since a Control has no channel for it.
+func relay(outer, inner *engine.Control, pondering bool, done <-chan struct{}) {
+	released := outer.Released()
+	ticker := time.NewTicker(stopPollInterval)
+	defer ticker.Stop()
+	for {
+		if outer.Stopped() {
+			inner.Stop()
+			return
+		}
+		select {
+		case <-done:
+			return
+		case <-released:
+			released = nil
+			if pondering && !outer.Stopped() {
+				inner.PonderHit()
+			}
+		case <-ticker.C:
+		}
+	}
+}
