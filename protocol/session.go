@@ -43,8 +43,9 @@ import (
 // chess game takes a few tens of kilobytes.
 const DefaultMaxLineBytes = 1 << 20
 
-// DefaultVariants are the UCI_Variant choices a session offers when it has a game lookup (cutechess's names).
-var DefaultVariants = []string{"chess", "checkers", "cfour", "tictactoe"}
+// DefaultVariants returns the UCI_Variant choices a session offers when it has a game lookup (cutechess's
+// names).
+func DefaultVariants() []string { return []string{"chess", "checkers", "cfour", "tictactoe"} }
 
 // Config holds a session's settings; the zero Config is usable.
 type Config struct {
@@ -53,7 +54,7 @@ type Config struct {
 	// Lookup resolves a UCI_Variant value to a game (catalog.Lookup). Without it the session plays only its
 	// default game.
 	Lookup func(name string) (games.Game, error)
-	// Variants are the UCI_Variant choices announced (default DefaultVariants with a Lookup, else only the
+	// Variants are the UCI_Variant choices announced (default DefaultVariants() with a Lookup, else only the
 	// default game's name).
 	Variants []string
 	// MaxLineBytes bounds an input line (default DefaultMaxLineBytes); longer lines are reported and skipped.
@@ -98,7 +99,7 @@ func NewSession(eng Engine, defaultGame games.Game, in io.Reader, out io.Writer,
 	}
 	if len(cfg.Variants) == 0 {
 		if cfg.Lookup != nil {
-			cfg.Variants = DefaultVariants
+			cfg.Variants = DefaultVariants()
 		} else {
 			cfg.Variants = []string{defaultGame.Name()}
 		}
