@@ -1,0 +1,167 @@
+// Tests of the feature vector: colour symmetry, hand-counted terms, and its speed.
+package chess
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// mirrorFEN flips the board top to bottom and swaps the colours (and the side to move), which must leave
+// every side-to-move feature unchanged.
+func mirrorFEN(fen string) string {
+	f := strings.Fields(fen)
+	ranks := strings.Split(f[0], "/")
+	for i, j := 0, len(ranks)-1; i < j; i, j = i+1, j-1 {
+		ranks[i], ranks[j] = ranks[j], ranks[i]
+	}
+	swap := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case r >= 'a' && r <= 'z':
+				return r - 'a' + 'A'
+			case r >= 'A' && r <= 'Z':
+				return r - 'A' + 'a'
+			}
+			return r
+		}, s)
+	}
+	f[0] = swap(strings.Join(ranks, "/"))
+	if f[1] == "w" {
+		f[1] = "b"
+	} else {
+		f[1] = "w"
+	}
+	if f[2] != "-" {
+		c := swap(f[2])
+		var out []byte
+		for _, l := range "KQkq" {
+			if strings.ContainsRune(c, l) {
+				out = append(out, byte(l))
+			}
+		}
+		f[2] = string(out)
+	}
+	if f[3] != "-" {
+		f[3] = string([]byte{f[3][0], '1' + '8' - f[3][1]})
+	}
+	return strings.Join(f, " ")
+}
+
+func featuresOf(t *testing.T, fen string) map[string]float64 {
+	t.Helper()
+	p := mustFEN(t, fen)
+	v := make([]float64, len(Game{}.FeatureNames()))
+	p.Features(v)
+	out := make(map[string]float64, len(v))
+	for i, name := range (Game{}).FeatureNames() {
+		out[name] = v[i]
+	}
+	return out
+}
+
+func TestFeatureNamesAndDocs(t *testing.T) {
+	names, docs := Game{}.FeatureNames(), FeatureDocs()
+	if len(names) != len(docs) || len(names) < 40 || len(names) > 70 {
+		t.Fatalf("%d names, %d docs", len(names), len(docs))
+	}
+	seen := map[string]bool{}
+	for i, n := range names {
+		if seen[n] || docs[i] == "" {
+			t.Fatalf("feature %q duplicated or undocumented", n)
+		}
+		seen[n] = true
+	}
+}
+
+func TestFeaturesColourSymmetric(t *testing.T) {
+	fens := []string{StartFEN, kiwipeteFEN,
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		"rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2",
+		"r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9"}
+	for _, fen := range fens {
+		a, b := featuresOf(t, fen), featuresOf(t, mirrorFEN(fen))
+		for name, v := range a {
+			if math.Abs(v-b[name]) > 1e-9 {
+				t.Errorf("%s: %s = %v but %v in the mirrored position %s", fen, name, v, b[name], mirrorFEN(fen))
+			}
+		}
+	}
+}
+
+func TestFeaturesStartPosition(t *testing.T) {
+	for name, v := range featuresOf(t, StartFEN) {
+		want := 0.0
+		if name == "tempo" {
+			want = 1
+		}
+		if v != want {
+			t.Errorf("start position: %s = %v, want %v", name, v, want)
+		}
+	}
+}
+
+func TestFeatureTerms(t *testing.T) {
+	tests := []struct {
+		name string
+		fen  string
+		want map[string]float64
+	}{
+		{"pawn endgame: phase 0, passed, doubled, isolated", "4k3/8/8/8/8/P7/P6p/4K3 w - - 0 1", map[string]float64{
+			// White: a2, a3 (doubled, both isolated; a3 passed, a2 behind it); black h2 passed on its 7th rank.
+			"pawn_mg": 0, "pawn_eg": 1, "doubled_pawns_eg": 1, "isolated_pawns_eg": 2 - 1,
+			"passed_rank3_eg": 1, "passed_rank7_eg": -1, "passed_free_eg": 0, "knight_mg": 0,
+		}},
+		{"material and bishop pair at full phase", "rn1qkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", map[string]float64{
+			"bishop_mg": 1 * 23.0 / 24, "bishop_eg": 1 * 1.0 / 24, "bishop_pair_mg": 23.0 / 24, "pawn_mg": 0,
+		}},
+		{"rooks on open and semi-open files, seventh rank", "4k3/R6p/8/8/8/8/P7/4K2R b - - 0 1", map[string]float64{
+			// Black to move: black has no rooks, white has Ra7 (semi-open a-file? no: own pawn a2) and Rh1
+			// (semi-open: only black's h7 pawn).
+			"rook_semiopen_file_mg": -1 * 4.0 / 24, "rook_open_file_mg": 0, "rook_seventh_mg": -4.0 / 24,
+		}},
+		{"knight outpost and king attack", "r5k1/5ppp/8/3N4/4P3/8/8/6K1 w - - 0 1", map[string]float64{
+			// Nd5 defended by e4, no black pawn can attack d5; it attacks no square of g8's zone.
+			"outposts_mg": 3.0 / 24, "king_attackers_mg": 0,
+		}},
+		{"queen and knight attack the king's zone", "6k1/5ppp/8/6N1/8/8/8/3Q2K1 w - - 0 1", map[string]float64{
+			// Ng5 attacks f7 and h7 (2 zone squares, weight 2 each); Qd1 attacks g4? no: d1-g4 diagonal reaches
+			// g4 and h5, outside the zone of g8 (f7 g7 h7 f8 h8 g8).
+			"king_attackers_mg": 1 * 5.0 / 24, "king_attack_mg": 4 * 5.0 / 24, "king_danger_mg": 4 * 5.0 / 24,
+		}},
+		{"pawn shield and open files near the king", "3q2k1/5ppp/8/8/8/8/5PP1/3Q2K1 w - - 0 1", map[string]float64{
+			// White's g1 king has f2 and g2 in front and no pawn on the h-file; black's g8 king has f7 g7 h7.
+			"pawn_shield_mg": -1 * 8.0 / 24, "king_open_files_mg": 1 * 8.0 / 24, "pawn_eg": -1 * 16.0 / 24,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := featuresOf(t, tc.fen)
+			for name, want := range tc.want {
+				v, ok := got[name]
+				if !ok {
+					t.Fatalf("no feature %q", name)
+				}
+				if math.Abs(v-want) > 1e-9 {
+					t.Errorf("%s = %v, want %v", name, v, want)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkFeatures(b *testing.B) {
+	for _, fen := range []string{StartFEN, kiwipeteFEN} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dst := make([]float64, len(featureNames))
+		b.Run(strings.Fields(fen)[0][:8], func(b *testing.B) {
+			for b.Loop() {
+				p.Features(dst)
+			}
+		})
+	}
+}
