@@ -42,6 +42,8 @@ func bookOf(game string) (book, bool) {
 		return checkersBook(), true
 	case "connect4":
 		return connect4Book(), true
+	case "tictactoe":
+		return tictactoeBook(), true
 	}
 	return book{}, false
 }

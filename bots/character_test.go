@@ -10,6 +10,7 @@ import (
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 )
 
 func TestEveryPresetPlaysCompleteGames(t *testing.T) {
@@ -136,4 +137,44 @@ func TestConnect4SophisticatedBeatsTheSimplePlayer(t *testing.T) {
 	if points < 0.8*float64(played) {
 		t.Errorf("sophisticated scored %.1f of %d against sp", points, played)
 	}
+}
+
+func TestTicTacToeStrongestIsPerfectAndOpenLinesIsNot(t *testing.T) {
+	// From every two-move opening, each preset plays both sides against strongest. A player "errs" when it
+	// loses a game whose opening was not lost for it (the game value comes from a full search). Strongest
+	// searches to the end and never errs; open-lines at 2 plies opens in the centre and errs.
+	g := tictactoe.Game{}
+	strongest := mustSearcher(t, g, PlayerConfig{})
+	openLines := mustSearcher(t, g, PlayerConfig{Preset: "open-lines"})
+	if first := searchLimited(openLines, g.Start(), engine.Limits{}); g.Start().FormatMove(first.Move) != "P@b2" {
+		t.Errorf("open-lines opens with %s, not the centre", g.Start().FormatMove(first.Move))
+	}
+	errors := map[string]int{}
+	var buf, replies [games.MaxMoves]games.Move
+	start := g.Start()
+	for _, m := range start.AppendMoves(buf[:0]) {
+		p := start.Clone()
+		p.Play(m)
+		for _, r := range p.AppendMoves(replies[:0]) {
+			q := p.Clone()
+			q.Play(r)
+			value := searchLimited(strongest, q, engine.Limits{}).Score // for the side to move in q (First)
+			for name, s := range map[string]engine.Searcher{"strongest": strongest, "open-lines": openLines} {
+				for _, side := range []games.Side{games.First, games.Second} {
+					first, second := s, strongest
+					if side == games.Second {
+						first, second = strongest, s
+					}
+					lost := (side == games.First && value < 0) || (side == games.Second && value > 0)
+					if o, _ := playGame(t, q, first, second, engine.Limits{}, 9); o.Result.PointsFor(side) == 0 && !lost {
+						errors[name]++
+					}
+				}
+			}
+		}
+	}
+	if errors["strongest"] != 0 || errors["open-lines"] == 0 {
+		t.Errorf("games lost from openings that were not lost: %v; want none for strongest, some for open-lines", errors)
+	}
+	t.Logf("games lost from openings that were not lost: %v", errors)
 }

@@ -9,11 +9,12 @@ import (
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 )
 
 // bookedGames returns every game that has a preset book.
 func bookedGames() []games.Game {
-	return []games.Game{checkers.Game{}, connect4.Game{}}
+	return []games.Game{checkers.Game{}, connect4.Game{}, tictactoe.Game{}}
 }
 
 // mustPosition reads a position string or fails the test.

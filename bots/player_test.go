@@ -14,6 +14,7 @@ import (
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 	"dossier/protocol"
 )
 
@@ -150,6 +151,7 @@ func TestPlayerTranscripts(t *testing.T) {
 	}{
 		{checkers.Game{}, "checkers", "mat-tot25", 4, "sp", 5, 2},
 		{connect4.Game{}, "cfour", "sp", 1, "mat+tot25", 5, 2},
+		{tictactoe.Game{}, "tictactoe", "open-lines", 2, "sophisticated", 5, 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name(), func(t *testing.T) {

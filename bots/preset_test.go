@@ -8,7 +8,6 @@ import (
 
 	"dossier/games"
 	"dossier/games/checkers"
-	"dossier/games/connect4"
 )
 
 func TestPresetsFitTheirGames(t *testing.T) {
@@ -64,8 +63,12 @@ func TestLookupPreset(t *testing.T) {
 		{"connect4", "sophisticated", "sophisticated", nil},
 		{"checkers", "sp", "", []string{`no preset "sp"`, "strongest, mat-tot25, mat+tot25"}},
 		{"connect4", "nonsense", "", []string{`"nonsense"`, "strongest, sophisticated, sp"}},
+		{"tictactoe", "Open-Lines", "open-lines", nil},
 	}
-	byName := map[string]games.Game{"checkers": checkers.Game{}, "connect4": connect4.Game{}}
+	byName := map[string]games.Game{}
+	for _, g := range bookedGames() {
+		byName[g.Name()] = g
+	}
 	for _, tc := range tests {
 		t.Run(tc.game+"/"+tc.name, func(t *testing.T) {
 			p, err := LookupPreset(byName[tc.game], tc.name)
@@ -137,6 +140,8 @@ func TestWhichPresetsNeedAPlayerView(t *testing.T) {
 		{"connect4", "strongest", false},
 		{"connect4", "sophisticated", false},
 		{"connect4", "sp", true},
+		{"tictactoe", "strongest", false},
+		{"tictactoe", "open-lines", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game+"/"+tc.preset, func(t *testing.T) {
