@@ -1,0 +1,40 @@
+// Package catalog maps game names (dossier's own and the UCI_Variant names GUIs use) to the games.
+package catalog
+
+import (
+	"fmt"
+	"strings"
+
+	"dossier/games"
+	"dossier/games/checkers"
+	"dossier/games/chess"
+	"dossier/games/connect4"
+	"dossier/games/tictactoe"
+)
+
+// Names lists the games by dossier's names, in the order help texts show them.
+func Names() []string { return []string{"chess", "checkers", "connect4", "tictactoe"} }
+
+// VariantName returns the UCI_Variant name cutechess uses for a game ("cfour" for connect4).
+func VariantName(game string) string {
+	if game == "connect4" {
+		return "cfour"
+	}
+	return game
+}
+
+// Lookup returns the game of a name, accepting dossier's names and the UCI_Variant aliases
+// (standard, cfour, connect-four, tic-tac-toe, ...), case-insensitively.
+func Lookup(name string) (games.Game, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "chess", "standard":
+		return chess.Game{}, nil
+	case "checkers", "draughts", "english", "american":
+		return checkers.Game{}, nil
+	case "connect4", "cfour", "connect-four", "connectfour", "connect four":
+		return connect4.Game{}, nil
+	case "tictactoe", "tic-tac-toe", "ttt":
+		return tictactoe.Game{}, nil
+	}
+	return nil, fmt.Errorf("unknown game %q (want one of %s)", name, strings.Join(Names(), ", "))
+}

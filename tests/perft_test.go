@@ -1,0 +1,81 @@
+// End-to-end tests of `dossier perft`: known counts for every game, the JSON form, and errors.
+package tests
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestPerftCommand(t *testing.T) {
+	cases := []struct {
+		name  string
+		args  []string
+		nodes uint64
+	}{
+		{"chess start d4", []string{"--game", "chess", "--depth", "4"}, 197281},
+		{"chess kiwipete d3", []string{"--game", "chess", "--depth", "3", "--fen",
+			"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"}, 97862},
+		{"chess two threads", []string{"--game", "chess", "--depth", "4", "--threads", "2"}, 197281},
+		{"checkers start d8", []string{"--game", "checkers", "--depth", "8"}, 845931},
+		{"checkers tricky", []string{"--game", "checkers", "--depth", "6", "--fen", "B:W18,26,27,25,11,19:BK15"}, 5138},
+		// Perft counts only the games still going at the last ply: 127,872 of the 255,168 games last 9 plies.
+		{"tictactoe d9", []string{"--game", "tictactoe", "--depth", "9"}, 127872},
+		{"connect4 d4", []string{"--game", "connect4", "--depth", "4"}, 2401},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, stderr, code := runDossier(t, time.Minute, "", append([]string{"perft", "--json"}, c.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			var rep struct {
+				Nodes   uint64  `json:"nodes"`
+				Seconds float64 `json:"seconds"`
+				NPS     float64 `json:"nps"`
+			}
+			if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &rep); err != nil {
+				t.Fatalf("output %q is not one JSON object: %v", out, err)
+			}
+			if rep.Nodes != c.nodes || rep.Seconds <= 0 || rep.NPS <= 0 {
+				t.Errorf("got %+v, want nodes %d", rep, c.nodes)
+			}
+		})
+	}
+}
+
+func TestPerftDivide(t *testing.T) {
+	out, _, code := runDossier(t, time.Minute, "", "perft", "--game", "chess", "--depth", "2", "--divide")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if !strings.Contains(out, "e2e4: 20\n") || !strings.Contains(out, "nodes 400\n") {
+		t.Errorf("divide output lacks e2e4: 20 or the total 400:\n%s", out)
+	}
+	if n := strings.Count(out, ": "); n != 20 {
+		t.Errorf("divide lists %d root moves, want 20", n)
+	}
+}
+
+func TestPerftErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no depth", []string{"--game", "chess"}, "--depth"},
+		{"unknown game", []string{"--game", "go", "--depth", "1"}, "unknown game"},
+		{"bad fen", []string{"--game", "chess", "--depth", "1", "--fen", "rnbqkbnr/pppppppp/8 w"}, "bad position"},
+		{"bad checkers fen", []string{"--game", "checkers", "--depth", "1", "--fen", "B:W33:B1"}, "bad position"},
+		{"bad flag", []string{"--frobnicate"}, "frobnicate"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := runDossier(t, time.Minute, "", append([]string{"perft"}, c.args...)...)
+			if code == 0 || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr %q; want a failure mentioning %q", code, stderr, c.want)
+			}
+		})
+	}
+}
