@@ -7,6 +7,7 @@ import (
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
+	"dossier/games/connect4"
 )
 
 // kiwipete is the chessprogramming wiki's second perft position, a busy middlegame.
@@ -31,6 +32,10 @@ func BenchmarkSearch(b *testing.B) {
 	cg := checkers.Game{}
 	b.Run("checkers/start", func(b *testing.B) {
 		benchSearch(b, cg, cg.Start(), checkersMaterial(), DefaultAlphaBetaOptions(cg), 14)
+	})
+	c4 := connect4.Game{}
+	b.Run("connect4/start", func(b *testing.B) {
+		benchSearch(b, c4, c4.Start(), connect4Windows(), DefaultAlphaBetaOptions(c4), 14)
 	})
 	ch := chess.Game{}
 	b.Run("chess/start", func(b *testing.B) {

@@ -82,7 +82,7 @@ func TestCheckersCompulsoryCapture(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := searchDepth(NewAlphaBeta(g, eval, DefaultAlphaBetaOptions(g)), p, 1)
+			res := searchDepth(NewAlphaBeta(g, eval, testOptions(g)), p, 1)
 			if got := p.FormatMove(res.Move); got != tc.best {
 				t.Errorf("best move %s, want %s (score %v)", got, tc.best, res.Score)
 			}

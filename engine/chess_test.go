@@ -96,7 +96,7 @@ func matesInTwo(p games.Position, m games.Move) bool {
 
 func TestChessFindsMates(t *testing.T) {
 	g := chess.Game{}
-	full := DefaultAlphaBetaOptions(g)
+	full := testOptions(g)
 	exact := full
 	exact.NullMove, exact.LMR, exact.CheckExtension = false, false, false
 	for _, mc := range readMates(t) {

@@ -2,6 +2,7 @@
 package engine
 
 import (
+	"fmt"
 	"bufio"
 	"os"
 	"path/filepath"
@@ -69,19 +70,23 @@ func ponsMateMoves(score, n int) int {
 func TestConnect4ExactScores(t *testing.T) {
 	g := connect4.Game{}
 	tests := []struct {
-		file string
-		n    int
+		file    string
+		n       int
+		threads int
 	}{
-		{"Test_L3_R1", 200},
-		{"Test_L2_R1", 100},
+		{"Test_L3_R1", 200, 1},
+		{"Test_L2_R1", 100, 1},
+		{"Test_L2_R1", 50, 2}, // Lazy SMP: helpers share the table
 	}
 	for _, tc := range tests {
-		t.Run(tc.file, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/threads=%d", tc.file, tc.threads), func(t *testing.T) {
 			n := tc.n
 			if testing.Short() {
 				n /= 5
 			}
-			s := NewAlphaBeta(g, connect4Windows(), DefaultAlphaBetaOptions(g))
+			opts := testOptions(g)
+			opts.Threads = tc.threads
+			s := NewAlphaBeta(g, connect4Windows(), opts)
 			for _, pc := range readPons(t, tc.file, n) {
 				p, err := g.ParsePosition(pc.moves)
 				if err != nil {

@@ -173,3 +173,10 @@ func exactOptionSets() map[string]AlphaBetaOptions {
 		"narrow":  {PVS: true, Aspiration: true, AspirationWindow: 1e-3, Killers: true, History: true},
 	}
 }
+
+// testOptions are the game's default options with a small table, which tests allocate many times.
+func testOptions(g games.Game) AlphaBetaOptions {
+	o := DefaultAlphaBetaOptions(g)
+	o.HashMB = 2
+	return o
+}

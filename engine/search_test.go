@@ -37,7 +37,7 @@ func TestSearchAlwaysReturnsALegalMove(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, threads := range []int{1, 2} {
-				opts := DefaultAlphaBetaOptions(g)
+				opts := testOptions(g)
 				opts.Threads = threads
 				s := NewAlphaBeta(g, checkersMaterial(), opts)
 				for i := 0; i < 5; i++ {
@@ -63,7 +63,7 @@ func TestSearchGameOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := searchDepth(NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g)), p, 5)
+	res := searchDepth(NewAlphaBeta(g, checkersMaterial(), testOptions(g)), p, 5)
 	if res.Move != games.NoMove || res.Score != -MateScore {
 		t.Errorf("got move %d score %v, want no move and %v", res.Move, res.Score, -MateScore)
 	}
@@ -72,7 +72,7 @@ func TestSearchGameOver(t *testing.T) {
 func TestSearchMovesRestrictsTheRoot(t *testing.T) {
 	g := checkers.Game{}
 	p := g.Start()
-	s := NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g))
+	s := NewAlphaBeta(g, checkersMaterial(), testOptions(g))
 	for _, m := range p.AppendMoves(nil) {
 		res := s.Search(p, NewControl(Limits{Depth: 4, SearchMoves: []games.Move{m}}, p.ToMove()), nil)
 		if res.Move != m {
@@ -85,7 +85,7 @@ func TestSearchReports(t *testing.T) {
 	g := checkers.Game{}
 	p := g.Start()
 	var infos []Info
-	s := NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g))
+	s := NewAlphaBeta(g, checkersMaterial(), testOptions(g))
 	res := s.Search(p, NewControl(Limits{Depth: 6}, p.ToMove()), func(i Info) { infos = append(infos, i) })
 	if len(infos) != 6 {
 		t.Fatalf("%d reports for 6 iterations", len(infos))
@@ -118,7 +118,7 @@ func TestSearchReports(t *testing.T) {
 func TestStopLatency(t *testing.T) {
 	g := checkers.Game{}
 	for _, threads := range []int{1, 2} {
-		opts := DefaultAlphaBetaOptions(g)
+		opts := testOptions(g)
 		opts.Threads = threads
 		s := NewAlphaBeta(g, checkersMaterial(), opts)
 		p := g.Start()
@@ -147,7 +147,7 @@ func TestStopLatency(t *testing.T) {
 func TestProbeAllocatesNothing(t *testing.T) {
 	g := checkers.Game{}
 	p := randomPosition(g, rand.New(rand.NewPCG(3, 4)), 10)
-	s := NewAlphaBeta(g, checkersMaterial(), DefaultAlphaBetaOptions(g))
+	s := NewAlphaBeta(g, checkersMaterial(), testOptions(g))
 	s.Probe(p, 4, -MateScore, MateScore) // first use may grow nothing, but warm up anyway
 	before := s.Nodes()
 	allocs := testing.AllocsPerRun(5, func() { s.Probe(p, 5, -MateScore, MateScore) })
