@@ -2,8 +2,8 @@
 package engine
 
 import (
-	"fmt"
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
