@@ -27,7 +27,9 @@ type table struct {
 func newTable(megabytes int) table {
 	entries := uint64(max(megabytes, 0)) << 20 / 8
 	log := max(bits.Len64(entries)-1, minTableBits)
-	return table{entries: make([]uint64, 1<<uint(log)), shift: uint(64 - log)}
+	t := table{entries: make([]uint64, 1<<uint(log)), shift: uint(64 - log)}
+	adviseHugePages(t.entries)
+	return t
 }
 
 // get returns the value stored for key, or 0 when there is none.
