@@ -23,16 +23,28 @@ import (
 //     ignored) or a cfour FEN;
 //   - other games: the game's position string.
 //
-// A position where the game is already over is an error. Errors name the line and what is wrong.
-func ReadOpenings(g games.Game, r io.Reader) ([]games.Position, error) {
+// With maxPlies > 0 an opening given as moves (PDN movetext or games, Pons digits) keeps only its first
+// maxPlies moves, so that a file of whole games gives their openings. A position that occurs again is kept
+// once. A position where the game is already over is an error. Errors name the line and what is wrong.
+func ReadOpenings(g games.Game, r io.Reader, maxPlies int) ([]games.Position, error) {
 	text, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
 	}
-	if g.Name() == "checkers" && hasPDNTags(string(text)) {
-		return pdnOpenings(string(text))
-	}
 	var out []games.Position
+	seen := map[string]bool{}
+	add := func(p games.Position) {
+		if key := p.FEN(); !seen[key] {
+			seen[key] = true
+			out = append(out, p)
+		}
+	}
+	if g.Name() == "checkers" && hasPDNTags(string(text)) {
+		if err := pdnOpenings(string(text), maxPlies, add); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 	sc := bufio.NewScanner(strings.NewReader(string(text)))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -40,14 +52,14 @@ func ReadOpenings(g games.Game, r io.Reader) ([]games.Position, error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		p, err := parseOpeningLine(g, line)
+		p, err := parseOpeningLine(g, line, maxPlies)
 		if err != nil {
 			return nil, fmt.Errorf("openings line %d: %w", n, err)
 		}
 		if err := playable(p); err != nil {
 			return nil, fmt.Errorf("openings line %d: %w", n, err)
 		}
-		out = append(out, p)
+		add(p)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("openings: %w", err)
@@ -69,31 +81,43 @@ func hasPDNTags(text string) bool {
 	return false
 }
 
-// pdnOpenings returns the position after each game of a PDN text.
-func pdnOpenings(text string) ([]games.Position, error) {
+// pdnOpenings passes the position after each game of a PDN text (after its first maxPlies moves when
+// maxPlies > 0) to add.
+func pdnOpenings(text string, maxPlies int, add func(games.Position)) error {
 	parsed, err := checkers.ParsePDN(text)
 	if err != nil {
-		return nil, fmt.Errorf("openings: %w", err)
+		return fmt.Errorf("openings: %w", err)
 	}
-	out := make([]games.Position, 0, len(parsed))
+	if len(parsed) == 0 {
+		return fmt.Errorf("openings: no game in the PDN text")
+	}
 	for i := range parsed {
-		p, _, err := parsed[i].Replay()
+		p, err := replayPDN(parsed[i], maxPlies)
 		if err != nil {
-			return nil, fmt.Errorf("openings: %w", err)
+			return fmt.Errorf("openings: %w", err)
 		}
 		if err := playable(p); err != nil {
-			return nil, fmt.Errorf("openings: game at line %d: %w", parsed[i].Line, err)
+			return fmt.Errorf("openings: game at line %d: %w", parsed[i].Line, err)
 		}
-		out = append(out, p)
+		add(p)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("openings: no game in the PDN text")
+	return nil
+}
+
+// replayPDN replays a PDN game, or its first maxPlies moves when maxPlies > 0.
+func replayPDN(game checkers.PDNGame, maxPlies int) (games.Position, error) {
+	if maxPlies > 0 && len(game.Moves) > maxPlies {
+		game.Moves = game.Moves[:maxPlies]
 	}
-	return out, nil
+	p, _, err := game.Replay()
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // parseOpeningLine reads one opening line of game g.
-func parseOpeningLine(g games.Game, line string) (games.Position, error) {
+func parseOpeningLine(g games.Game, line string, maxPlies int) (games.Position, error) {
 	fields := strings.Fields(line)
 	switch g.Name() {
 	case "chess":
@@ -125,14 +149,14 @@ func parseOpeningLine(g games.Game, line string) (games.Position, error) {
 		if len(parsed) != 1 {
 			return nil, fmt.Errorf("%q holds %d games; want the moves of one", line, len(parsed))
 		}
-		p, _, err := parsed[0].Replay()
-		if err != nil {
-			return nil, err
-		}
-		return p, nil
+		return replayPDN(parsed[0], maxPlies)
 	case "connect4":
 		if !strings.Contains(line, "/") {
-			return g.ParsePosition(fields[0])
+			digits := fields[0]
+			if maxPlies > 0 && len(digits) > maxPlies {
+				digits = digits[:maxPlies]
+			}
+			return g.ParsePosition(digits)
 		}
 	}
 	return g.ParsePosition(line)

@@ -121,7 +121,7 @@ func finite(x float64) *float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil
 	}
-	x = math.Round(x*100) / 100
+	x = math.Round(x*100)/100 + 0 // + 0 turns -0 into 0
 	return &x
 }
 
@@ -154,6 +154,8 @@ func formatElo(x float64) string {
 		return "+inf"
 	case math.IsInf(x, -1):
 		return "-inf"
+	case math.Abs(x) < 0.05:
+		return "+0.0" // not "-0.0"
 	}
 	return fmt.Sprintf("%+.1f", x)
 }

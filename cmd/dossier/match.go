@@ -50,6 +50,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	gamesCount := fs.Int("games", 2, "number of games")
 	concurrency := fs.Int("concurrency", 1, "games played at once, each with its own players")
 	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line")
+	openingPlies := fs.Int("opening-plies", 0, "keep only this many plies of openings given as moves (PDN games, Pons digits); 0: all")
 	randomPlies := fs.Int("random-plies", 0, "random legal plies added to every opening (seeded by --seed)")
 	seed := fs.Uint64("seed", 1, "seed of the random openings")
 	depth := fs.Int("depth", 0, "depth limit of every move, in plies")
@@ -102,8 +103,8 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		return usageError("--games must be at least 1")
 	case *concurrency < 1:
 		return usageError("--concurrency must be at least 1")
-	case *randomPlies < 0 || *maxMoves < 0 || *drawAfter < 0 || *resignMoves < 1:
-		return usageError("--random-plies, --max-moves and --adjudicate-draw-after must not be negative, --resign-moves must be positive")
+	case *randomPlies < 0 || *openingPlies < 0 || *maxMoves < 0 || *drawAfter < 0 || *resignMoves < 1:
+		return usageError("--random-plies, --opening-plies, --max-moves and --adjudicate-draw-after must not be negative, --resign-moves must be positive")
 	case *depth < 0 || *movetime < 0:
 		return usageError("--depth and --movetime must not be negative")
 	case *resignScore < 0 || *drawScore < 0:
@@ -122,7 +123,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return usageError("--openings: %v", err)
 		}
-		cfg.Openings, err = match.ReadOpenings(g, f)
+		cfg.Openings, err = match.ReadOpenings(g, f, *openingPlies)
 		f.Close()
 		if err != nil {
 			return usageError("--openings %s: %v", *openingsFile, err)

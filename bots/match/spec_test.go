@@ -1,0 +1,169 @@
+// Tests of the player spec and time control parsers, and of the clock.
+package match
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseSpec(t *testing.T) {
+	cases := []struct {
+		text string
+		want PlayerSpec
+	}{
+		{"preset=strongest depth=8", PlayerSpec{Preset: "strongest", Depth: 8, Limits: Limits{Depth: 8}}},
+		{"preset=mat-tot25 depth=4 search=alphabeta", PlayerSpec{Preset: "mat-tot25", Search: "alphabeta", Depth: 4,
+			Limits: Limits{Depth: 4}}},
+		{"  Preset=strongest   HASH=64 threads=2 contempt=-12.5 name='my bot' ", PlayerSpec{Name: "my bot",
+			Preset: "strongest", HashMB: 64, Threads: 2, Contempt: -12.5}},
+		{"depth=3", PlayerSpec{Depth: 3, Limits: Limits{Depth: 3}}},
+		{"preset=strongest tc=40/60+0.6 nodes=5000 movetime=250", PlayerSpec{Preset: "strongest", Limits: Limits{
+			Nodes: 5000, MoveTime: 250 * time.Millisecond, Clock: TimeControl{Moves: 40, Base: time.Minute, Inc: 600 * time.Millisecond}}}},
+		{"uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=2000", PlayerSpec{Command: "/usr/games/stockfish",
+			Options: []UCIOption{{"UCI_LimitStrength", "true"}, {"UCI_Elo", "2000"}}}},
+		{`depth=4 uci=/bin/engine "Skill Level=5" name=sf args="--a b" SyzygyPath=`, PlayerSpec{Name: "sf",
+			Command: "/bin/engine", Args: []string{"--a", "b"}, Limits: Limits{Depth: 4},
+			Options: []UCIOption{{"Skill Level", "5"}, {"SyzygyPath", ""}}}},
+		{"uci=x Hash=64 Threads=2", PlayerSpec{Command: "x", Options: []UCIOption{{"Hash", "64"}, {"Threads", "2"}}}},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			got, err := ParseSpec(c.text)
+			if err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got  %+v\nwant %+v", got, c.want)
+			}
+			if got.External() != (c.want.Command != "") {
+				t.Errorf("External() = %v", got.External())
+			}
+		})
+	}
+}
+
+func TestParseSpecErrors(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"", "empty player spec"},
+		{"   ", "empty player spec"},
+		{"preset", `"preset" is not key=value`},
+		{"=5", `"=5" is not key=value`},
+		{"preset=a frob=1", `unknown key "frob"`},
+		{"preset=a depth=0", `"0" is not a whole number in 1..1000`},
+		{"preset=a depth=x", `"depth=x"`},
+		{"preset=a depth=3 depth=4", `"depth" given twice`},
+		{"preset=a nodes=-5", `nodes "-5"`},
+		{"preset=a movetime=1.5", `"1.5" is not a whole number`},
+		{"preset=a contempt=NaN", `contempt "NaN"`},
+		{"preset=a tc=40/", `time control "40/"`},
+		{"preset=a tc=0+1", "not positive"},
+		{"preset= depth=2", "preset needs a value"},
+		{"uci=", "uci needs a value"},
+		{"uci=x name='open", "never closed"},
+		{"preset=a hash=0", `hash=0`},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			_, err := ParseSpec(c.text)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestParseTimeControl(t *testing.T) {
+	cases := []struct {
+		text string
+		want TimeControl
+		str  string
+	}{
+		{"40/60+0.6", TimeControl{Moves: 40, Base: 60 * time.Second, Inc: 600 * time.Millisecond}, "40/60+0.6"},
+		{"60+0.6", TimeControl{Base: 60 * time.Second, Inc: 600 * time.Millisecond}, "60+0.6"},
+		{"10+0.1", TimeControl{Base: 10 * time.Second, Inc: 100 * time.Millisecond}, "10+0.1"},
+		{"5", TimeControl{Base: 5 * time.Second}, "5"},
+		{"0.5+0", TimeControl{Base: 500 * time.Millisecond}, "0.5"},
+		{"1:30+2", TimeControl{Base: 90 * time.Second, Inc: 2 * time.Second}, "90+2"},
+		{" 40/2:00 ", TimeControl{Moves: 40, Base: 120 * time.Second}, "40/120"},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			got, err := ParseTimeControl(c.text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want || got.String() != c.str {
+				t.Errorf("got %+v (%s), want %+v (%s)", got, got, c.want, c.str)
+			}
+		})
+	}
+}
+
+func TestParseTimeControlErrors(t *testing.T) {
+	cases := []struct{ text, want string }{
+		{"", "empty"},
+		{"0", "not positive"},
+		{"x/60", `moves "x"`},
+		{"0/60", `moves "0"`},
+		{"40/", `time "" is not a number`},
+		{"60+", `increment "" is not a number`},
+		{"60+-1", `increment "-1"`},
+		{"1e3", `"1e3" is not a number`},
+		{"Inf", `"Inf" is not a number`},
+		{"60+1:00", `increment "1:00": want seconds`},
+		{"x:10", `minutes "x"`},
+		{"999999999", "longer than a week"},
+		{"1.2.3", `"1.2.3" is not a number`},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			_, err := ParseTimeControl(c.text)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one containing %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestClock(t *testing.T) {
+	t.Run("repeating period", func(t *testing.T) {
+		c := NewClock(TimeControl{Moves: 2, Base: 10 * time.Second, Inc: time.Second})
+		steps := []struct {
+			elapsed   time.Duration
+			toGo      int
+			remaining time.Duration
+		}{
+			{3 * time.Second, 2, 8 * time.Second},  // 10 - 3 + 1
+			{2 * time.Second, 1, 17 * time.Second}, // 8 - 2 + 1, then + 10 for the next 2 moves
+			{0, 2, 18 * time.Second},
+		}
+		for i, s := range steps {
+			if got := c.MovesToGo(); got != s.toGo {
+				t.Fatalf("step %d: moves to go %d, want %d", i, got, s.toGo)
+			}
+			if !c.Punch(s.elapsed, 0) {
+				t.Fatalf("step %d: flag fell", i)
+			}
+			if c.Remaining() != s.remaining {
+				t.Fatalf("step %d: remaining %v, want %v", i, c.Remaining(), s.remaining)
+			}
+		}
+	})
+	t.Run("flag and margin", func(t *testing.T) {
+		c := NewClock(TimeControl{Base: time.Second})
+		if c.MovesToGo() != 0 {
+			t.Errorf("sudden death has moves to go %d", c.MovesToGo())
+		}
+		if !c.Punch(1050*time.Millisecond, 100*time.Millisecond) {
+			t.Fatal("flag fell within the margin")
+		}
+		if c.Remaining() != 0 {
+			t.Errorf("an overdrawn clock within the margin shows %v, want 0", c.Remaining())
+		}
+		if c.Punch(101*time.Millisecond, 100*time.Millisecond) {
+			t.Error("flag stayed up past the margin")
+		}
+	})
+}
