@@ -60,6 +60,7 @@ func featuresOf(t *testing.T, fen string) map[string]float64 {
 	return out
 }
 
+// TestFeatureNamesAndDocs checks that every feature has a unique name and a description.
 func TestFeatureNamesAndDocs(t *testing.T) {
 	names, docs := Game{}.FeatureNames(), FeatureDocs()
 	if len(names) != len(docs) || len(names) < 40 || len(names) > 70 {
@@ -74,6 +75,7 @@ func TestFeatureNamesAndDocs(t *testing.T) {
 	}
 }
 
+// TestFeaturesColourSymmetric checks that mirroring the board and swapping colours changes no feature.
 func TestFeaturesColourSymmetric(t *testing.T) {
 	fens := []string{StartFEN, kiwipeteFEN,
 		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -90,6 +92,7 @@ func TestFeaturesColourSymmetric(t *testing.T) {
 	}
 }
 
+// TestFeaturesStartPosition checks that only tempo differs between the sides at the start.
 func TestFeaturesStartPosition(t *testing.T) {
 	for name, v := range featuresOf(t, StartFEN) {
 		want := 0.0
@@ -102,6 +105,7 @@ func TestFeaturesStartPosition(t *testing.T) {
 	}
 }
 
+// TestFeatureTerms compares features with values counted by hand.
 func TestFeatureTerms(t *testing.T) {
 	tests := []struct {
 		name string
@@ -151,6 +155,7 @@ func TestFeatureTerms(t *testing.T) {
 	}
 }
 
+// BenchmarkFeatures times one feature extraction.
 func BenchmarkFeatures(b *testing.B) {
 	for _, fen := range []string{StartFEN, kiwipeteFEN} {
 		p, err := ParseFEN(fen)

@@ -18,6 +18,7 @@ var fuzzFENs = []string{
 	"r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1",
 }
 
+// FuzzParseFEN checks that any string either fails with an error naming the FEN or reads a usable position.
 func FuzzParseFEN(f *testing.F) {
 	for _, fen := range fuzzFENs {
 		f.Add(fen)
@@ -84,10 +85,12 @@ func fuzzMoveParser(f *testing.F, parse func(p *Position, s string) (games.Move,
 	})
 }
 
+// FuzzParseMove checks that any move string either fails with an error naming it or parses to a legal move.
 func FuzzParseMove(f *testing.F) {
 	fuzzMoveParser(f, func(p *Position, s string) (games.Move, error) { return p.ParseMove(s) })
 }
 
+// FuzzParseSAN is FuzzParseMove for the SAN reader alone.
 func FuzzParseSAN(f *testing.F) {
 	fuzzMoveParser(f, func(p *Position, s string) (games.Move, error) { return p.ParseSAN(s) })
 }

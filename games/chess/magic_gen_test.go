@@ -42,6 +42,7 @@ func findMagic(sq int, mask uint64, dirs [][2]int, rng *rand.Rand) uint64 {
 	}
 }
 
+// TestGenerateMagics rewrites magics_table.go when DOSSIER_GENERATE_MAGICS is set.
 func TestGenerateMagics(t *testing.T) {
 	if os.Getenv("DOSSIER_GENERATE_MAGICS") == "" {
 		t.Skip("set DOSSIER_GENERATE_MAGICS=1 (go generate) to rewrite magics_table.go")
@@ -67,6 +68,7 @@ func TestGenerateMagics(t *testing.T) {
 	}
 }
 
+// TestMagicAttacksAreExact compares magic lookups with ray walking on random blockers.
 func TestMagicAttacksAreExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for sq := 0; sq < 64; sq++ {

@@ -7,6 +7,7 @@ import (
 	"dossier/games"
 )
 
+// TestTacticalMovesAreTheCapturesAndPromotions checks AppendTactical, IsTactical and TacticalGain against the full move list.
 func TestTacticalMovesAreTheCapturesAndPromotions(t *testing.T) {
 	fens := []string{StartFEN, kiwipeteFEN,
 		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -43,6 +44,7 @@ func TestTacticalMovesAreTheCapturesAndPromotions(t *testing.T) {
 	}
 }
 
+// TestTacticalGainOrder checks most-valuable-victim ordering.
 func TestTacticalGainOrder(t *testing.T) {
 	p := mustFEN(t, "4k3/8/8/2q1r3/3P4/8/8/K7 w - - 0 1")
 	takeQueen, err := p.ParseMove("dxc5")
@@ -58,6 +60,7 @@ func TestTacticalGainOrder(t *testing.T) {
 	}
 }
 
+// TestNullMove checks that a null move passes the turn, drops en passant and hashes like the FEN it writes.
 func TestNullMove(t *testing.T) {
 	p := mustFEN(t, "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2")
 	fen, hash := p.FEN(), p.Hash()
@@ -75,6 +78,7 @@ func TestNullMove(t *testing.T) {
 	}
 }
 
+// TestMoveAccessors checks the exported move field accessors.
 func TestMoveAccessors(t *testing.T) {
 	tests := []struct {
 		fen, move                            string
@@ -101,6 +105,7 @@ func TestMoveAccessors(t *testing.T) {
 	}
 }
 
+// TestPieceAtAndBitboard checks the board accessors.
 func TestPieceAtAndBitboard(t *testing.T) {
 	p := StartPosition()
 	if c, pt, ok := p.PieceAt(4); !ok || c != White || pt != King {

@@ -112,6 +112,7 @@ func fenWithoutEP(fen string) string {
 	return strings.Join(append(f[:3:3], f[4:]...), " ")
 }
 
+// TestGametestRandomPlayouts runs the shared interface conformance checks on random games.
 func TestGametestRandomPlayouts(t *testing.T) {
 	n := 40
 	if testing.Short() {

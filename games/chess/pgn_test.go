@@ -12,6 +12,7 @@ import (
 	"dossier/games"
 )
 
+// TestWritePGNExact compares a short game with its exact PGN text.
 func TestWritePGNExact(t *testing.T) {
 	p := StartPosition()
 	var moves []games.Move
@@ -45,6 +46,7 @@ func TestWritePGNExact(t *testing.T) {
 	}
 }
 
+// TestWritePGNFromFEN checks the SetUp/FEN tags, black-to-move numbering and illegal-move errors.
 func TestWritePGNFromFEN(t *testing.T) {
 	start := mustFEN(t, "4k3/8/8/8/8/8/4P3/4K2R b K - 5 30")
 	p := start.Copy()

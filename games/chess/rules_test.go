@@ -29,6 +29,7 @@ func playAll(t *testing.T, p *Position, moves string) {
 	}
 }
 
+// TestRepetition checks threefold repetition and what makes positions differ.
 func TestRepetition(t *testing.T) {
 	p := StartPosition()
 	shuffle := "Nf3 Nf6 Ng1 Ng8"
@@ -103,6 +104,7 @@ func TestRepetition(t *testing.T) {
 	})
 }
 
+// TestFiftyMoveRule checks the fifty-move rule, its resets, and mate on the 100th half-move.
 func TestFiftyMoveRule(t *testing.T) {
 	tests := []struct {
 		name string
@@ -136,6 +138,7 @@ func TestFiftyMoveRule(t *testing.T) {
 	}
 }
 
+// TestInsufficientMaterial checks the material combinations counted as dead draws.
 func TestInsufficientMaterial(t *testing.T) {
 	tests := []struct {
 		fen  string
@@ -166,6 +169,7 @@ func TestInsufficientMaterial(t *testing.T) {
 	}
 }
 
+// TestNoMovesOutcome checks checkmate for either side and stalemate.
 func TestNoMovesOutcome(t *testing.T) {
 	tests := []struct {
 		fen  string
@@ -183,6 +187,7 @@ func TestNoMovesOutcome(t *testing.T) {
 	}
 }
 
+// TestFENErrors checks that each kind of malformed FEN is rejected with an error naming the problem.
 func TestFENErrors(t *testing.T) {
 	tests := []struct{ fen, wantInError string }{
 		{"", "at least 4 fields"},
@@ -225,6 +230,7 @@ func TestFENErrors(t *testing.T) {
 	}
 }
 
+// TestFENDefaultsAndPly checks the EPD clock defaults, Ply, and dropping an impossible en-passant square.
 func TestFENDefaultsAndPly(t *testing.T) {
 	tests := []struct {
 		fen     string
@@ -249,6 +255,7 @@ func TestFENDefaultsAndPly(t *testing.T) {
 	}
 }
 
+// TestParseMove checks UCI, GUI castling and SAN input, and that SAN output reads back.
 func TestParseMove(t *testing.T) {
 	const kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 	const promo = "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1"
@@ -293,6 +300,7 @@ func TestParseMove(t *testing.T) {
 	}
 }
 
+// TestParseMoveErrors checks that bad move strings fail with errors naming the token and the reason.
 func TestParseMoveErrors(t *testing.T) {
 	const promo = "r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1"
 	tests := []struct{ fen, move, wantInError string }{
