@@ -105,6 +105,12 @@ func (p *Position) Moves() int { return p.stones }
 // Key returns Pons's position key current + mask, unique for a position of this board size.
 func (p *Position) Key() uint64 { return p.current + p.mask }
 
+// BottomMask returns the bottom cell of every column (Pons's bottom_mask).
+func (p *Position) BottomMask() uint64 { return p.geo.bottom }
+
+// BoardMask returns every playable cell, sentinels excluded (Pons's board_mask).
+func (p *Position) BoardMask() uint64 { return p.geo.board }
+
 // CanPlay reports whether column col (0 = leftmost) is on the board, not full, and the game is not over.
 func (p *Position) CanPlay(col int) bool {
 	return col >= 0 && col < p.geo.width && p.mask&p.geo.topCell(col) == 0 && !p.lastMoverWon()

@@ -393,6 +393,9 @@ func TestAccessors(t *testing.T) {
 	if p.Width() != 7 || p.Height() != 6 || p.Moves() != 4 || p.Ply() != 4 {
 		t.Errorf("width %d height %d moves %d ply %d", p.Width(), p.Height(), p.Moves(), p.Ply())
 	}
+	if p.BottomMask() != 0x40810204081 || p.BoardMask() != 0xfdfbf7efdfbf {
+		t.Errorf("bottom mask %x board mask %x", p.BottomMask(), p.BoardMask())
+	}
 	if !p.CanPlay(3) || p.CanPlay(7) || p.CanPlay(-1) {
 		t.Error("CanPlay")
 	}
