@@ -131,14 +131,16 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	}
 	var records *match.RecordWriter
 	if path, pdn := *pgnFile+*pdnFile, *pdnFile != ""; path != "" {
+		// The format is checked before the file is created, so that a wrong flag leaves no empty file.
+		if _, err := match.NewRecordWriter(io.Discard, g, pdn, *event); err != nil {
+			return usageError("%v", err)
+		}
 		f, err := os.Create(path)
 		if err != nil {
 			return usageError("%v", err)
 		}
 		defer f.Close()
-		if records, err = match.NewRecordWriter(f, g, pdn, *event); err != nil {
-			return usageError("%v", err)
-		}
+		records, _ = match.NewRecordWriter(f, g, pdn, *event)
 	}
 	progress := match.NewProgress(stderr, *gamesCount, match.IsTerminal(stderr))
 	recordFailed := false
