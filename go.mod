@@ -3,6 +3,6 @@ module dossier
 go 1.26.8
 
 require (
-	github.com/notnil/chess v1.10.0 // indirect
-	github.com/spf13/pflag v1.0.6 // indirect
+	github.com/notnil/chess v1.10.0
+	github.com/spf13/pflag v1.0.6
 )
