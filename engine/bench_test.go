@@ -8,6 +8,7 @@ import (
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 )
 
 // kiwipete is the chessprogramming wiki's second perft position, a busy middlegame.
@@ -32,6 +33,13 @@ func BenchmarkSearch(b *testing.B) {
 	cg := checkers.Game{}
 	b.Run("checkers/start", func(b *testing.B) {
 		benchSearch(b, cg, cg.Start(), checkersMaterial(), DefaultAlphaBetaOptions(cg), 14)
+	})
+	tt := tictactoe.Game{}
+	b.Run("tictactoe/start", func(b *testing.B) {
+		w := []float64{1, 0.5, -0.5, 0.3, 0.2}
+		opts := DefaultAlphaBetaOptions(tt)
+		opts.HashMB = 1 // clearing a bigger table would cost more than the search
+		benchSearch(b, tt, tt.Start(), Evaluation{Name: "lines", Weights: w[:len(tt.FeatureNames())]}, opts, 9)
 	})
 	c4 := connect4.Game{}
 	b.Run("connect4/start", func(b *testing.B) {

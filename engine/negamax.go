@@ -264,9 +264,11 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 					score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
 				}
 			} else {
-				score = -t.search(newDepth-reduction, ply+1, -beta, -alpha, pvNode && reduction == 0)
+				// Without PVS the later moves get the open window too, but they are expected to fail low
+				// like null-window searches, so they are not PV nodes: table cutoffs apply there.
+				score = -t.search(newDepth-reduction, ply+1, -beta, -alpha, false)
 				if score > alpha && reduction > 0 {
-					score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
+					score = -t.search(newDepth, ply+1, -beta, -alpha, false)
 				}
 			}
 		}

@@ -91,6 +91,7 @@ func TestTicTacToeSolvesEveryPosition(t *testing.T) {
 	}{
 		{"plain", AlphaBetaOptions{}},
 		{"ordered", AlphaBetaOptions{PVS: true, Killers: true, History: true}},
+		{"table", AlphaBetaOptions{HashMB: 1}},
 		{"default", testOptions(g)},
 	}
 	for _, c := range configs {
