@@ -154,7 +154,7 @@ func TestRunClock(t *testing.T) {
 		t.Skip("plays two games under a clock")
 	}
 	cfg := quickConfig(connect4.Game{}, mustSpec(t, "preset=material"), mustSpec(t, "preset=material tc=1+0.05"))
-	cfg.Games, cfg.TimeMargin = 2, 200*time.Millisecond
+	cfg.Games, cfg.TimeMargin = 2, 500*time.Millisecond // generous: the test is about the bookkeeping
 	cfg.Limits = Limits{Clock: TimeControl{Moves: 10, Base: time.Second, Inc: 10 * time.Millisecond}}
 	sum, records := collect(t, cfg)
 	for n, rec := range records {

@@ -24,8 +24,8 @@ func TestEngineFailuresLoseTheGame(t *testing.T) {
 		details []string
 	}{
 		{"dies", chess.Game{}, "die", Limits{Depth: 1}, EngineDied, []string{"fake-die exited", "exit status 3", "dying on purpose"}},
-		{"stalls", checkers.Game{}, "hang", Limits{Depth: 1}, EngineStalled, []string{"fake-hang sent no bestmove within 300ms"}},
-		{"stalls on a clock", connect4.Game{}, "hang", Limits{Clock: TimeControl{Base: 400 * time.Millisecond}}, TimeForfeit,
+		{"stalls", checkers.Game{}, "hang", Limits{Depth: 1}, EngineStalled, []string{"fake-hang sent no bestmove within 600ms"}},
+		{"stalls on a clock", connect4.Game{}, "hang", Limits{Clock: TimeControl{Base: 600 * time.Millisecond}}, TimeForfeit,
 			[]string{"fake-hang sent no bestmove"}},
 		{"illegal chess move", chess.Game{}, "illegal", Limits{Depth: 1}, IllegalMove, []string{"illegal move a1a8"}},
 		{"illegal checkers move", checkers.Game{}, "illegal", Limits{Depth: 1}, IllegalMove, []string{"illegal move 1-32"}},
@@ -34,7 +34,7 @@ func TestEngineFailuresLoseTheGame(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := quickConfig(c.game, mustSpec(t, "preset=zero depth=1"), fakeSpec(t, c.mode))
-			cfg.Games, cfg.Limits, cfg.MoveTimeout, cfg.TimeMargin = 3, c.limits, 300*time.Millisecond, 50*time.Millisecond
+			cfg.Games, cfg.Limits, cfg.MoveTimeout, cfg.TimeMargin = 3, c.limits, 600*time.Millisecond, 50*time.Millisecond
 			sum, records := collect(t, cfg)
 			if sum.Games != 3 || sum.Wins != 3 || sum.Terminations[c.kind] != 3 {
 				t.Fatalf("summary %+v, want 3 wins of player 1 by %q", sum, c.kind)
@@ -101,14 +101,18 @@ func TestStartEngineErrors(t *testing.T) {
 		spec func(t *testing.T) PlayerSpec
 		want string
 	}{
-		{"no uciok", chess.Game{}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "silent") }, "sent no uciok within 300ms"},
+		{"no uciok", chess.Game{}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "silent") }, "sent no uciok within 500ms"},
 		{"no variant", checkers.Game{}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "chessonly") }, "no UCI_Variant option"},
 		{"unknown option", chess.Game{}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "good", "Frob=1") }, `no option "Frob"`},
 		{"not executable", chess.Game{}, func(t *testing.T) PlayerSpec { return mustSpec(t, "uci=/dev/null") }, "/dev/null"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := StartEngine(context.Background(), c.game, c.spec(t), 300*time.Millisecond)
+			timeout := 10 * time.Second // generous: the engine answers at once unless it is the silent one
+			if strings.Contains(c.want, "no uciok") {
+				timeout = 500 * time.Millisecond
+			}
+			p, err := StartEngine(context.Background(), c.game, c.spec(t), timeout)
 			if err == nil {
 				p.Close()
 			}
