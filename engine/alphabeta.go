@@ -21,6 +21,10 @@ type AlphaBeta struct {
 	window      float64   // initial aspiration half-width
 	stopHelpers atomic.Bool
 	probeCtl    *Control
+	// contemptSide is the side whose draws cost Contempt: the root side of the latest search. Stored draw
+	// scores depend on it, so the table is cleared when it changes (only with a non-zero Contempt).
+	contemptSide games.Side
+	searched     bool
 }
 
 var _ Searcher = (*AlphaBeta)(nil)
@@ -85,6 +89,10 @@ func (s *AlphaBeta) NewGame() {
 // not return before ctl is released (PonderHit or Stop), as UCI requires.
 func (s *AlphaBeta) Search(p games.Position, ctl *Control, report func(Info)) Result {
 	defer func() { <-ctl.Released() }()
+	if s.opts.Contempt != 0 && s.searched && p.ToMove() != s.contemptSide {
+		s.tt.Clear()
+	}
+	s.contemptSide, s.searched = p.ToMove(), true
 	s.tt.NewSearch()
 	main := s.threads[0]
 	main.bind(p)

@@ -10,8 +10,9 @@ func (s *AlphaBeta) SetProbeControl(ctl *Control) { s.probeCtl = ctl }
 
 // Probe returns the alpha-beta value of p to depth (quiescence below) for the side to move, within
 // (alpha, beta) fail-soft, using the searcher's evaluation and transposition table; p is left as it was.
-// Mate scores count plies from p. Draws score 0 (contempt applies to Search only). A probe allocates
-// nothing; probes on one AlphaBeta must not run concurrently with each other or with Search.
+// Mate scores count plies from p. Draws cost Contempt for the root side of the latest Search (the first
+// player before any). A probe allocates nothing; probes on one AlphaBeta must not run concurrently with
+// each other or with Search.
 func (s *AlphaBeta) Probe(p games.Position, depth int, alpha, beta float64) float64 {
 	score, _ := s.ProbeMove(p, depth, alpha, beta)
 	return score
@@ -23,8 +24,8 @@ func (s *AlphaBeta) ProbeMove(p games.Position, depth int, alpha, beta float64) 
 	t := s.threads[0]
 	t.bind(p)
 	t.ctl = s.probeCtl
-	t.contempt = 0
-	t.rootSide = p.ToMove()
+	t.contempt = s.opts.Contempt
+	t.rootSide = s.contemptSide
 	t.rootDepth = max(depth, 1)
 	t.rootBest = games.NoMove
 	score := t.search(depth, 0, alpha, beta, beta > nextUp(alpha))

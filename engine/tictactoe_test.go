@@ -125,3 +125,18 @@ func TestTicTacToeSolvesEveryPosition(t *testing.T) {
 		})
 	}
 }
+
+func TestContemptScoresDrawsForTheRootSide(t *testing.T) {
+	g := tictactoe.Game{}
+	for _, contempt := range []float64{0.25, -0.25} {
+		opts := testOptions(g)
+		opts.Contempt = contempt
+		s := NewAlphaBeta(g, randomEvaluation(g, rand.New(rand.NewPCG(9, 10))), opts)
+		for _, p := range []games.Position{g.Start(), reachable(g)[1]} {
+			res := s.Search(p, NewControl(Limits{}, p.ToMove()), nil)
+			if res.Score != -contempt {
+				t.Errorf("contempt %v, %s: drawn position scores %v", contempt, p.FEN(), res.Score)
+			}
+		}
+	}
+}
