@@ -79,3 +79,43 @@ func TestPerftErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestBenchCommand(t *testing.T) {
+	out, stderr, code := runDossier(t, time.Minute, "", "bench", "--game", "tictactoe", "--repeat", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var figs []struct {
+		Game  string  `json:"game"`
+		Depth int     `json:"depth"`
+		Nodes uint64  `json:"nodes"`
+		NPS   float64 `json:"nps"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &figs); err != nil {
+		t.Fatalf("output %q is not a JSON array: %v", out, err)
+	}
+	if len(figs) != 1 || figs[0].Game != "tictactoe" || figs[0].Depth != 9 || figs[0].Nodes != 127872 || figs[0].NPS <= 0 {
+		t.Errorf("got %+v, want one tic-tac-toe perft(9) of 127872 nodes", figs)
+	}
+}
+
+func TestBenchReference(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs chess perft(6) twice")
+	}
+	sf := requirePeer(t, "/usr/games/stockfish")
+	out, stderr, code := runDossier(t, 5*time.Minute, "", "bench", "--game", "chess", "--repeat", "1", "--json", "--reference", sf)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var figs []struct {
+		Nodes uint64  `json:"nodes"`
+		Ratio float64 `json:"ratio_to_reference"`
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &figs); err != nil {
+		t.Fatalf("output %q is not a JSON array: %v", out, err)
+	}
+	if len(figs) != 2 || figs[0].Nodes != 119060324 || figs[0].Ratio <= 0 {
+		t.Errorf("got %+v (stderr %q), want chess figures with a ratio to Stockfish", figs, stderr)
+	}
+}

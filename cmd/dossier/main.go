@@ -11,6 +11,7 @@ import (
 // subcommands maps each subcommand to the function that runs it with its own arguments.
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"perft": runPerft,
+	"bench": runBench,
 	"match": runMatch,
 }
 
@@ -38,6 +39,8 @@ func usage(w io.Writer) {
 usage:
   dossier [--game chess|checkers|connect4|tictactoe]   run the engine on stdin/stdout (UCI and its dialects)
   dossier perft --game G [--fen F] --depth N [--divide] [--json] [--threads T]
+  dossier bench [--game G] [--repeat N] [--reference /usr/games/stockfish] [--json]
+  dossier match --player1 SPEC --player2 SPEC [options]   (dossier match --help lists them)
   dossier help
 `)
 }

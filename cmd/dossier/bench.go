@@ -1,0 +1,205 @@
+// The bench subcommand: speed figures for every game's move generator, with Stockfish's perft run in the
+// same process as the reference, since the machines are too noisy for absolute figures to compare.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"dossier/games"
+	"dossier/games/catalog"
+)
+
+// benchCase is one timed perft.
+type benchCase struct {
+	Game  string `json:"game"`
+	FEN   string `json:"fen,omitempty"`
+	Depth int    `json:"depth"`
+	Label string `json:"label"`
+}
+
+// benchFigure is the measured outcome of a benchCase (the best of the repetitions).
+type benchFigure struct {
+	benchCase
+	Nodes   uint64  `json:"nodes"`
+	Seconds float64 `json:"seconds"`
+	NPS     float64 `json:"nps"`
+	// Reference* hold Stockfish's figures for the same chess perft, when it was run.
+	ReferenceSeconds float64 `json:"reference_seconds,omitempty"`
+	ReferenceNPS     float64 `json:"reference_nps,omitempty"`
+	Ratio            float64 `json:"ratio_to_reference,omitempty"`
+}
+
+var benchCases = []benchCase{
+	{Game: "chess", Depth: 6, Label: "chess start perft(6)"},
+	{Game: "chess", FEN: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", Depth: 5,
+		Label: "chess kiwipete perft(5)"},
+	{Game: "checkers", Depth: 12, Label: "checkers start perft(12)"},
+	{Game: "connect4", Depth: 9, Label: "connect4 start perft(9)"},
+	{Game: "tictactoe", Depth: 9, Label: "tictactoe start perft(9)"},
+}
+
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	reference := fs.String("reference", "/usr/games/stockfish", "UCI engine with 'go perft' for the chess reference (empty: none)")
+	repeat := fs.Int("repeat", 3, "runs of each perft; the fastest counts")
+	only := fs.String("game", "", "bench only this game")
+	asJSON := fs.Bool("json", false, "print the figures as one JSON array")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 2
+	}
+	if *repeat < 1 {
+		fmt.Fprintln(stderr, "bench: --repeat must be at least 1")
+		return 2
+	}
+	var figures []benchFigure
+	for _, c := range benchCases {
+		if *only != "" && c.Game != *only {
+			continue
+		}
+		fig, err := benchPerft(c, *repeat)
+		if err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		if c.Game == "chess" && *reference != "" {
+			secs, err := referencePerft(*reference, c, fig.Nodes, *repeat)
+			if err != nil {
+				fmt.Fprintf(stderr, "bench: reference %s: %v\n", *reference, err)
+			} else {
+				fig.ReferenceSeconds, fig.ReferenceNPS = secs, float64(fig.Nodes)/secs
+				fig.Ratio = fig.NPS / fig.ReferenceNPS
+			}
+		}
+		figures = append(figures, fig)
+		if !*asJSON {
+			fmt.Fprintf(stdout, "%-28s %13d nodes %8.3f s %7.1f M nodes/s", fig.Label, fig.Nodes, fig.Seconds, fig.NPS/1e6)
+			if fig.Ratio > 0 {
+				fmt.Fprintf(stdout, "   reference %7.3f s %7.1f M nodes/s   ratio %.2f", fig.ReferenceSeconds,
+					fig.ReferenceNPS/1e6, fig.Ratio)
+			}
+			fmt.Fprintln(stdout)
+		}
+	}
+	if *asJSON {
+		b, _ := json.Marshal(figures)
+		fmt.Fprintln(stdout, string(b))
+	}
+	return 0
+}
+
+// benchPerft times the case's perft on one thread, keeping the fastest of repeat runs.
+func benchPerft(c benchCase, repeat int) (benchFigure, error) {
+	g, err := catalog.Lookup(c.Game)
+	if err != nil {
+		return benchFigure{}, err
+	}
+	p := g.Start()
+	if c.FEN != "" {
+		if p, err = g.ParsePosition(c.FEN); err != nil {
+			return benchFigure{}, err
+		}
+	}
+	fig := benchFigure{benchCase: c}
+	for i := 0; i < repeat; i++ {
+		start := time.Now()
+		n := games.Perft(p, c.Depth)
+		secs := time.Since(start).Seconds()
+		if i == 0 || secs < fig.Seconds {
+			fig.Seconds = secs
+		}
+		fig.Nodes = n
+	}
+	fig.NPS = float64(fig.Nodes) / max(fig.Seconds, 1e-9)
+	return fig, nil
+}
+
+// referencePerft runs "go perft" in a UCI engine that supports it (Stockfish) and returns the fastest time
+// from sending the command to reading the node count, after the engine has started and answered readyok, so
+// that its start-up is not counted. The node count must agree with ours.
+func referencePerft(path string, c benchCase, wantNodes uint64, repeat int) (float64, error) {
+	cmd := exec.Command(path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() {
+		fmt.Fprintln(in, "quit")
+		in.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}()
+	lines := make(chan string, 256)
+	go func() {
+		sc := bufio.NewScanner(outPipe)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	waitFor := func(prefix string, timeout time.Duration) (string, error) {
+		deadline := time.After(timeout)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					return "", fmt.Errorf("engine closed its output before %q", prefix)
+				}
+				if strings.HasPrefix(l, prefix) {
+					return l, nil
+				}
+			case <-deadline:
+				return "", fmt.Errorf("no %q within %v", prefix, timeout)
+			}
+		}
+	}
+	position := "position startpos"
+	if c.FEN != "" {
+		position = "position fen " + c.FEN
+	}
+	fmt.Fprintf(in, "uci\nisready\n%s\n", position)
+	if _, err := waitFor("readyok", 30*time.Second); err != nil {
+		return 0, err
+	}
+	best := 0.0
+	for i := 0; i < repeat; i++ {
+		start := time.Now()
+		fmt.Fprintf(in, "go perft %d\n", c.Depth)
+		line, err := waitFor("Nodes searched", 10*time.Minute)
+		if err != nil {
+			return 0, err
+		}
+		secs := time.Since(start).Seconds()
+		n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "Nodes searched:")), 10, 64)
+		if err != nil || n != wantNodes {
+			return 0, fmt.Errorf("reference counted %q, we counted %d", line, wantNodes)
+		}
+		if i == 0 || secs < best {
+			best = secs
+		}
+	}
+	return best, nil
+}
