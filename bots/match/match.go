@@ -141,7 +141,8 @@ func (cfg *Config) newSeat(ctx context.Context, i int) (*seat, error) {
 	if err != nil {
 		return nil, fmt.Errorf("player %d: %w", i+1, err)
 	}
-	if limits.Depth == 0 {
+	if built.Depth > 0 && (limits.Depth == 0 || built.Depth < limits.Depth) {
+		// The preset's depth caps the search whatever the limits say, so the record shows the smaller one.
 		limits.Depth = built.Depth
 	}
 	name := built.Name

@@ -89,7 +89,7 @@ type InProcess struct {
 	Searcher engine.Searcher
 	// Name is the default display name ("strongest d8").
 	Name string
-	// Depth is the search depth the preset implies, used as the depth limit when no limit says otherwise.
+	// Depth is the depth cap of the player's preset (0: none); the smaller of it and the depth limit applies.
 	Depth int
 }
 
