@@ -13,23 +13,16 @@ import (
 	"dossier/games/chess"
 )
 
-// chessMaterial is a placeholder evaluation built from the feature names: material where the game has
-// material features (names mentioning a piece), a small bonus for the move otherwise. The real chess
+// chessMaterial is a placeholder evaluation built from the feature names: material in pawns (both tapered
+// halves of each piece count) plus the piece-square sums, which are in centipawns. The real chess
 // evaluation comes from bots/.
 func chessMaterial() Evaluation {
-	value := map[string]float64{"pawn": 1, "knight": 3, "bishop": 3.25, "rook": 5, "queen": 9}
+	value := map[string]float64{"pawn": 1, "knight": 3, "bishop": 3.25, "rook": 5, "queen": 9, "pst": 0.01, "tempo": 0.1}
 	names := chess.Game{}.FeatureNames()
 	w := make([]float64, len(names))
 	for i, name := range names {
-		lower := strings.ToLower(name)
-		for piece, v := range value {
-			if strings.Contains(lower, piece) {
-				w[i] = v
-			}
-		}
-		if lower == "tempo" {
-			w[i] = 0.1
-		}
+		base := strings.TrimSuffix(strings.TrimSuffix(name, "_mg"), "_eg")
+		w[i] = value[base]
 	}
 	return Evaluation{Name: "material", Weights: w}
 }

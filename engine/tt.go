@@ -30,10 +30,12 @@ const (
 	bytesPerMB  = 1 << 20
 )
 
-// TT is a transposition table. Each entry is four words: the key xor the other three, the move, the score
-// and a metadata word (draft, bound, generation, static evaluation). A reader recomputes the key from all
-// four words, so an entry torn by a concurrent writer reads as a miss; every word goes through sync/atomic,
-// so sharing a table between threads is race-free.
+// TT is a transposition table. Each entry is four words: a check-and-metadata word, the move, the score
+// and the static evaluation (both full float64, so that a value read back is exactly the one stored). The
+// metadata (draft, bound, generation) fills the low half of the first word, the high half holds the key's
+// low 32 bits xor a fold of the other words: a reader recomputes it, so an entry torn by a concurrent
+// writer reads as a miss. The key's high bits pick the bucket. Every word goes through sync/atomic, so
+// sharing a table between threads is race-free.
 type TT struct {
 	words      []uint64
 	mask       uint64 // bucket count - 1
@@ -86,18 +88,19 @@ func (t *TT) Probe(key uint64, ply int) (TTEntry, bool) {
 	b := t.bucket(key)
 	for i := 0; i < bucketSize; i++ {
 		e := b + i*entryWords
-		check := atomic.LoadUint64(&t.words[e])
+		head := atomic.LoadUint64(&t.words[e])
 		move := atomic.LoadUint64(&t.words[e+1])
 		score := atomic.LoadUint64(&t.words[e+2])
-		meta := atomic.LoadUint64(&t.words[e+3])
-		if meta == 0 || check^move^score^meta != key {
+		eval := atomic.LoadUint64(&t.words[e+3])
+		meta := uint32(head)
+		if meta == 0 || uint32(head>>32) != checkOf(key, meta, move, score, eval) {
 			continue
 		}
-		draft, bound, _, eval := unpackMeta(meta)
+		draft, bound, _ := unpackMeta(meta)
 		return TTEntry{
 			Move:  games.Move(move),
 			Score: scoreFromTT(math.Float64frombits(score), ply),
-			Eval:  eval,
+			Eval:  math.Float64frombits(eval),
 			Draft: draft,
 			Bound: bound,
 		}, true
@@ -115,40 +118,41 @@ func (t *TT) Store(key uint64, ply int, move games.Move, score, eval float64, dr
 	victim, worst := b, math.MaxInt
 	for i := 0; i < bucketSize; i++ {
 		e := b + i*entryWords
-		check := atomic.LoadUint64(&t.words[e])
-		oldMove := atomic.LoadUint64(&t.words[e+1])
-		oldScore := atomic.LoadUint64(&t.words[e+2])
-		meta := atomic.LoadUint64(&t.words[e+3])
+		head := atomic.LoadUint64(&t.words[e])
+		meta := uint32(head)
 		if meta == 0 {
-			victim, worst = e, math.MinInt
+			if worst > math.MinInt {
+				victim, worst = e, math.MinInt
+			}
 			continue
 		}
-		if check^oldMove^oldScore^meta == key {
-			oldDraft, _, _, _ := unpackMeta(meta)
+		oldDraft, _, gen := unpackMeta(meta)
+		if uint32(head>>32) == checkOf(key, meta, atomic.LoadUint64(&t.words[e+1]),
+			atomic.LoadUint64(&t.words[e+2]), atomic.LoadUint64(&t.words[e+3])) {
 			if bound != BoundExact && draft+3 < oldDraft {
 				return // a much deeper result (another thread's, or a solved one) is worth more
 			}
-			if move == 0 {
-				move = games.Move(oldMove)
+			if move == games.NoMove {
+				move = games.Move(atomic.LoadUint64(&t.words[e+1]))
 			}
 			victim = e
 			break
 		}
-		oldDraft, _, gen, _ := unpackMeta(meta)
 		value := oldDraft
 		if gen != t.generation {
-			value -= 256 // any entry of an earlier search goes before any of this one
+			value -= 2 * SolvedDraft // any entry of an earlier search goes before any of this one
 		}
 		if value < worst {
 			victim, worst = e, value
 		}
 	}
 	newScore := math.Float64bits(scoreToTT(score, ply))
-	newMeta := packMeta(draft, bound, t.generation, eval)
+	newEval := math.Float64bits(eval)
+	meta := packMeta(draft, bound, t.generation)
 	atomic.StoreUint64(&t.words[victim+1], uint64(move))
 	atomic.StoreUint64(&t.words[victim+2], newScore)
-	atomic.StoreUint64(&t.words[victim+3], newMeta)
-	atomic.StoreUint64(&t.words[victim], key^uint64(move)^newScore^newMeta)
+	atomic.StoreUint64(&t.words[victim+3], newEval)
+	atomic.StoreUint64(&t.words[victim], uint64(checkOf(key, meta, uint64(move), newScore, newEval))<<32|uint64(meta))
 }
 
 // HashFull returns the per-mille share of the first thousand entries that this search wrote.
@@ -159,32 +163,32 @@ func (t *TT) HashFull() int {
 	n := min(1000, len(t.words)/entryWords)
 	used := 0
 	for i := 0; i < n; i++ {
-		meta := atomic.LoadUint64(&t.words[i*entryWords+3])
-		if _, _, gen, _ := unpackMeta(meta); meta != 0 && gen == t.generation {
+		meta := uint32(atomic.LoadUint64(&t.words[i*entryWords]))
+		if _, _, gen := unpackMeta(meta); meta != 0 && gen == t.generation {
 			used++
 		}
 	}
 	return used * 1000 / n
 }
 
+// bucket picks a bucket by the key's high bits; the check uses the low ones.
 func (t *TT) bucket(key uint64) int {
-	// The high bits pick the bucket: games' Zobrist keys are uniform, and the low bits are also what
-	// the entry check compares, so using the high ones keeps the two independent.
-	return int((key>>20)&t.mask) * bucketWords
+	return int((key>>32)&t.mask) * bucketWords
+}
+
+// checkOf is what the high half of an entry's first word holds: the key's low bits xor a fold of the rest.
+func checkOf(key uint64, meta uint32, move, score, eval uint64) uint32 {
+	x := move ^ score*0x9e3779b97f4a7c15 ^ eval*0xbf58476d1ce4e5b9
+	return uint32(key) ^ meta ^ uint32(x) ^ uint32(x>>32)
 }
 
 // packMeta never returns 0 (the draft is biased by one), which marks an empty entry.
-func packMeta(draft int, bound Bound, gen uint8, eval float64) uint64 {
-	d := uint64(uint16(int16(draft) + 1))
-	return d | uint64(bound)<<16 | uint64(gen)<<24 | uint64(math.Float32bits(float32(eval)))<<32
+func packMeta(draft int, bound Bound, gen uint8) uint32 {
+	return uint32(uint16(int16(draft)+1)) | uint32(bound)<<16 | uint32(gen)<<24
 }
 
-func unpackMeta(meta uint64) (draft int, bound Bound, gen uint8, eval float64) {
-	draft = int(int16(uint16(meta))) - 1
-	bound = Bound(meta>>16) & 3
-	gen = uint8(meta >> 24)
-	eval = float64(math.Float32frombits(uint32(meta >> 32)))
-	return
+func unpackMeta(meta uint32) (draft int, bound Bound, gen uint8) {
+	return int(int16(uint16(meta))) - 1, Bound(meta>>16) & 3, uint8(meta >> 24)
 }
 
 // scoreToTT makes a mate score relative to the storing node (plies to mate from there), so that the entry

@@ -3,6 +3,7 @@ package engine
 
 import (
 	"math"
+	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestTTRoundTrip(t *testing.T) {
 		draft     int
 		bound     Bound
 	}{
-		{"plain score", 1.25, 3, 7, 1.25, 0.5, 4, BoundExact},
+		{"plain score", 1.25, 3, 7, 1.25, 0.1, 4, BoundExact},
 		{"negative score", -3.5, 0, 0, -3.5, -2, 1, BoundUpper},
 		{"unknown eval", 0.1, 2, 2, 0.1, math.NaN(), 0, BoundLower},
 		{"solved draft", 7, 1, 1, 7, 1, SolvedDraft, BoundExact},
@@ -41,7 +42,7 @@ func TestTTRoundTrip(t *testing.T) {
 			if e.Move != 42 || e.Score != tc.wantScore || e.Draft != tc.draft || e.Bound != tc.bound {
 				t.Errorf("got %+v, want move 42 score %v draft %d bound %d", e, tc.wantScore, tc.draft, tc.bound)
 			}
-			if float32(e.Eval) != float32(tc.eval) && !(math.IsNaN(e.Eval) && math.IsNaN(tc.eval)) {
+			if e.Eval != tc.eval && !(math.IsNaN(e.Eval) && math.IsNaN(tc.eval)) {
 				t.Errorf("eval %v, want %v", e.Eval, tc.eval)
 			}
 			if _, ok := tt.Probe(key^1, tc.probePly); ok {
@@ -102,8 +103,9 @@ func TestTTNilAndSize(t *testing.T) {
 		}
 	}
 	full := NewTT(1)
-	for i := uint64(0); i < 1<<16; i++ {
-		full.Store(i*0x9e3779b97f4a7c15, 0, 1, 0, 0, 1, BoundExact)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 1<<16; i++ {
+		full.Store(rng.Uint64(), 0, 1, 0, 0, 1, BoundExact)
 	}
 	if hf := full.HashFull(); hf < 900 {
 		t.Errorf("HashFull %d after filling the table", hf)
