@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -207,7 +208,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				mu.Lock()
 				sum.Add(rec)
 				if cfg.OnGame != nil {
-					cfg.OnGame(rec, sum)
+					sofar := sum
+					sofar.Terminations = maps.Clone(sum.Terminations)
+					cfg.OnGame(rec, sofar)
 				}
 				mu.Unlock()
 			}
