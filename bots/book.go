@@ -38,6 +38,8 @@ type book struct {
 // bookOf returns the book of the game called game.
 func bookOf(game string) (book, bool) {
 	switch game {
+	case "chess":
+		return chessBook(), true
 	case "checkers":
 		return checkersBook(), true
 	case "connect4":

@@ -9,6 +9,7 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
 )
@@ -177,4 +178,92 @@ func TestTicTacToeStrongestIsPerfectAndOpenLinesIsNot(t *testing.T) {
 		t.Errorf("games lost from openings that were not lost: %v; want none for strongest, some for open-lines", errors)
 	}
 	t.Logf("games lost from openings that were not lost: %v", errors)
+}
+
+// chessPair is two positions with the same material and the same side to move, the first the better one
+// for the side to move by a wide consensus of chess knowledge.
+type chessPair struct {
+	name          string
+	better, worse string
+}
+
+var chessPairs = []chessPair{
+	{"centralised knight", "rnbqkbnr/pppppppp/8/8/3N4/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1",
+		"rnbqkbnr/pppppppp/8/8/N7/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1"},
+	{"advanced passed pawn", "4k3/8/3P4/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/3P4/8/4K3 w - - 0 1"},
+	{"healthy pawns against doubled isolated ones", "4k3/ppp5/8/8/8/8/PPP5/4K3 w - - 0 1",
+		"4k3/ppp5/8/8/8/P7/P1P5/4K3 w - - 0 1"},
+	{"intact king shelter", "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1",
+		"r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P1PP/2N2N2/PPPP1P2/R1BQ1RK1 w - - 0 1"},
+	{"developed knights", "rnbqkbnr/pppppppp/8/8/8/2N2N2/PPPPPPPP/R1BQKB1R w KQkq - 0 1",
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"},
+}
+
+// chessPreference is how much preset prefers the pair's better position, in its evaluation units.
+func chessPreference(t *testing.T, preset string, pair chessPair) float64 {
+	t.Helper()
+	g := chess.Game{}
+	p, err := LookupPreset(g, preset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := make([]float64, len(g.FeatureNames()))
+	mustPosition(t, g, pair.better).Features(x)
+	better := p.Eval.Value(x)
+	mustPosition(t, g, pair.worse).Features(x)
+	return better - p.Eval.Value(x)
+}
+
+func TestChessStrongestPrefersTheBetterPosition(t *testing.T) {
+	for _, pair := range chessPairs {
+		t.Run(pair.name, func(t *testing.T) {
+			if d := chessPreference(t, DefaultPreset, pair); d <= 0 {
+				t.Errorf("strongest prefers the worse position by %.1f", -d)
+			}
+			if d := chessPreference(t, "materialist", pair); d != 0 {
+				t.Errorf("materialist sees a difference of %.1f in equal material", d)
+			}
+		})
+	}
+}
+
+func TestChessPresetsShowTheirCharacter(t *testing.T) {
+	attack := chessPair{"knight on g5 eyeing f7 and h7",
+		"r1bq1rk1/pppp1ppp/2n2n2/2b1p1N1/2B1P3/2N5/PPPP1PPP/R1BQ1RK1 w - - 0 1",
+		"r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQ1RK1 w - - 0 1"}
+	// Each row: in the pair, the first preset likes the better position more than the second does.
+	tests := []struct {
+		pair         chessPair
+		more, less   string
+		whatItValues string
+	}{
+		{attack, "attacker", DefaultPreset, "attacks on the king"},
+		{attack, DefaultPreset, "defender", "attacks on the king"},
+		{chessPairs[3], "defender", DefaultPreset, "the king's shelter"},
+		{chessPairs[3], "defender", "attacker", "the king's shelter"},
+		{chessPairs[2], "positional", DefaultPreset, "pawn structure"},
+		{chessPairs[1], "positional", DefaultPreset, "passed pawns"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.more+" over "+tc.less+" on "+tc.whatItValues, func(t *testing.T) {
+			more, less := chessPreference(t, tc.more, tc.pair), chessPreference(t, tc.less, tc.pair)
+			if more <= less {
+				t.Errorf("%s prefers %s by %.1f, %s by %.1f", tc.more, tc.pair.name, more, tc.less, less)
+			}
+		})
+	}
+}
+
+func TestChessEveryPresetTakesAFreePiece(t *testing.T) {
+	// The black knight on g4 is attacked by the f3 pawn and defended by nothing.
+	g := chess.Game{}
+	p := mustPosition(t, g, "rnbqkb1r/pppppppp/8/8/6n1/5P2/PPPPP1PP/RNBQKBNR w KQkq - 1 2")
+	for _, preset := range PresetNames(g.Name()) {
+		t.Run(preset, func(t *testing.T) {
+			res := searchLimited(mustSearcher(t, g, PlayerConfig{Preset: preset, HashMB: 1}), p, engine.Limits{Depth: 4})
+			if got := p.FormatMove(res.Move); got != "f3g4" {
+				t.Errorf("plays %s (score %.0f), not f3g4", got, res.Score)
+			}
+		})
+	}
 }

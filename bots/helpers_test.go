@@ -8,13 +8,14 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
 )
 
 // bookedGames returns every game that has a preset book.
 func bookedGames() []games.Game {
-	return []games.Game{checkers.Game{}, connect4.Game{}, tictactoe.Game{}}
+	return []games.Game{chess.Game{}, checkers.Game{}, connect4.Game{}, tictactoe.Game{}}
 }
 
 // mustPosition reads a position string or fails the test.

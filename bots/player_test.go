@@ -13,6 +13,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
 	"dossier/protocol"
@@ -128,8 +129,8 @@ func TestPlayerAnnouncesItsOptions(t *testing.T) {
 		"option name Hash type spin default 16 min 1 max 16384",
 		"option name Threads type spin default 1 min 1 max 256",
 		"option name Search type combo default alphabeta var alphabeta",
-		"option name Preset type combo default strongest var strongest var mat-tot25 var mat+tot25",
-		"var sophisticated var sp",
+		"option name Preset type combo default strongest var strongest var materialist var attacker var defender " +
+			"var positional var mat-tot25 var mat+tot25 var sophisticated var sp var open-lines\n",
 		"option name Depth type spin default 0 min 0 max 100",
 		"option name Contempt type spin default 0 min -10000 max 10000",
 	} {
@@ -143,12 +144,13 @@ func TestPlayerTranscripts(t *testing.T) {
 	tests := []struct {
 		game      games.Game
 		variant   string
-		preset    string // a preset with a depth cap
-		cap       int
+		preset    string // a preset, with its depth cap
+		cap       int    // 0: none, so go depth 4 searches 4 plies
 		foreign   string // a preset of another game
 		goDepth   int
 		gameDepth int
 	}{
+		{chess.Game{}, "chess", "materialist", 0, "open-lines", 4, 2},
 		{checkers.Game{}, "checkers", "mat-tot25", 4, "sp", 5, 2},
 		{connect4.Game{}, "cfour", "sp", 1, "mat+tot25", 5, 2},
 		{tictactoe.Game{}, "tictactoe", "open-lines", 2, "sophisticated", 5, 2},
@@ -174,8 +176,12 @@ func TestPlayerTranscripts(t *testing.T) {
 			}
 
 			tr.send("setoption name Preset value " + tc.preset)
-			if depth, _, _ = tr.search("depth 9"); depth != tc.cap {
-				t.Errorf("preset %s: searched %d plies, want its cap %d", tc.preset, depth, tc.cap)
+			want, goDepth := tc.cap, 9
+			if tc.cap == 0 {
+				want, goDepth = 4, 4
+			}
+			if depth, _, _ = tr.search(fmt.Sprintf("depth %d", goDepth)); depth != want {
+				t.Errorf("preset %s, go depth %d: searched %d plies, want %d", tc.preset, goDepth, depth, want)
 			}
 			tr.send("setoption name Depth value 2")
 			if depth, _, _ = tr.search("depth 9"); depth != 2 {

@@ -119,6 +119,9 @@ func TestPlayerViewPassesThrough(t *testing.T) {
 			if v.FEN() != p.FEN() || v.ToMove() != p.ToMove() {
 				t.Fatal("the view shows another position")
 			}
+			if _, nulls := p.(games.NullMover); nulls != isNullView(v) {
+				t.Errorf("the view passes the move: %v, the wrapped position: %v", isNullView(v), nulls)
+			}
 			if v.Hash() == p.Hash() && p.ToMove() == games.Second {
 				t.Error("a view for the second player shares the plain position's table entries")
 			}
@@ -137,7 +140,11 @@ func TestPlayerViewPassesThrough(t *testing.T) {
 			}
 			x, y := make([]float64, len(partner)), make([]float64, len(partner))
 			c.Features(x) // the opponent to move: mirrored and negated
-			c.(*playerView).Position.Features(y)
+			inner := c
+			if nv, ok := c.(nullView); ok {
+				inner = nv.playerView
+			}
+			inner.(*playerView).Position.Features(y)
 			for i := range x {
 				if x[i] != -sign[i]*y[partner[i]] {
 					t.Fatalf("feature %d seen as %v, want %v", i, x[i], -sign[i]*y[partner[i]])
@@ -145,4 +152,10 @@ func TestPlayerViewPassesThrough(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isNullView reports whether a view passes the move (null-move pruning).
+func isNullView(p games.Position) bool {
+	_, ok := p.(games.NullMover)
+	return ok
 }

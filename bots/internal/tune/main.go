@@ -1,0 +1,236 @@
+// Command tune fits the chess "strongest" preset's weights to Stockfish's evaluations of quiet positions.
+//
+// Reproduce the table in bots/chess.go from the repository root:
+//
+//	go run ./bots/internal/tune gen -n 12000 -seed 1 -out bots/internal/tune/testdata/positions.txt.gz
+//	go run ./bots/internal/tune fit -in bots/internal/tune/testdata/positions.txt.gz
+//
+// gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which Stockfish picks every move with a
+// 2,000-node search; at a random fifth of the positions from ply 12 on it searches 10 plies (table cleared,
+// one thread, so the answer depends on the position only) and keeps the position when the side to move is
+// not in check, the best move is quiet (no capture or promotion) and the score is not a mate. Each kept line
+// is "FEN;score", the score in centipawns from the side to move. The committed data file is that output.
+//
+// fit reads the file, holds out every tenth position, fits a least-squares solution first and refines it
+// on the logistic (Texel) loss sum (sigmoid(score) - sigmoid(w . features))^2 with sigmoid(s) =
+// 1/(1+10^(-s/400)), shrunk lightly towards the prior (hand-set weights, priorWeights), and
+// prints the weights as the Go table of bots/chess.go with the losses on the held-out positions.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+
+	"dossier/bots"
+	"dossier/games"
+	"dossier/games/chess"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: tune gen|fit [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "gen":
+		err = runGen(os.Args[2:])
+	case "fit":
+		err = runFit(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q (want gen or fit)", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tune:", err)
+		os.Exit(1)
+	}
+}
+
+// Random openings: openingPlies random moves, kept when Stockfish scores the result within maxOpeningScore.
+const (
+	openingPlies    = 8
+	maxOpeningScore = 150
+)
+
+// runGen writes labelled quiet positions.
+func runGen(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ExitOnError)
+	n := fs.Int("n", 12000, "positions to write")
+	seed := fs.Uint64("seed", 1, "seed of the random openings and the sampling")
+	out := fs.String("out", "positions.txt.gz", "output file (gzip)")
+	engine := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary")
+	depth := fs.Int("depth", 10, "labelling search depth")
+	playNodes := fs.Int("nodes", 2000, "node limit of the searches that choose the games' moves")
+	fs.Parse(args)
+
+	sf, err := startStockfish(*engine)
+	if err != nil {
+		return err
+	}
+	defer sf.close()
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zw := gzip.NewWriter(f)
+	defer zw.Close()
+
+	rng := rand.New(rand.NewPCG(*seed, *seed^0x5eed))
+	seen := map[string]bool{}
+	kept := 0
+	var buf [games.MaxMoves]games.Move
+	for game := 0; kept < *n; game++ {
+		p := chess.StartPosition()
+		for range openingPlies {
+			moves := p.AppendMoves(buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		if games.OutcomeOf(p).Result != games.Ongoing {
+			continue
+		}
+		if res, err := sf.search(p.FEN(), fmt.Sprintf("depth %d", *depth)); err != nil {
+			return err
+		} else if res.mate || math.Abs(float64(res.cp)) > maxOpeningScore {
+			continue
+		}
+		for ply := openingPlies; ply < 200 && kept < *n && games.OutcomeOf(p).Result == games.Ongoing; ply++ {
+			fen := p.FEN()
+			limit := fmt.Sprintf("nodes %d", *playNodes)
+			label := ply >= 12 && rng.IntN(5) == 0
+			if label {
+				limit = fmt.Sprintf("depth %d", *depth)
+			}
+			res, err := sf.search(fen, limit)
+			if err != nil {
+				return err
+			}
+			m, err := p.ParseMove(res.bestMove)
+			if err != nil {
+				return fmt.Errorf("%s: stockfish's move: %v", fen, err)
+			}
+			key := strings.Join(strings.Fields(fen)[:4], " ")
+			if label && !res.mate && !p.InCheck() && !p.IsTactical(m) && !seen[key] {
+				seen[key] = true
+				fmt.Fprintf(zw, "%s;%d\n", fen, res.cp)
+				kept++
+				if kept%500 == 0 {
+					fmt.Fprintf(os.Stderr, "%d positions from %d games\n", kept, game+1)
+				}
+			}
+			p.Play(m)
+		}
+	}
+	return nil
+}
+
+// readSamples reads a gen file into feature vectors and scores.
+func readSamples(path string) ([]sample, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	g := chess.Game{}
+	var out []sample
+	sc := bufio.NewScanner(zr)
+	for line := 1; sc.Scan(); line++ {
+		fen, score, ok := strings.Cut(sc.Text(), ";")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: no ';' before the score", path, line)
+		}
+		y, err := strconv.Atoi(score)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: score: %v", path, line, err)
+		}
+		p, err := g.ParsePosition(fen)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		x := make([]float64, len(g.FeatureNames()))
+		p.Features(x)
+		out = append(out, sample{x: x, y: float64(y)})
+	}
+	return out, sc.Err()
+}
+
+// runFit fits the weights and prints them.
+func runFit(args []string) error {
+	fs := flag.NewFlagSet("fit", flag.ExitOnError)
+	in := fs.String("in", "positions.txt.gz", "labelled positions written by gen")
+	lambda := fs.Float64("lambda", 1e-3, "weight of the prior relative to the data")
+	iterations := fs.Int("iterations", 8, "Gauss-Newton iterations on the logistic loss")
+	clip := fs.Float64("clip", 1000, "least-squares start: ignore positions scored beyond this")
+	fs.Parse(args)
+
+	data, err := readSamples(*in)
+	if err != nil {
+		return err
+	}
+	var train, test []sample
+	for i, s := range data {
+		if i%10 == 9 {
+			test = append(test, s)
+		} else {
+			train = append(train, s)
+		}
+	}
+	g := chess.Game{}
+	prior, err := bots.Weights(g, priorWeights())
+	if err != nil {
+		return err
+	}
+	var xs [][]float64
+	var target, ones []float64
+	for _, s := range train {
+		if math.Abs(s.y) <= *clip {
+			xs = append(xs, s.x)
+			target = append(target, s.y)
+			ones = append(ones, 1)
+		}
+	}
+	start, err := weightedLeastSquares(xs, target, ones, prior, *lambda)
+	if err != nil {
+		return err
+	}
+	w, err := fitLogistic(train, start, prior, *lambda, *iterations)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("// %d training and %d held-out positions; held-out logistic loss: prior %.5f, least squares %.5f, fit %.5f\n",
+		len(train), len(test), logisticLoss(test, prior), logisticLoss(test, start), logisticLoss(test, w))
+	fmt.Printf("// held-out RMS error (cp, |score| <= 500): prior %.1f, least squares %.1f, fit %.1f\n",
+		rmsError(test, prior), rmsError(test, start), rmsError(test, w))
+	for i, name := range g.FeatureNames() {
+		fmt.Printf("\t%q: %.1f,\n", name, math.Round(w[i]*10)/10)
+	}
+	return nil
+}
+
+// rmsError is the root-mean-square difference in centipawns over the positions scored within 500.
+func rmsError(data []sample, w []float64) float64 {
+	var s float64
+	n := 0
+	for _, d := range data {
+		if math.Abs(d.y) <= 500 {
+			e := d.y - dot(w, d.x)
+			s += e * e
+			n++
+		}
+	}
+	return math.Sqrt(s / float64(max(n, 1)))
+}
