@@ -14,7 +14,7 @@ func chessStrongestWeights() map[string]float64 {
 		"mobility_rook_mg": 2, "mobility_rook_eg": 4, "mobility_queen_mg": 1, "mobility_queen_eg": 2,
 		"king_attack_mg": 1, "king_attackers_mg": 5, "king_danger_mg": 0.5, "pawn_shield_mg": 10,
 		"king_open_files_mg": -15,
-		"doubled_pawns_mg": -10, "doubled_pawns_eg": -20, "isolated_pawns_mg": -10, "isolated_pawns_eg": -15,
+		"doubled_pawns_mg":   -10, "doubled_pawns_eg": -20, "isolated_pawns_mg": -10, "isolated_pawns_eg": -15,
 		"backward_pawns_mg": -8, "backward_pawns_eg": -10, "connected_pawns_mg": 5, "connected_pawns_eg": 8,
 		"passed_rank2_mg": 0, "passed_rank2_eg": 10, "passed_rank3_mg": 5, "passed_rank3_eg": 15,
 		"passed_rank4_mg": 10, "passed_rank4_eg": 30, "passed_rank5_mg": 20, "passed_rank5_eg": 55,
