@@ -296,6 +296,12 @@ func (s *Solver) negamax(current, mask uint64, stones, alpha, beta int) int {
 	// insertion keeps the centre-first order among equals. An entry is score<<8 | column priority.
 	var order [maxWidth]uint16
 	n := 0
+	// Fetch the children's table slots now: the memory latency, the largest cost of a node, then
+	// overlaps the ordering work below instead of stalling each child's own probe.
+	for rest := candidates; rest != 0; rest &= rest - 1 {
+		cell := rest & -rest
+		prefetch(&s.table.entries[((current^mask)+(mask|cell))*keyMixer>>s.table.shift])
+	}
 	for i := g.width - 1; i >= 0; i-- {
 		cell := candidates & g.columnsByPriority[i]
 		if cell == 0 {
