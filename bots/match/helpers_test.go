@@ -5,7 +5,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -191,31 +190,6 @@ func mustSpec(t *testing.T, text string) PlayerSpec {
 		t.Fatalf("ParseSpec(%q): %v", text, err)
 	}
 	return spec
-}
-
-// sharedData returns the path of a file under the shared data folder, found by walking up from the module
-// root, or skips the test when it is missing.
-func sharedData(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "data", rel)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared data %s is missing", path)
-	}
-	return path
 }
 
 // quickConfig returns a match configuration over the stand-in players with short timeouts.

@@ -10,6 +10,7 @@ import (
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
+	"dossier/games/gametest"
 	"dossier/games/tictactoe"
 )
 
@@ -127,7 +128,7 @@ func TestReadOpeningsSharedFiles(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := os.Open(sharedData(t, c.file))
+			f, err := os.Open(gametest.SharedData(t, c.file))
 			if err != nil {
 				t.Fatal(err)
 			}

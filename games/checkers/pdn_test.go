@@ -4,40 +4,16 @@ package checkers
 import (
 	"math/bits"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"dossier/games"
+	"dossier/games/gametest"
 )
-
-// sharedDataPath returns the path of a file under the shared data folder, found next to the module root.
-func sharedDataPath(t *testing.T, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "data", rel)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared data not available: %v", err)
-	}
-	return path
-}
 
 // TestACFArchiveReplays replays all 9,377 games of the American Checker Federation archive.
 func TestACFArchiveReplays(t *testing.T) {
-	f, err := os.Open(sharedDataPath(t, "checkers/ACF_converted.pdn"))
+	f, err := os.Open(gametest.SharedData(t, "checkers/ACF_converted.pdn"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,38 +4,12 @@ package chess
 import (
 	"bufio"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"dossier/games/gametest"
 )
-
-// sharedData returns the path of a file under /work/shared/data, found by walking up from the package to
-// the module root (the directory holding go.mod) and then to its sibling shared/.
-func sharedData(t testing.TB, rel string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the package directory")
-		}
-		dir = parent
-	}
-	path := filepath.Join(dir, "..", "shared", "data", rel)
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("shared data not available: %v", err)
-	}
-	return path
-}
 
 type perftEntry struct {
 	fen   string
@@ -44,7 +18,7 @@ type perftEntry struct {
 }
 
 func readPerftSuite(t testing.TB) []perftEntry {
-	f, err := os.Open(sharedData(t, "chess/perft_suite.epd"))
+	f, err := os.Open(gametest.SharedData(t, "chess/perft_suite.epd"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -532,9 +532,9 @@ func TestBoardSizes(t *testing.T) {
 // sets (games decided within 14 more moves) are recomputed by a plain negamax on the bitboards, which checks
 // moves, wins and draws deep into the game.
 func TestPonsBenchmarkSets(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(sharedDataDir(t), "connect4", "Test_L*_R*"))
+	files, err := filepath.Glob(filepath.Join(gametest.SharedData(t, "connect4"), "Test_L*_R*"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no Test_L*_R* files under %s (%v)", sharedDataDir(t), err)
+		t.Fatalf("no Test_L*_R* files under the shared connect4 data (%v)", err)
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
@@ -644,23 +644,4 @@ func negamax(g *geometry, current, mask uint64, stones, alpha, beta int) int {
 		alpha = max(alpha, score)
 	}
 	return alpha
-}
-
-// sharedDataDir returns the shared data folder: ../shared/data from the module root (the folder with go.mod).
-func sharedDataDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "data")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
 }
