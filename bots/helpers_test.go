@@ -103,3 +103,11 @@ func randomPosition(g games.Game, rng *rand.Rand, plies int) games.Position {
 	}
 	return p
 }
+
+// presetSearcherOf returns the alpha-beta part of a searcher NewSearcher built.
+func presetSearcherOf(s engine.Searcher) *presetSearcher {
+	if solving, ok := s.(*solverSearcher); ok {
+		s = solving.fallback
+	}
+	return s.(*presetSearcher)
+}

@@ -149,7 +149,7 @@ func TestWhichPresetsNeedAPlayerView(t *testing.T) {
 				if g.Name() != tc.game {
 					continue
 				}
-				s := mustSearcher(t, g, PlayerConfig{Preset: tc.preset}).(*presetSearcher)
+				s := presetSearcherOf(mustSearcher(t, g, PlayerConfig{Preset: tc.preset}))
 				if (s.view != nil) != tc.view {
 					t.Errorf("view %v, want %v", s.view != nil, tc.view)
 				}

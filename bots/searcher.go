@@ -79,6 +79,11 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
 		s.view = &spec
 	}
+	if preset.Solver && g.Name() == "connect4" {
+		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
+		s.inner = engine.NewAlphaBeta(g, preset.Eval, withHash(opts, max(opts.HashMB/4, 1)))
+		return newSolverSearcher(max(opts.HashMB-opts.HashMB/4, 1), s), nil
+	}
 	return s, nil
 }
 
@@ -151,4 +156,10 @@ func relay(outer, inner *engine.Control, pondering bool, done <-chan struct{}) {
 		case <-ticker.C:
 		}
 	}
+}
+
+// withHash returns opts with another table size.
+func withHash(opts engine.AlphaBetaOptions, mb int) engine.AlphaBetaOptions {
+	opts.HashMB = mb
+	return opts
 }

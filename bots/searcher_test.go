@@ -35,7 +35,7 @@ func TestNewSearcherRejectsBadConfigurations(t *testing.T) {
 		t.Error("a searcher was built for a game without a book")
 	}
 	s := mustSearcher(t, checkers.Game{}, PlayerConfig{Search: "AlphaBeta", HashMB: 1, Threads: 2, Contempt: 20})
-	opts := s.(*presetSearcher).inner.(*engine.AlphaBeta).Options()
+	opts := presetSearcherOf(s).inner.(*engine.AlphaBeta).Options()
 	if opts.HashMB != 1 || opts.Threads != 2 || opts.Contempt != 20 {
 		t.Errorf("options %+v do not follow the configuration", opts)
 	}

@@ -1,0 +1,164 @@
+// Connect-Four's strongest player: the exact solver when it finishes within the move's budget, alpha-beta
+// with the sophisticated evaluation otherwise.
+package bots
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"dossier/bots/connect4solver"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/games/connect4"
+)
+
+// Solver budgets where the go command gives no clock: a node budget for depth- and node-limited searches,
+// and a larger one before an infinite or pondering search hands over to alpha-beta.
+const (
+	defaultSolveNodes = 2_000_000
+	openSolveNodes    = 20_000_000
+)
+
+// solverSearcher tries the exact solver first and falls back on an alpha-beta searcher.
+type solverSearcher struct {
+	solver   *connect4solver.Solver
+	fallback engine.Searcher
+}
+
+// newSolverSearcher returns a solving searcher with a table of solverMB MiB in front of fallback.
+func newSolverSearcher(solverMB int, fallback engine.Searcher) *solverSearcher {
+	return &solverSearcher{solver: connect4solver.New(solverMB), fallback: fallback}
+}
+
+// NewGame clears the solver's table and the fallback's tables.
+func (s *solverSearcher) NewGame() {
+	s.solver.Reset()
+	s.fallback.NewGame()
+}
+
+// Search solves p within the budget solveBudget allows and plays the best move of the exact solution;
+// when the solver gives up, the fallback searches under ctl, whose clock kept running meanwhile.
+func (s *solverSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
+	pos, ok := p.(*connect4.Position)
+	if !ok || games.OutcomeOf(p).Result != games.Ongoing || len(ctl.Limits().SearchMoves) > 0 {
+		return s.fallback.Search(p, ctl, report)
+	}
+	budget, nodes := solveBudget(ctl.Limits(), p.ToMove())
+	limits := connect4solver.Limits{MaxNodes: nodes}
+	if budget > 0 {
+		limits.Deadline = time.Now().Add(budget)
+	}
+	stop, unwatch := watchStop(ctl)
+	limits.Stop = stop
+	before := s.solver.Nodes()
+	moves, solved := s.solver.BestMovesWithin(pos, limits)
+	unwatch()
+	if !solved || len(moves) == 0 {
+		return s.fallback.Search(p, ctl, report)
+	}
+	best := moves[0]
+	res := engine.Result{Move: best.Move, Score: solvedScore(best.Score, pos), Depth: pos.Width()*pos.Height() - pos.Moves(),
+		Nodes: s.solver.Nodes() - before, PV: []games.Move{best.Move}}
+	res.Ponder = s.expectedReply(pos, best.Move)
+	if res.Ponder != games.NoMove {
+		res.PV = append(res.PV, res.Ponder)
+	}
+	if report != nil {
+		report(engine.Info{Depth: res.Depth, SelDepth: res.Depth, Score: res.Score, Nodes: res.Nodes,
+			TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Text: describeSolution(best.Score)})
+	}
+	<-ctl.Released()
+	return res
+}
+
+// expectedReply is the opponent's best answer to m by the solver, if it finds it quickly (the table is
+// warm from solving the position before m).
+func (s *solverSearcher) expectedReply(pos *connect4.Position, m games.Move) games.Move {
+	pos.Play(m)
+	defer pos.Undo()
+	if pos.Status().Result != games.Ongoing {
+		return games.NoMove
+	}
+	replies, ok := s.solver.BestMovesWithin(pos, connect4solver.Limits{MaxNodes: defaultSolveNodes / 4})
+	if !ok || len(replies) == 0 {
+		return games.NoMove
+	}
+	return replies[0].Move
+}
+
+// solvedScore turns Pons's score into the engine's scale: a win in n plies scores MateScore - n.
+func solvedScore(pons int, p *connect4.Position) float64 {
+	half := p.Width()*p.Height()/2 + 1
+	stones := p.Moves()
+	switch {
+	case pons > 0:
+		moves := half - pons - stones/2 // the side to move's stones still to play, the winning one included
+		return engine.MateScore - float64(2*moves-1)
+	case pons < 0:
+		moves := half + pons - (stones+1)/2 // the opponent's stones still to play
+		return -(engine.MateScore - float64(2*moves))
+	}
+	return 0
+}
+
+// describeSolution says in words what the solution is, for an info string.
+func describeSolution(pons int) string {
+	switch {
+	case pons > 0:
+		return fmt.Sprintf("solved: a win (Pons score %d)", pons)
+	case pons < 0:
+		return fmt.Sprintf("solved: a loss (Pons score %d)", pons)
+	}
+	return "solved: a draw"
+}
+
+// solveBudget is the time and node budget of the solver for a move under lim: half of what the move may
+// take, so that alpha-beta keeps the other half when the solver gives up.
+func solveBudget(lim engine.Limits, side games.Side) (time.Duration, uint64) {
+	switch {
+	case lim.Infinite || lim.Ponder:
+		return 0, openSolveNodes
+	case lim.MoveTime > 0:
+		return lim.MoveTime / 2, lim.Nodes / 2
+	case lim.Time[side] > 0:
+		left := max(lim.Time[side]-engine.MoveOverhead, time.Millisecond)
+		movesToGo := lim.MovesToGo
+		if movesToGo <= 0 || movesToGo > 40 {
+			movesToGo = 40
+		}
+		share := min(left/time.Duration(movesToGo)+lim.Inc[side]*3/4, left/3)
+		return share / 2, lim.Nodes / 2
+	case lim.Nodes > 0:
+		return 0, max(lim.Nodes/2, 1)
+	}
+	return 0, defaultSolveNodes
+}
+
+// watchStop returns a flag that follows ctl.Stopped() while the solver runs, and the function that ends
+// the watch.
+func watchStop(ctl *engine.Control) (*atomic.Bool, func()) {
+	var stop atomic.Bool
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		ticker := time.NewTicker(stopPollInterval)
+		defer ticker.Stop()
+		for {
+			if ctl.Stopped() {
+				stop.Store(true)
+				return
+			}
+			select {
+			case <-done:
+				return
+			case <-ticker.C:
+			}
+		}
+	}()
+	return &stop, func() {
+		close(done)
+		<-finished
+	}
+}
