@@ -15,7 +15,8 @@ import (
 )
 
 func TestEveryPresetPlaysCompleteGames(t *testing.T) {
-	lim := engine.Limits{Depth: 3}
+	// The node limit keeps Connect-Four's solver to 50,000 nodes a move; the other searches stay below it.
+	lim := engine.Limits{Depth: 3, Nodes: 100_000}
 	if testing.Short() {
 		lim.Depth = 2
 	}

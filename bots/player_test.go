@@ -208,7 +208,7 @@ func TestPlayerTranscripts(t *testing.T) {
 					t.Fatalf("no result after %d plies", len(played))
 				}
 				tr.send("position startpos moves " + strings.Join(played, " "))
-				_, _, move := tr.search(fmt.Sprintf("depth %d", tc.gameDepth))
+				_, _, move := tr.search(fmt.Sprintf("depth %d nodes 100000", tc.gameDepth))
 				m, err := p.ParseMove(move)
 				if err != nil {
 					t.Fatalf("after %v: bestmove %s: %v", played, move, err)
