@@ -1,0 +1,246 @@
+// PrOM search (probabilistic opponent-model search with alpha-beta probing and beta-pruning).
+package engine
+
+import (
+	"fmt"
+	"math"
+
+	"dossier/games"
+)
+
+// PrOM search (Donkers; van den Herik, Donkers & Spronck 2005, Figure 2) models the opponent as a mixed
+// strategy over opponent types w_0 ... w_{n-1}, each a minimax player with its own evaluation searching to
+// our horizon: at every one of its moves the opponent is taken to act as type w_i with probability P(w_i).
+// At MAX nodes the search maximises; at a MIN node it probes every type for the move that type plays
+// (alpha-beta with the type's evaluation and the type's own transposition table) and takes the expected
+// value of our own evaluation over those moves. Beta-pruning works per type as in OM search: a type's
+// probe at a grandchild that its own move leads to starts from that type's value two plies higher.
+//
+// By convention w_0 is our own evaluation; with P(w_0) = 1 PrOM search is minimax.
+
+// OpponentType is one opponent type of PrOM search: a minimax player with its own evaluation.
+type OpponentType struct {
+	// Name identifies the type in logs and presets ("materialist").
+	Name string
+	// Eval is the type's evaluation in the negamax convention (its value for the side to move).
+	Eval Evaluation
+}
+
+// PromModel is PrOM search's model of the opponent: types and their probabilities.
+type PromModel struct {
+	// Types are the opponent types; by convention Types[0] is our own evaluation.
+	Types []OpponentType
+	// TypeProbabilities holds P(w_i) for each type: non-negative, summing to 1 (within 1e-9).
+	TypeProbabilities []float64
+}
+
+// Check reports an error if the model does not fit game or its probabilities are not a distribution.
+func (m PromModel) Check(game games.Game) error {
+	if len(m.Types) == 0 {
+		return fmt.Errorf("PrOM model: no opponent types")
+	}
+	if len(m.TypeProbabilities) != len(m.Types) {
+		return fmt.Errorf("PrOM model: %d opponent types but %d probabilities", len(m.Types), len(m.TypeProbabilities))
+	}
+	sum := 0.0
+	for i, t := range m.Types {
+		if err := t.Eval.Check(game); err != nil {
+			return fmt.Errorf("PrOM model, type %d (%s): %w", i, t.Name, err)
+		}
+		p := m.TypeProbabilities[i]
+		if math.IsNaN(p) || p < 0 || p > 1 {
+			return fmt.Errorf("PrOM model: probability of type %d (%s) is %v, want a number in [0, 1]", i, t.Name, p)
+		}
+		sum += p
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		return fmt.Errorf("PrOM model: the type probabilities sum to %v, want 1", sum)
+	}
+	return nil
+}
+
+// PromSearch is PrOM search with alpha-beta probing and beta-pruning (PromSearchBPb).
+type PromSearch struct {
+	omBase
+	model PromModel
+	opts  OMOptions
+	// active lists the types with a positive probability (the others cannot change any expected value),
+	// with their probabilities and probes.
+	active []int
+	prob   []float64
+	typeAB []*omProbe
+
+	// Per-ply scratch: the types' values and moves at a MIN node, the bounds handed to a child, and the
+	// distinct moves with their total probability.
+	typeValue  [][]float64
+	typeMove   [][]games.Move
+	childBound [][]float64
+	distinct   [][]games.Move
+}
+
+var _ Searcher = (*PromSearch)(nil)
+
+// NewPromSearch returns a PrOM search for game with our evaluation own and the opponent model; each type
+// with a positive probability gets its own probe and transposition table.
+func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOptions) (*PromSearch, error) {
+	if err := own.Check(game); err != nil {
+		return nil, err
+	}
+	if err := model.Check(game); err != nil {
+		return nil, err
+	}
+	s := &PromSearch{model: model, opts: opts}
+	s.game = game
+	s.own = newOMProbe(game, own, opts.Probe)
+	s.probes = []*omProbe{s.own}
+	for i, t := range model.Types {
+		if model.TypeProbabilities[i] == 0 {
+			continue
+		}
+		pr := newOMProbe(game, t.Eval, opts.Probe)
+		s.active = append(s.active, i)
+		s.prob = append(s.prob, model.TypeProbabilities[i])
+		s.typeAB = append(s.typeAB, pr)
+		s.probes = append(s.probes, pr)
+	}
+	return s, nil
+}
+
+// NewGame clears every probe's table.
+func (s *PromSearch) NewGame() { s.newGame() }
+
+// SearchDepth runs PrOM search on p to depth plies without limits and returns the value, the move and
+// the most probable reply; p is left as it was.
+func (s *PromSearch) SearchDepth(p games.Position, depth int) FixedDepthResult {
+	return s.searchDepth(p, depth, nil)
+}
+
+// scratch makes sure the per-ply buffers reach ply.
+func (s *PromSearch) scratch(ply int) {
+	n := len(s.active)
+	for len(s.typeValue) <= ply {
+		s.typeValue = append(s.typeValue, make([]float64, n))
+		s.typeMove = append(s.typeMove, make([]games.Move, n))
+		s.childBound = append(s.childBound, make([]float64, n))
+		s.distinct = append(s.distinct, make([]games.Move, 0, n))
+	}
+}
+
+func (s *PromSearch) searchDepth(p games.Position, depth int, ctl *Control) FixedDepthResult {
+	s.begin(p, ctl)
+	defer s.end()
+	s.scratch(depth + 1)
+	v, moves, done := s.frontier(p, depth, 0)
+	if done {
+		return FixedDepthResult{Value: v, Nodes: 1, Complete: true}
+	}
+	s.nodes++
+	none := s.childBound[0]
+	for i := range none {
+		none[i] = math.Inf(-1)
+	}
+	res := FixedDepthResult{Value: math.Inf(-1)}
+	for _, m := range moves {
+		p.Play(m)
+		v, reply := s.value(p, depth-1, 1, none)
+		p.Undo()
+		if s.aborted {
+			break
+		}
+		if v > res.Value {
+			res.Value, res.Move, res.Predicted = v, m, reply
+		}
+	}
+	res.Nodes = s.totalNodes()
+	res.Complete = !s.aborted
+	return res
+}
+
+// value is the PrOM value of p for the root player, with the most probable reply when p is a MIN node.
+// bounds[k] is a lower bound on active type k's probe value at the MIN nodes among this MAX node's
+// children (-inf for none); the slice is only read.
+func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (float64, games.Move) {
+	if s.visit() {
+		return 0, games.NoMove
+	}
+	v, moves, done := s.frontier(p, depth, ply)
+	if done {
+		return v, games.NoMove
+	}
+	if p.ToMove() == s.rootSide {
+		best := math.Inf(-1)
+		for _, m := range moves {
+			p.Play(m)
+			v, _ := s.value(p, depth-1, ply+1, bounds)
+			p.Undo()
+			if s.aborted {
+				return 0, games.NoMove
+			}
+			best = max(best, v)
+		}
+		return best, games.NoMove
+	}
+
+	// MIN node: every type's move, then the expected value over the distinct moves.
+	values, chosen := s.typeValue[ply], s.typeMove[ply]
+	distinct := s.distinct[ply][:0]
+	for k, pr := range s.typeAB {
+		alpha := math.Inf(-1)
+		if s.opts.BetaPruning {
+			alpha = math.Nextafter(bounds[k], math.Inf(-1))
+		}
+		u, m, again := pr.bestMove(p, depth, alpha)
+		if again {
+			s.reprobes++
+		}
+		if s.stoppedBy() || m == games.NoMove {
+			s.aborted = true
+			return 0, games.NoMove
+		}
+		values[k], chosen[k] = u, m
+		if !promHasMove(distinct, m) {
+			distinct = append(distinct, m)
+		}
+	}
+	s.distinct[ply] = distinct
+	childBound := s.childBound[ply]
+	expected := 0.0
+	likeliest, likeliestP := games.NoMove, -1.0
+	for _, m := range distinct {
+		total := 0.0
+		for k := range s.typeAB {
+			if chosen[k] == m {
+				childBound[k] = omGrandchildBound(values[k])
+				total += s.prob[k]
+			} else {
+				childBound[k] = math.Inf(-1)
+			}
+		}
+		p.Play(m)
+		v, _ := s.value(p, depth-1, ply+1, childBound)
+		p.Undo()
+		if s.aborted {
+			return 0, games.NoMove
+		}
+		expected += total * v
+		if total > likeliestP {
+			likeliest, likeliestP = m, total
+		}
+	}
+	return expected, likeliest
+}
+
+// promHasMove reports whether m is in moves.
+func promHasMove(moves []games.Move, m games.Move) bool {
+	for _, x := range moves {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// Search runs iterative deepening PrOM search under ctl (see Searcher).
+func (s *PromSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
+	return omIterate(p, ctl, report, func(depth int) FixedDepthResult { return s.searchDepth(p, depth, ctl) })
+}
