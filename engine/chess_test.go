@@ -3,6 +3,7 @@ package engine
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -115,5 +116,97 @@ func TestChessFindsMates(t *testing.T) {
 				t.Errorf("%s does not force mate in two", p.FormatMove(res.Move))
 			}
 		})
+	}
+}
+
+type wacCase struct {
+	fen  string
+	best []string // SAN moves, any of which solves the position
+}
+
+func readWAC(t testing.TB) []wacCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join(sharedData(t), "chess", "WinAtChess.epd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []wacCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		bm := -1
+		for i, f := range fields {
+			if f == "bm" {
+				bm = i
+			}
+		}
+		if len(fields) < 6 || bm < 4 {
+			t.Fatalf("bad WAC line %q", sc.Text())
+		}
+		c := wacCase{fen: strings.Join(fields[:4], " ") + " 0 1"}
+		for _, san := range fields[bm+1:] {
+			end := strings.HasSuffix(san, ";")
+			c.best = append(c.best, strings.TrimSuffix(san, ";"))
+			if end {
+				break
+			}
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// wacSolved counts the WinAtChess positions whose best move a search of the given node budget plays.
+func wacSolved(t testing.TB, opts AlphaBetaOptions, nodes uint64) (solved int, total int) {
+	g := chess.Game{}
+	s := NewAlphaBeta(g, chessMaterial(), opts)
+	for _, c := range readWAC(t) {
+		p, err := g.ParsePosition(c.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.NewGame()
+		res := s.Search(p, NewControl(Limits{Nodes: nodes}, p.ToMove()), nil)
+		for _, san := range c.best {
+			if m, err := p.ParseMove(san); err == nil && m == res.Move {
+				solved++
+				break
+			}
+		}
+		total++
+	}
+	return solved, total
+}
+
+// BenchmarkWinAtChess reports how many of the 300 WinAtChess positions each configuration solves within
+// a node budget: the default, and the default with one technique toggled. Run it with -benchtime=1x.
+func BenchmarkWinAtChess(b *testing.B) {
+	g := chess.Game{}
+	toggles := []struct {
+		name   string
+		toggle func(*AlphaBetaOptions)
+	}{
+		{"default", func(*AlphaBetaOptions) {}},
+		{"LMR", func(o *AlphaBetaOptions) { o.LMR = !o.LMR }},
+		{"NullMove", func(o *AlphaBetaOptions) { o.NullMove = !o.NullMove }},
+		{"CheckExtension", func(o *AlphaBetaOptions) { o.CheckExtension = !o.CheckExtension }},
+		{"Aspiration", func(o *AlphaBetaOptions) { o.Aspiration = !o.Aspiration }},
+		{"PVS", func(o *AlphaBetaOptions) { o.PVS = !o.PVS }},
+		{"Killers", func(o *AlphaBetaOptions) { o.Killers = !o.Killers }},
+		{"History", func(o *AlphaBetaOptions) { o.History = !o.History }},
+	}
+	for _, nodes := range []uint64{20000, 100000} {
+		for _, tg := range toggles {
+			b.Run(fmt.Sprintf("nodes=%d/toggle=%s", nodes, tg.name), func(b *testing.B) {
+				opts := DefaultAlphaBetaOptions(g)
+				opts.HashMB = 8
+				tg.toggle(&opts)
+				for b.Loop() {
+					solved, _ := wacSolved(b, opts, nodes)
+					b.ReportMetric(float64(solved), "solved")
+				}
+			})
+		}
 	}
 }
