@@ -216,12 +216,19 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 				PV:       res.PV,
 			})
 		}
-		if solved {
-			break
+		if solved || (t.main && len(t.root) == 1 && d >= 4 && clockOnly(lim)) {
+			break // nothing left to learn, or nothing to choose while the clock runs
 		}
 	}
 	t.published.Store(t.nodes)
 	return res
+}
+
+// clockOnly reports whether a search is limited by the clock alone (not pondering, not infinite, no fixed
+// depth, nodes or move time), where time spent on a forced move is time lost.
+func clockOnly(lim Limits) bool {
+	return (lim.Time[0] > 0 || lim.Time[1] > 0) && !lim.Ponder && !lim.Infinite && lim.Depth == 0 &&
+		lim.Nodes == 0 && lim.MoveTime == 0
 }
 
 // orderRoot puts the table's move first and tactical moves next, keeping the game's order otherwise.

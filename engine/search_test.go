@@ -155,3 +155,20 @@ func TestProbeAllocatesNothing(t *testing.T) {
 		t.Errorf("a probe of %d nodes allocates %v times", s.Nodes()-before, allocs)
 	}
 }
+
+func TestForcedMoveSavesTheClock(t *testing.T) {
+	g := checkers.Game{}
+	// Black's only move is the capture 22x31; with an hour on the clock the search still stops early.
+	p, err := g.ParsePosition("B:W26,27,12:B22,1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(p.AppendMoves(nil)); n != 1 {
+		t.Fatalf("%d legal moves, want 1", n)
+	}
+	s := NewAlphaBeta(g, checkersMaterial(), testOptions(g))
+	res := s.Search(p, NewControl(Limits{Time: [2]time.Duration{time.Hour, time.Hour}}, p.ToMove()), nil)
+	if res.Depth != 4 || p.FormatMove(res.Move) != "22x31" {
+		t.Errorf("forced move: depth %d, move %s; want depth 4 and 22x31", res.Depth, p.FormatMove(res.Move))
+	}
+}
