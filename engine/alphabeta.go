@@ -196,6 +196,9 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 			if t.rootBest != games.NoMove {
 				res.Move, res.Score = t.rootBest, t.rootBestScore
 				res.PV = slices.Clone(t.pv[0][:t.pvLen[0]])
+				if len(res.PV) == 0 || res.PV[0] != res.Move {
+					res.PV = []games.Move{res.Move} // the PV of an earlier aspiration pass is gone
+				}
 			}
 			break
 		}
