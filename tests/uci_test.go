@@ -2,6 +2,7 @@
 package tests
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -477,5 +478,106 @@ func TestEndOfInput(t *testing.T) {
 				p.fatalf("exit code %d, want 0", code)
 			}
 		})
+	}
+}
+
+// TestVariantSwitching plays a few moves of every game in one session, switching with UCI_Variant and
+// ucinewgame as cutechess does before each game, and back again: each search must answer in the game just
+// chosen, whose start position d shows.
+func TestVariantSwitching(t *testing.T) {
+	p := startDossier(t)
+	handshake(p)
+	for _, variant := range []string{"tictactoe", "cfour", "checkers", "chess", "cfour", "tictactoe", "chess"} {
+		p.send("setoption name UCI_Variant value "+variant, "ucinewgame", "position startpos", "d")
+		fen, _ := p.expectPrefix(promptTimeout, "Fen: ")
+		r := newReplay(t, variant)
+		if want := "Fen: " + r.pos.FEN(); fen != want {
+			p.fatalf("after choosing %s: %q, want %q", variant, fen, want)
+		}
+		for range 4 {
+			p.send(r.positionCommand(), "go depth 3")
+			move, _ := bestMove(p, r.pos, searchTimeout)
+			r.play(p, move)
+		}
+		if errs := errorLines(ready(p)); len(errs) > 0 {
+			p.fatalf("%s: %v", variant, errs)
+		}
+	}
+}
+
+// TestObservedOpponentMoves checks the session's rule for opponent moves from outside, through its debug
+// reports: dossier plays White against a GUI that sends the whole game each move, and at each go exactly the
+// opponent's new move is observed, once; a position sent again observes nothing, a ponder move is observed
+// only after ponderhit, and a new game starts counting again.
+func TestObservedOpponentMoves(t *testing.T) {
+	p := startDossier(t)
+	handshake(p)
+	p.send("debug on")
+	observed := func(lines []string) []string {
+		var moves []string
+		for _, l := range lines {
+			if rest, ok := strings.CutPrefix(l, "info string debug: opponent move "); ok {
+				moves = append(moves, rest)
+			}
+		}
+		return moves
+	}
+	r := newReplay(t, "chess")
+	replies := []string{"e7e5", "b8c6", "g8f6", "f8c5", "d7d6"}
+	for i, reply := range append([]string{""}, replies...) {
+		if reply != "" {
+			if _, ok := legalMove(r.pos, reply); !ok {
+				reply = firstLegal(t, r.pos)
+			}
+			r.play(p, reply)
+		}
+		p.send(r.positionCommand(), "go depth 2")
+		move, before := bestMove(p, r.pos, searchTimeout)
+		want := []string{}
+		if reply != "" {
+			want = []string{fmt.Sprintf("%d: %s", len(r.moves), reply)}
+		}
+		if got := observed(before); !slices.Equal(got, want) {
+			p.fatalf("go %d observed %v, want %v", i+1, got, want)
+		}
+		r.play(p, move)
+	}
+	// The GUI asks again in the same position: nothing new to observe.
+	r.play(p, firstLegal(t, r.pos))
+	p.send(r.positionCommand(), "go depth 1")
+	bestMove(p, r.pos, searchTimeout)
+	p.send(r.positionCommand(), "go depth 1")
+	move, before := bestMove(p, r.pos, searchTimeout)
+	if got := observed(before); len(got) != 0 {
+		p.fatalf("the repeated position observed %v", got)
+	}
+	// Pondering: the guessed reply is not observed by go ponder, but once the search that ponderhit
+	// confirmed has ended (at the next command), before the opponent's next move.
+	r.play(p, move)
+	guess := firstLegal(t, r.pos)
+	r.play(p, guess)
+	p.send(r.positionCommand(), "go ponder wtime 5000 btime 5000")
+	p.quiet(200*time.Millisecond, "bestmove while pondering", func(s string) bool { return strings.HasPrefix(s, "bestmove") })
+	p.send("ponderhit")
+	move, before = bestMove(p, r.pos, searchTimeout)
+	if got := observed(before); len(got) != 0 {
+		p.fatalf("go ponder observed %v before the ponder search ended", got)
+	}
+	r.play(p, move)
+	reply := firstLegal(t, r.pos)
+	r.play(p, reply)
+	p.send(r.positionCommand(), "go depth 1")
+	_, before = bestMove(p, r.pos, searchTimeout)
+	want := []string{fmt.Sprintf("%d: %s", len(r.moves)-2, guess), fmt.Sprintf("%d: %s", len(r.moves), reply)}
+	if got := observed(before); !slices.Equal(got, want) {
+		p.fatalf("after the ponder hit observed %v, want %v", got, want)
+	}
+	// A new game, with dossier as Black: counting starts again from the first move.
+	next := newReplay(t, "chess")
+	next.play(p, "e2e4")
+	p.send("ucinewgame", next.positionCommand(), "go depth 1")
+	_, before = bestMove(p, next.pos, searchTimeout)
+	if got := observed(before); !slices.Equal(got, []string{"1: e2e4"}) {
+		p.fatalf("the new game observed %v, want [1: e2e4]", got)
 	}
 }
