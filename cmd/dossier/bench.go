@@ -10,10 +10,13 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"dossier/bots"
+	"dossier/engine"
 	"dossier/games"
 	"dossier/games/catalog"
 )
@@ -32,6 +35,11 @@ type benchFigure struct {
 	Nodes   uint64  `json:"nodes"`
 	Seconds float64 `json:"seconds"`
 	NPS     float64 `json:"nps"`
+	// CPUSeconds is the process's CPU time for the same run: on a loaded machine it tells the work done better
+	// than the wall clock does.
+	CPUSeconds float64 `json:"cpu_seconds"`
+	// Depth is the depth a search case reached.
+	Depth int `json:"depth_reached,omitempty"`
 	// Reference* hold Stockfish's figures for the same chess perft, when it was run.
 	ReferenceSeconds float64 `json:"reference_seconds,omitempty"`
 	ReferenceNPS     float64 `json:"reference_nps,omitempty"`
@@ -54,6 +62,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	repeat := fs.Int("repeat", 3, "runs of each perft; the fastest counts")
 	only := fs.String("game", "", "bench only this game")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON array")
+	searchTime := fs.Duration("search-time", 5*time.Second, "time of each chess search speed measurement (0: none)")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 2
@@ -83,12 +92,27 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 		figures = append(figures, fig)
 		if !*asJSON {
-			fmt.Fprintf(stdout, "%-28s %13d nodes %8.3f s %7.1f M nodes/s", fig.Label, fig.Nodes, fig.Seconds, fig.NPS/1e6)
+			fmt.Fprintf(stdout, "%-28s %13d nodes %8.3f s %7.1f M nodes/s (cpu %.3f s)", fig.Label, fig.Nodes,
+				fig.Seconds, fig.NPS/1e6, fig.CPUSeconds)
 			if fig.Ratio > 0 {
 				fmt.Fprintf(stdout, "   reference %7.3f s %7.1f M nodes/s   ratio %.2f", fig.ReferenceSeconds,
 					fig.ReferenceNPS/1e6, fig.Ratio)
 			}
 			fmt.Fprintln(stdout)
+		}
+	}
+	if *searchTime > 0 && (*only == "" || *only == "chess") {
+		for _, c := range searchCases {
+			fig, err := benchSearch(c, *searchTime)
+			if err != nil {
+				fmt.Fprintln(stderr, "bench:", err)
+				return 1
+			}
+			figures = append(figures, fig)
+			if !*asJSON {
+				fmt.Fprintf(stdout, "%-28s %13d nodes %8.3f s %7.2f M nodes/s (cpu %.3f s, %.2f M nodes/cpu-s)   depth %d\n",
+					fig.Label, fig.Nodes, fig.Seconds, fig.NPS/1e6, fig.CPUSeconds, float64(fig.Nodes)/max(fig.CPUSeconds, 1e-9)/1e6, fig.Depth)
+			}
 		}
 	}
 	if *asJSON {
@@ -112,11 +136,11 @@ func benchPerft(c benchCase, repeat int) (benchFigure, error) {
 	}
 	fig := benchFigure{benchCase: c}
 	for i := 0; i < repeat; i++ {
-		start := time.Now()
+		start, cpu := time.Now(), cpuSeconds()
 		n := games.Perft(p, c.Depth)
-		secs := time.Since(start).Seconds()
+		secs, cpuSecs := time.Since(start).Seconds(), cpuSeconds()-cpu
 		if i == 0 || secs < fig.Seconds {
-			fig.Seconds = secs
+			fig.Seconds, fig.CPUSeconds = secs, cpuSecs
 		}
 		fig.Nodes = n
 	}
@@ -202,4 +226,46 @@ func referencePerft(path string, c benchCase, wantNodes uint64, repeat int) (flo
 		}
 	}
 	return best, nil
+}
+
+// searchCases are the positions whose search speed bench reports, searched by the strongest chess preset.
+var searchCases = []benchCase{
+	{Game: "chess", Label: "chess start search"},
+	{Game: "chess", FEN: "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", Label: "chess kiwipete search"},
+}
+
+// benchSearch runs the default player's searcher on the case's position for the given time, on one thread
+// with a fresh table, and reports the nodes searched per second and the depth reached.
+func benchSearch(c benchCase, d time.Duration) (benchFigure, error) {
+	g, err := catalog.Lookup(c.Game)
+	if err != nil {
+		return benchFigure{}, err
+	}
+	p := g.Start()
+	if c.FEN != "" {
+		if p, err = g.ParsePosition(c.FEN); err != nil {
+			return benchFigure{}, err
+		}
+	}
+	s, err := bots.NewSearcher(g, bots.PlayerConfig{HashMB: 64, Threads: 1})
+	if err != nil {
+		return benchFigure{}, err
+	}
+	ctl := engine.NewControl(engine.Limits{MoveTime: d}, p.ToMove())
+	start, cpu := time.Now(), cpuSeconds()
+	res := s.Search(p, ctl, nil)
+	secs, cpuSecs := time.Since(start).Seconds(), cpuSeconds()-cpu
+	fig := benchFigure{benchCase: c, Nodes: res.Nodes, Seconds: secs, NPS: float64(res.Nodes) / max(secs, 1e-9),
+		CPUSeconds: cpuSecs}
+	fig.Depth = res.Depth
+	return fig, nil
+}
+
+// cpuSeconds returns the CPU time (user and system) this process has used so far.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
