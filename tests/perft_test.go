@@ -104,7 +104,8 @@ func TestBenchReference(t *testing.T) {
 		t.Skip("runs chess perft(6) twice")
 	}
 	sf := requirePeer(t, "/usr/games/stockfish")
-	out, stderr, code := runDossier(t, 5*time.Minute, "", "bench", "--game", "chess", "--repeat", "1", "--json", "--reference", sf)
+	out, stderr, code := runDossier(t, 5*time.Minute, "", "bench", "--game", "chess", "--repeat", "1", "--json", "--reference", sf,
+		"--search-time", "1s")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
@@ -115,7 +116,12 @@ func TestBenchReference(t *testing.T) {
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &figs); err != nil {
 		t.Fatalf("output %q is not a JSON array: %v", out, err)
 	}
-	if len(figs) != 2 || figs[0].Nodes != 119060324 || figs[0].Ratio <= 0 {
-		t.Errorf("got %+v (stderr %q), want chess figures with a ratio to Stockfish", figs, stderr)
+	if len(figs) != 4 || figs[0].Nodes != 119060324 || figs[0].Ratio <= 0 || figs[1].Ratio <= 0 {
+		t.Errorf("got %+v (stderr %q), want two perft figures with a ratio to Stockfish and two searches", figs, stderr)
+	}
+	for _, f := range figs[2:] {
+		if f.Nodes == 0 {
+			t.Errorf("a search figure counted no nodes: %+v", figs)
+		}
 	}
 }
