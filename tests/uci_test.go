@@ -266,8 +266,10 @@ func firstLegal(t testing.TB, pos games.Position) string {
 
 // malformedCase is a line (or lines) of bad input and what the session must do with it.
 type malformedCase struct {
-	name  string
-	lines []string
+	name string
+	// variant is the game the case is played in (chess when empty).
+	variant string
+	lines   []string
 	// wantError asks for an "info string error:" line; mention, if set, must appear in it.
 	wantError bool
 	mention   string
@@ -368,6 +370,26 @@ func malformedCases() []malformedCase {
 		{name: "go bad searchmoves", lines: []string{"go searchmoves e2e5 a1a1 depth 1"}, wantError: true, mention: "e2e5", then: "bestmove"},
 		{name: "go perft negative", lines: []string{"go perft -2"}, wantError: true, then: "Nodes searched"},
 		{name: "go binary", lines: []string{"go \xff\xfe depth 1"}, wantError: true, then: "bestmove"},
+		// the other games' dialects
+		{name: "cfour floating stone", variant: "cfour", lines: []string{"position startpos moves P@d2"}, wantError: true, mention: "P@d2"},
+		{name: "cfour off the board", variant: "cfour", lines: []string{"position startpos moves P@h1"}, wantError: true, mention: "off"},
+		{name: "cfour full column", variant: "cfour", lines: []string{"position startpos moves P@d1 P@d2 P@d3 P@d4 P@d5 P@d6 P@d7"}, wantError: true, mention: "full"},
+		{name: "cfour chess move", variant: "cfour", lines: []string{"position startpos moves e2e4"}, wantError: true},
+		{name: "cfour wide rank", variant: "cfour", lines: []string{"position fen 7/7/7/7/7/8[PPPPPPPPPPPPPPPPPPPPPppppppppppppppppppppp] w - - 0 1"}, wantError: true},
+		{name: "cfour short hand", variant: "cfour", lines: []string{"position fen 7/7/7/7/7/7[PPPP] w - - 0 1"}, wantError: true},
+		{name: "cfour moves after a win", variant: "cfour", lines: []string{"position startpos moves P@a1 P@b1 P@a2 P@b2 P@a3 P@b3 P@a4 P@b4"}, wantError: true, mention: "over"},
+		{name: "checkers not a capture", variant: "checkers", lines: []string{"position startpos moves 9x18"}, wantError: true, mention: "9x18"},
+		{name: "checkers square 33", variant: "checkers", lines: []string{"position fen W:W33:B1"}, wantError: true, mention: "33"},
+		{name: "checkers four fields", variant: "checkers", lines: []string{"position fen B:W21:B1:K"}, wantError: true},
+		{name: "checkers man on its crowning row", variant: "checkers", lines: []string{"position fen B:W1:B1"}, wantError: true},
+		{name: "checkers castling", variant: "checkers", lines: []string{"position startpos moves 0-0"}, wantError: true},
+		{name: "checkers empty square", variant: "checkers", lines: []string{"position startpos moves 9-13 9-14"}, wantError: true, mention: "9-14"},
+		{name: "tictactoe taken square", variant: "tictactoe", lines: []string{"position startpos moves P@b2 P@b2"}, wantError: true, mention: "taken"},
+		{name: "tictactoe off the board", variant: "tictactoe", lines: []string{"position startpos moves P@d4"}, wantError: true},
+		{name: "tictactoe bad side", variant: "tictactoe", lines: []string{"position fen 3/3/3[PPPPPpppp] x - - 0 1"}, wantError: true},
+		{name: "tictactoe wide row", variant: "tictactoe", lines: []string{"position fen 4/3/3[PPPPPpppp] w - - 0 1"}, wantError: true},
+		{name: "tictactoe moves after a win", variant: "tictactoe", lines: []string{"position startpos moves P@a1 P@b1 P@a2 P@b2 P@a3 P@c3"}, wantError: true, mention: "over"},
+		{name: "tictactoe go with chess searchmoves", variant: "tictactoe", lines: []string{"go depth 2 searchmoves e2e4"}, wantError: true, then: "bestmove"},
 		// several bad lines in a row
 		{name: "burst", lines: []string{"position fen x", "setoption name Hash value x", "go depth x", "stop", "xyzzy"},
 			wantError: true, then: "bestmove"},
@@ -400,13 +422,18 @@ func TestMalformedInput(t *testing.T) {
 	})
 }
 
-// runMalformed sets a known position, sends a case's lines and checks the engine's answers.
+// runMalformed sets a known position of the case's game (two plies in), sends the case's lines and checks
+// the engine's answers.
 func runMalformed(t *testing.T, p *proc, c malformedCase) {
 	t.Helper()
-	r := newReplay(t, "chess")
-	r.play(p, "e2e4")
-	r.play(p, "e7e5")
-	p.send(r.positionCommand())
+	variant := c.variant
+	if variant == "" {
+		variant = "chess"
+	}
+	r := newReplay(t, variant)
+	r.play(p, firstLegal(t, r.pos))
+	r.play(p, firstLegal(t, r.pos))
+	p.send("setoption name UCI_Variant value "+variant, "ucinewgame", r.positionCommand())
 	if errs := errorLines(ready(p)); len(errs) > 0 {
 		p.fatalf("%s: the good position was rejected: %v", c.name, errs)
 	}
