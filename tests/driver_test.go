@@ -46,14 +46,20 @@ type proc struct {
 	stderr     bytes.Buffer
 	exitCode   int
 
+	// forbidden are texts no output line may contain (dossier's report of a panic it recovered from).
+	forbidden []string
+
 	notify chan struct{} // signalled when a line arrives or stdout closes
 	exited chan struct{} // closed once the process has exited and exitCode is set
 }
 
-// startDossier starts the built dossier binary with args.
+// startDossier starts the built dossier binary with args. The session turns a panic in a command into an
+// "internal error" report and goes on, so such a report fails the test as a crash would.
 func startDossier(t testing.TB, args ...string) *proc {
 	t.Helper()
-	return startProc(t, "dossier", "", dossierBin, args...)
+	p := startProc(t, "dossier", "", dossierBin, args...)
+	p.forbidden = []string{"internal error"}
+	return p
 }
 
 // startProc starts the program at path in dir (the current directory when empty) and arranges for it to be
@@ -211,6 +217,11 @@ func (p *proc) next(timeout time.Duration) (line timedLine, ok bool) {
 			p.pending = p.pending[1:]
 			p.mu.Unlock()
 			p.record("< ", line.text)
+			for _, bad := range p.forbidden {
+				if strings.Contains(line.text, bad) {
+					p.t.Errorf("%s: %q in %q\n%s", p.name, bad, line.text, p.report())
+				}
+			}
 			return line, true
 		}
 		eof := p.eof

@@ -136,15 +136,23 @@ func checkDossierID(c *uciClient) {
 // game must end (random play loses to any search) or reach the move limit.
 func TestNotnilClientAgainstRandom(t *testing.T) {
 	const maxPlies = 200
-	for _, dossierWhite := range []bool{true, false} {
-		name := map[bool]string{true: "dossier white", false: "dossier black"}[dossierWhite]
-		t.Run(name, func(t *testing.T) {
+	cases := []struct {
+		name         string
+		dossierWhite bool
+		seed         uint64
+	}{
+		{"dossier white", true, 1},
+		{"dossier black", false, 2},
+	}
+	for _, tc := range cases {
+		dossierWhite := tc.dossierWhite
+		t.Run(tc.name, func(t *testing.T) {
 			c := startUCIClient(t, "dossier", dossierBin)
 			checkDossierID(c)
 			c.run(promptTimeout, uci.CmdSetOption{Name: "UCI_Opponent", Value: "none none computer RandomMover"},
 				uci.CmdUCINewGame, uci.CmdIsReady)
 			ref := newReferee()
-			rng := rand.New(rand.NewPCG(7, map[bool]uint64{true: 1, false: 2}[dossierWhite]))
+			rng := rand.New(rand.NewPCG(7, tc.seed))
 			for len(ref.moves()) < maxPlies {
 				if ended, _ := ref.over(); ended {
 					break
@@ -206,7 +214,10 @@ func TestNotnilClientAgainstStockfish(t *testing.T) {
 			move = stockfish.bestMove(ref, uci.CmdGo{MoveTime: 20 * time.Millisecond})
 		}
 		if err := ref.play(move); err != nil {
-			player := map[bool]*uciClient{true: dossier, false: stockfish}[side == dossierSide]
+			player := stockfish
+			if side == dossierSide {
+				player = dossier
+			}
 			player.fatalf("move %d %q: %v; game %v", len(ref.moves())+1, move, err, ref.moves())
 		}
 	}

@@ -139,13 +139,21 @@ func tail(text string, n int) string {
 func TestPolyglotAgainstRandom(t *testing.T) {
 	polyglot := polyglotPath(t)
 	const maxPlies = 200
-	for _, dossierWhite := range []bool{true, false} {
-		name := map[bool]string{true: "dossier white", false: "dossier black"}[dossierWhite]
-		t.Run(name, func(t *testing.T) {
+	cases := []struct {
+		name         string
+		dossierWhite bool
+		seed         uint64
+	}{
+		{"dossier white", true, 1},
+		{"dossier black", false, 2},
+	}
+	for _, c := range cases {
+		dossierWhite := c.dossierWhite
+		t.Run(c.name, func(t *testing.T) {
 			const opponent = "RandomMover"
 			x := startXboardEngine(t, polyglot, "polyglot", opponent)
 			ref := newReferee()
-			rng := rand.New(rand.NewPCG(20240601, map[bool]uint64{true: 1, false: 2}[dossierWhite]))
+			rng := rand.New(rand.NewPCG(20240601, c.seed))
 			last := ""
 			for len(ref.moves()) < maxPlies {
 				if ended, _ := ref.over(); ended {
