@@ -3,8 +3,9 @@
 // Pons's solver, blog.gamesolver.org; no opening book).
 //
 // Scores follow Pons's convention, from the side to move's point of view: 0 is a draw; a win is
-// positive and counts how early it comes, cells/2 + 1 minus the number of stones the winner plays
-// (on the 7x6 board, 22 minus the winner's stones: +21 wins with the first stone, +1 with the very
+// positive and the larger the sooner, (cells + 1 - s) / 2 in integer division when s stones were on
+// the board before the winning one (on the 7x6 board, 22 minus the number of stones the winner has
+// played, the winning one included: 18 for a win with its fourth stone, 1 for a win with the board's
 // last); a loss is the negative of the opponent's win.
 package connect4solver
 
@@ -167,12 +168,18 @@ func (s *Solver) prepare(p *connect4.Position, limits Limits) {
 		s.nodeLimit = s.nodes + limits.MaxNodes
 	}
 	s.stop, s.deadline = limits.Stop, limits.Deadline
+	s.scheduleCheck()
+	if s.stop != nil && s.stop.Load() {
+		s.aborted = true
+	}
+}
+
+// scheduleCheck sets the node count of the next look at the limits: the node limit itself, or sooner
+// when there is a flag or a clock to watch.
+func (s *Solver) scheduleCheck() {
 	s.nextCheck = s.nodeLimit
 	if s.stop != nil || !s.deadline.IsZero() {
 		s.nextCheck = min(s.nodeLimit, s.nodes+limitCheckInterval)
-	}
-	if s.stop != nil && s.stop.Load() {
-		s.aborted = true
 	}
 }
 
@@ -193,10 +200,7 @@ func (s *Solver) checkLimits() {
 		s.nextCheck = math.MaxUint64
 		return
 	}
-	s.nextCheck = s.nodeLimit
-	if s.stop != nil || !s.deadline.IsZero() {
-		s.nextCheck = min(s.nodeLimit, s.nodes+limitCheckInterval)
-	}
+	s.scheduleCheck()
 }
 
 // solvePosition returns the score of a position where the game is not over (current and mask as in

@@ -50,7 +50,7 @@ func TestSolveSets(t *testing.T) {
 	}
 }
 
-// TestSolveHardSet solves all of Test_L1_R2, Pons's hard set (about two minutes); it runs only with
+// TestSolveHardSet solves all of Test_L1_R2, Pons's hard set (about 100 s of CPU); it runs only with
 // DOSSIER_LONG=1.
 func TestSolveHardSet(t *testing.T) {
 	if os.Getenv("DOSSIER_LONG") != "1" {
