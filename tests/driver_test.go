@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -36,7 +37,7 @@ type proc struct {
 	t     testing.TB
 	name  string
 	cmd   *exec.Cmd
-	stdin io.WriteCloser
+	stdin *os.File // our end of the program's stdin pipe, written with a deadline
 
 	mu         sync.Mutex
 	pending    []timedLine // lines read from stdout and not yet taken
@@ -72,15 +73,21 @@ func startProc(t testing.TB, name, dir, path string, args ...string) *proc {
 	p.cmd.Stderr = &lockedWriter{mu: &p.mu, buf: &p.stderr}
 	// A grandchild (polyglot's engine) may hold stderr open after the program exits.
 	p.cmd.WaitDelay = 2 * time.Second
-	var err error
-	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+	// An os.Pipe rather than StdinPipe, so that writes can have a deadline: a program that stops reading
+	// must fail the test, not hang it.
+	stdinRead, stdinWrite, err := os.Pipe()
+	if err != nil {
 		t.Fatalf("%s: stdin pipe: %v", name, err)
 	}
+	p.cmd.Stdin, p.stdin = stdinRead, stdinWrite
 	stdout, err := p.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatalf("%s: stdout pipe: %v", name, err)
 	}
-	if err := p.cmd.Start(); err != nil {
+	err = p.cmd.Start()
+	stdinRead.Close() // the child has its copy
+	if err != nil {
+		stdinWrite.Close()
 		t.Fatalf("starting %s: %v", name, err)
 	}
 	go p.readOutput(stdout)
@@ -144,17 +151,23 @@ func (p *proc) signal() {
 	}
 }
 
-// record adds a line to the transcript, keeping only the last transcriptKeep.
-func (p *proc) record(prefix, line string) {
+// shown returns a line as a failure message shows it: escaped, so that binary input stays readable, and
+// cut short when long.
+func shown(line string) string {
 	const maxShown = 300
 	if len(line) > maxShown {
 		line = fmt.Sprintf("%s... (%d bytes)", line[:maxShown], len(line))
 	}
+	quoted := strconv.Quote(line)
+	return quoted[1 : len(quoted)-1]
+}
+
+// record adds a line to the transcript, keeping only the last transcriptKeep.
+func (p *proc) record(prefix, line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lineCount++
-	quoted := strconv.Quote(line) // binary input stays readable
-	p.transcript = append(p.transcript, prefix+quoted[1:len(quoted)-1])
+	p.transcript = append(p.transcript, prefix+shown(line))
 	if len(p.transcript) > transcriptKeep {
 		p.transcript = p.transcript[len(p.transcript)-transcriptKeep:]
 	}
@@ -199,8 +212,9 @@ func (p *proc) send(lines ...string) time.Time {
 	for _, line := range lines {
 		p.record("> ", line)
 		sent = time.Now()
+		p.stdin.SetWriteDeadline(sent.Add(promptTimeout))
 		if _, err := io.WriteString(p.stdin, line+"\n"); err != nil {
-			p.fatalf("writing %q: %v", line, err)
+			p.fatalf("writing %s: %v", shown(line), err)
 		}
 	}
 	return sent
