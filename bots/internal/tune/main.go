@@ -2,7 +2,7 @@
 //
 // Reproduce the table in bots/chess.go from the repository root:
 //
-//	go run ./bots/internal/tune gen -n 12000 -seed 1 -out bots/internal/tune/testdata/positions.txt.gz
+//	go run ./bots/internal/tune gen -n 10000 -seed 1 -out bots/internal/tune/testdata/positions.txt.gz
 //	go run ./bots/internal/tune fit -in bots/internal/tune/testdata/positions.txt.gz
 //
 // gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which Stockfish picks every move with a
@@ -168,18 +168,50 @@ func readSamples(path string) ([]sample, error) {
 	return out, sc.Err()
 }
 
+// The fit's settings that made the committed table.
+const (
+	defaultLambda     = 1e-2
+	defaultIterations = 8
+	defaultClip       = 1000
+)
+
 // runFit fits the weights and prints them.
 func runFit(args []string) error {
 	fs := flag.NewFlagSet("fit", flag.ExitOnError)
 	in := fs.String("in", "positions.txt.gz", "labelled positions written by gen")
-	lambda := fs.Float64("lambda", 1e-3, "weight of the prior relative to the data")
-	iterations := fs.Int("iterations", 8, "Gauss-Newton iterations on the logistic loss")
-	clip := fs.Float64("clip", 1000, "least-squares start: ignore positions scored beyond this")
+	lambda := fs.Float64("lambda", defaultLambda, "weight of the prior relative to the data")
+	iterations := fs.Int("iterations", defaultIterations, "Gauss-Newton iterations on the logistic loss")
+	clip := fs.Float64("clip", defaultClip, "least-squares start: ignore positions scored beyond this")
 	fs.Parse(args)
 
-	data, err := readSamples(*in)
+	fit, err := fitFile(*in, *lambda, *iterations, *clip)
 	if err != nil {
 		return err
+	}
+	fmt.Printf("// %d training and %d held-out positions; held-out logistic loss: prior %.5f, least squares %.5f, fit %.5f\n",
+		fit.train, fit.test, fit.loss[0], fit.loss[1], fit.loss[2])
+	fmt.Printf("// held-out RMS error (cp, |score| <= 500): prior %.1f, least squares %.1f, fit %.1f\n",
+		fit.rms[0], fit.rms[1], fit.rms[2])
+	for i, name := range (chess.Game{}).FeatureNames() {
+		fmt.Printf("\t%q: %.1f,\n", name, fit.weights[i])
+	}
+	return nil
+}
+
+// fitResult is a fit's weights (rounded to a tenth, as the table keeps them) and its held-out measures
+// for the prior, the least-squares start and the fit.
+type fitResult struct {
+	weights     []float64
+	train, test int
+	loss, rms   [3]float64
+}
+
+// fitFile fits the weights to a gen file: every tenth position is held out.
+func fitFile(path string, lambda float64, iterations int, clip float64) (fitResult, error) {
+	var res fitResult
+	data, err := readSamples(path)
+	if err != nil {
+		return res, err
 	}
 	var train, test []sample
 	for i, s := range data {
@@ -189,36 +221,36 @@ func runFit(args []string) error {
 			train = append(train, s)
 		}
 	}
-	g := chess.Game{}
-	prior, err := bots.Weights(g, priorWeights())
+	prior, err := bots.Weights(chess.Game{}, priorWeights())
 	if err != nil {
-		return err
+		return res, err
 	}
 	var xs [][]float64
 	var target, ones []float64
 	for _, s := range train {
-		if math.Abs(s.y) <= *clip {
+		if math.Abs(s.y) <= clip {
 			xs = append(xs, s.x)
 			target = append(target, s.y)
 			ones = append(ones, 1)
 		}
 	}
-	start, err := weightedLeastSquares(xs, target, ones, prior, *lambda)
+	start, err := weightedLeastSquares(xs, target, ones, prior, lambda)
 	if err != nil {
-		return err
+		return res, err
 	}
-	w, err := fitLogistic(train, start, prior, *lambda, *iterations)
+	w, err := fitLogistic(train, start, prior, lambda, iterations)
 	if err != nil {
-		return err
+		return res, err
 	}
-	fmt.Printf("// %d training and %d held-out positions; held-out logistic loss: prior %.5f, least squares %.5f, fit %.5f\n",
-		len(train), len(test), logisticLoss(test, prior), logisticLoss(test, start), logisticLoss(test, w))
-	fmt.Printf("// held-out RMS error (cp, |score| <= 500): prior %.1f, least squares %.1f, fit %.1f\n",
-		rmsError(test, prior), rmsError(test, start), rmsError(test, w))
-	for i, name := range g.FeatureNames() {
-		fmt.Printf("\t%q: %.1f,\n", name, math.Round(w[i]*10)/10)
+	res.train, res.test = len(train), len(test)
+	for i, v := range [][]float64{prior, start, w} {
+		res.loss[i], res.rms[i] = logisticLoss(test, v), rmsError(test, v)
 	}
-	return nil
+	res.weights = make([]float64, len(w))
+	for i, x := range w {
+		res.weights[i] = math.Round(x*10) / 10
+	}
+	return res, nil
 }
 
 // rmsError is the root-mean-square difference in centipawns over the positions scored within 500.
