@@ -5,8 +5,8 @@
 //	go run ./bots/internal/tune gen -n 10000 -seed 1 -out bots/internal/tune/testdata/positions.txt.gz
 //	go run ./bots/internal/tune fit -in bots/internal/tune/testdata/positions.txt.gz
 //
-// gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which Stockfish picks every move with a
-// 2,000-node search; at a random fifth of the positions from ply 12 on it searches 10 plies (table cleared,
+// gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which
+// Stockfish picks every move with a 2,000-node search; at a random fifth of the positions from ply 12 on it searches 10 plies (table cleared,
 // one thread, so the answer depends on the position only) and keeps the position when the side to move is
 // not in check, the best move is quiet (no capture or promotion) and the score is not a mate. Each kept line
 // is "FEN;score", the score in centipawns from the side to move. The committed data file is that output.
