@@ -206,6 +206,10 @@ func (p *Position) Perft(depth int) uint64 {
 	return perft(p.board, depth, make([][games.MaxMoves]games.Move, depth+1))
 }
 
+// TacticsForced reports whether the side to move must capture: a quiescence search may not stand pat then,
+// because the rules take the choice away.
+func (p *Position) TacticsForced() bool { return p.board.jumpers() != 0 }
+
 // AppendTactical appends the moves that change material: captures (all the legal moves when one exists),
 // otherwise the moves that crown a man.
 func (p *Position) AppendTactical(dst []games.Move) []games.Move {

@@ -451,3 +451,37 @@ func TestNoAllocations(t *testing.T) {
 		t.Errorf("%v allocations per node batch, want 0", allocs)
 	}
 }
+
+func TestTacticsForced(t *testing.T) {
+	var _ games.ForcedTactics = (*Position)(nil)
+	cases := []struct {
+		fen    string
+		forced bool
+	}{
+		{StartFEN, false},
+		{"B:W18:B14", true},    // Black's man on 14 must jump 18
+		{"W:W18:B14", true},    // White's man on 18 must jump 14
+		{"B:W26,27:B22", true}, // the shared README's "crowned by a capture" position: 22 must jump
+		{"W:W6,7,8:B2,3,K30", false},
+	}
+	for _, c := range cases {
+		t.Run(c.fen, func(t *testing.T) {
+			p, err := ParseFEN(c.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf [games.MaxMoves]games.Move
+			moves := p.AppendMoves(buf[:0])
+			allCaptures := len(moves) > 0
+			for _, m := range moves {
+				allCaptures = allCaptures && strings.Contains(p.FormatMove(m), "x")
+			}
+			if p.TacticsForced() != c.forced {
+				t.Errorf("TacticsForced() = %v, want %v", p.TacticsForced(), c.forced)
+			}
+			if p.TacticsForced() != allCaptures {
+				t.Errorf("TacticsForced() = %v but the legal moves %v are all captures: %v", p.TacticsForced(), gametest.MoveSet(p, moves), allCaptures)
+			}
+		})
+	}
+}
