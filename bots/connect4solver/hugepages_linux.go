@@ -1,4 +1,4 @@
-// Asking Linux to back the transposition table with huge pages.
+// Table memory on Linux, backed by transparent huge pages when the system allows them.
 package connect4solver
 
 import (
@@ -9,21 +9,20 @@ import (
 // hugePageSize is the size of a transparent huge page on amd64 and arm64 Linux.
 const hugePageSize = 2 << 20
 
-// adviseHugePages asks the kernel to back the 2 MB-aligned part of entries with transparent huge pages:
-// a probe then misses the TLB far less often, and the table is probed at random at every node. It is
-// only advice: when huge pages are disabled the call fails or is ignored, and nothing changes.
-func adviseHugePages(entries []uint64) {
-	if len(entries) == 0 {
-		return
+// allocateEntries returns n zeroed entries, aligned on a huge page when there is at least one, and asks
+// the kernel to back them with transparent huge pages: a probe (or a prefetch) then rarely misses the
+// TLB, whose page walks otherwise dominate the search of a large table (L2_R2 solves 2.4 times slower
+// with 4 KB pages and a 128 MB table). It is only advice: where huge pages are disabled the call fails
+// or is ignored and nothing else changes.
+func allocateEntries(n int) []uint64 {
+	const perPage = hugePageSize / 8
+	if n < perPage {
+		return make([]uint64, n)
 	}
-	start := uintptr(unsafe.Pointer(&entries[0]))
-	end := start + uintptr(len(entries))*8
-	alignedStart := (start + hugePageSize - 1) &^ (hugePageSize - 1)
-	alignedEnd := end &^ (hugePageSize - 1)
-	if alignedEnd <= alignedStart {
-		return
-	}
-	first, last := (alignedStart-start)/8, (alignedEnd-start)/8
-	region := unsafe.Slice((*byte)(unsafe.Pointer(&entries[first])), (last-first)*8)
+	raw := make([]uint64, n+perPage)
+	misalignment := int(uintptr(unsafe.Pointer(&raw[0])) % hugePageSize / 8)
+	entries := raw[(perPage-misalignment)%perPage:][:n:n]
+	region := unsafe.Slice((*byte)(unsafe.Pointer(&entries[0])), n*8)
 	_ = syscall.Madvise(region, syscall.MADV_HUGEPAGE)
+	return entries
 }

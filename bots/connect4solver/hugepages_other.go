@@ -1,7 +1,7 @@
-// Other systems back the transposition table with ordinary pages.
+// Table memory outside Linux: ordinary pages.
 //go:build !linux
 
 package connect4solver
 
-// adviseHugePages does nothing outside Linux.
-func adviseHugePages([]uint64) {}
+// allocateEntries returns n zeroed entries.
+func allocateEntries(n int) []uint64 { return make([]uint64, n) }

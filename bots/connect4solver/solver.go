@@ -304,7 +304,7 @@ func (s *Solver) negamax(current, mask uint64, stones, alpha, beta int) int {
 	// overlaps the ordering work below instead of stalling each child's own probe.
 	for rest := candidates; rest != 0; rest &= rest - 1 {
 		cell := rest & -rest
-		prefetch(&s.table.entries[((current^mask)+(mask|cell))*keyMixer>>s.table.shift])
+		prefetch(s.table.slot((current ^ mask) + (mask | cell)))
 	}
 	for i := g.width - 1; i >= 0; i-- {
 		cell := candidates & g.columnsByPriority[i]
