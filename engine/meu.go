@@ -266,9 +266,7 @@ func NewMEU(game games.Game, own Evaluation, model MoveProbabilities, opts MEUOp
 		return nil, fmt.Errorf("MEU: %d expected levels is negative", opts.ExpectedLevels)
 	}
 	s := &MEU{model: model, opts: opts}
-	s.game = game
-	s.own = newOMProbe(game, own, opts.Probe)
-	s.probes = []*omProbe{s.own}
+	s.setup(game, opts.Probe, []Evaluation{own})
 	return s, nil
 }
 
@@ -292,6 +290,7 @@ func (s *MEU) scratch(ply int) {
 func (s *MEU) searchDepth(p games.Position, depth int, ctl *Control) FixedDepthResult {
 	s.begin(p, ctl)
 	defer s.end()
+	p = s.wrap(p)
 	s.scratch(depth + 1)
 	v, moves, done := s.frontier(p, depth, 0)
 	if done {
@@ -342,6 +341,10 @@ func (s *MEU) value(p games.Position, depth, ply, levels int) (minimax, expected
 		return v, v, games.NoMove
 	}
 	if p.ToMove() == s.rootSide {
+		if depth == 1 {
+			v := s.maxOverLeaves(p, ply)
+			return v, v, games.NoMove
+		}
 		minimax, expected = math.Inf(-1), math.Inf(-1)
 		for _, m := range moves {
 			p.Play(m)

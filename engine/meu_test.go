@@ -190,6 +190,7 @@ func TestMEUWithCertainModelIsMinimax(t *testing.T) {
 					}
 					cache[key] = s
 				}
+				s.NewGame() // tree nodes are hashed by name, and names repeat from tree to tree
 				if r := s.SearchDepth(p, depth); r.Value != want.Score || r.Move != want.Move {
 					t.Fatalf("tree %d (%s, %d levels, depth %d): MEU %v by %s, minimax %v by %s\n%s", i, modelName, levels, depth,
 						r.Value, p.FormatMove(r.Move), want.Score, p.FormatMove(want.Move), tree)

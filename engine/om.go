@@ -4,6 +4,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"dossier/games"
 )
@@ -20,6 +21,18 @@ import (
 // (-inf, +inf). The paper writes this for a minimising MIN as the window (-inf, v+1); the negamax form
 // is the mirror image. The window is valid only while the probes search to one common horizon, as the
 // paper's opponent does; a probe that nevertheless fails low is repeated with the full window.
+
+// omSimilarity: bounded-gain pruning at MAX nodes (our own reading of Donkers, van den Herik & Uiterwijk's
+// similarity pruning for PrOM search, whose paper we do not have). Let every opponent evaluation, as MAX
+// sees it, differ from our own V0 by at most delta at the leaves, up to a constant per evaluation. Minimax
+// values then differ by at most delta too (minimax is monotone and commutes with constants), so a MIN node
+// h's type i picks a child whose V0-minimax is at most mm0(h) + 2 delta (it prefers that child to the
+// V0-optimal one under its own values). By induction the model's value of a node exceeds its V0-minimax
+// value by at most 2 * sum_i P(w_i) delta_i per MIN level below it (delta_i = 0 for a type with our own
+// weights), and is never below it. So at a MAX node whose best move so far is worth a, a MIN child h
+// with r plies left cannot do better when mm0(h) + 2 delta' ceil(r/2) <= a, which a null-window probe of
+// our own evaluation decides at the cost of alpha-beta's test of a non-principal move. With delta' = 0
+// (the model is minimax's) the searches prune like alpha-beta at the MAX nodes.
 
 // FixedDepthResult is what an opponent-model search to a fixed depth returns.
 type FixedDepthResult struct {
@@ -56,6 +69,14 @@ type OMOptions struct {
 	Probe AlphaBetaOptions
 	// BetaPruning narrows the opponent's probes with the value of its probe two plies higher (Figure 1).
 	BetaPruning bool
+	// SimilarityPruning skips, at our nodes, the moves whose minimax value under our own evaluation
+	// (tested with a null-window probe) plus the largest gain the model can bring is no better than the
+	// best move so far. The gain is bounded by SimilarityBound (see omSimilarity); the pruning is exact
+	// when the bound holds and a forward pruning when it does not.
+	SimilarityPruning bool
+	// SimilarityBound is delta >= 0: every opponent evaluation, as we see its values, differs from ours by
+	// at most delta (up to a constant) at every leaf of the search.
+	SimilarityBound float64
 }
 
 // DefaultOMOptions returns the options OM and PrOM play a game with: the alpha-beta defaults for the
@@ -65,15 +86,178 @@ func DefaultOMOptions(g games.Game) OMOptions {
 }
 
 // omProbe is one evaluation's alpha-beta probe: the engine's AlphaBeta as a subroutine, with its own
-// transposition table kept across the probes of one search (cleared only by NewGame).
+// transposition table kept across the probes of one search (cleared only by NewGame). It reads its
+// evaluation's values from the search's value cache (see omValueCache).
 type omProbe struct {
-	ab *AlphaBeta
+	ab   *AlphaBeta
+	eval Evaluation // the real evaluation, whose values the probe sees as its one weighted feature
 }
 
-func newOMProbe(g games.Game, eval Evaluation, opts AlphaBetaOptions) *omProbe {
-	opts.Threads = 1
-	return &omProbe{ab: NewAlphaBeta(g, eval, opts)}
+// omValueCacheEntries is the size of a model search's value cache (entries of one key and one value per
+// evaluation: about 3 MiB with four evaluations).
+const omValueCacheEntries = 1 << 16
+
+// omValueCache holds the values of a search's evaluations for recently seen positions: a position's
+// features are extracted once and every evaluation (ours and each opponent's) computed from them, which is
+// what makes several models affordable. The probes see a position's values as its features, each probe
+// weighting its own with 1 (see omView), so a probe's value is bit for bit the value its evaluation gives.
+// It is a direct-mapped table keyed by the position's hash, not safe for concurrent use.
+type omValueCache struct {
+	evals    []Evaluation
+	keys     []uint64
+	gens     []uint32 // the generation that wrote each entry; entries of older generations are empty
+	gen      uint32
+	values   []float64 // len(evals) per entry
+	features []float64
 }
+
+func newOMValueCache(g games.Game, evals []Evaluation) *omValueCache {
+	return &omValueCache{evals: evals, keys: make([]uint64, omValueCacheEntries), gens: make([]uint32, omValueCacheEntries),
+		gen: 1, values: make([]float64, omValueCacheEntries*len(evals)), features: make([]float64, len(g.FeatureNames()))}
+}
+
+// fill writes the values of every evaluation for p into dst.
+func (c *omValueCache) fill(p games.Position, dst []float64) {
+	n := len(c.evals)
+	key := p.Hash()
+	i := int(key & (omValueCacheEntries - 1))
+	entry := c.values[i*n : i*n+n]
+	if c.gens[i] == c.gen && c.keys[i] == key {
+		copy(dst, entry)
+		return
+	}
+	p.Features(c.features)
+	for k, e := range c.evals {
+		entry[k] = e.Value(c.features)
+	}
+	c.keys[i], c.gens[i] = key, c.gen
+	copy(dst, entry)
+}
+
+// clear empties the cache by starting a new generation (clearing the table only when the count wraps).
+func (c *omValueCache) clear() {
+	c.gen++
+	if c.gen == 0 {
+		clear(c.gens)
+		c.gen = 1
+	}
+}
+
+// omValueGame is a game whose features are the values of a model search's evaluations: the game the
+// probes are built for.
+type omValueGame struct {
+	games.Game
+	names []string
+}
+
+// FeatureNames names one feature per evaluation.
+func (g omValueGame) FeatureNames() []string { return g.names }
+
+// omView is a position whose features are its evaluation values from the cache; it passes the optional
+// interfaces a search uses through (a wrapped position without one behaves as a game without it: no
+// tactical moves, never in check, no forced tactics).
+type omView struct {
+	games.Position
+	cache    *omValueCache
+	tactical games.Tactical
+	checker  games.Checker
+	forced   games.ForcedTactics
+}
+
+// omNullView is an omView of a position that can pass the move.
+type omNullView struct {
+	*omView
+	nuller games.NullMover
+}
+
+func newOMView(p games.Position, cache *omValueCache) games.Position {
+	v := &omView{Position: p, cache: cache}
+	v.tactical, _ = p.(games.Tactical)
+	v.checker, _ = p.(games.Checker)
+	v.forced, _ = p.(games.ForcedTactics)
+	if n, ok := p.(games.NullMover); ok {
+		return omNullView{omView: v, nuller: n}
+	}
+	return v
+}
+
+// Features writes the position's evaluation values.
+func (v *omView) Features(dst []float64) { v.cache.fill(v.Position, dst) }
+
+// Clone returns a view of a clone sharing the cache (which must then be used by one goroutine at a time).
+func (v *omView) Clone() games.Position { return newOMView(v.Position.Clone(), v.cache) }
+
+// AppendTactical appends the wrapped position's tactical moves, if it has any.
+func (v *omView) AppendTactical(dst []games.Move) []games.Move {
+	if v.tactical == nil {
+		return dst
+	}
+	return v.tactical.AppendTactical(dst)
+}
+
+// IsTactical reports whether m is a tactical move of the wrapped position.
+func (v *omView) IsTactical(m games.Move) bool { return v.tactical != nil && v.tactical.IsTactical(m) }
+
+// TacticalGain scores m as the wrapped position does, 0 without tactical moves.
+func (v *omView) TacticalGain(m games.Move) int {
+	if v.tactical == nil {
+		return 0
+	}
+	return v.tactical.TacticalGain(m)
+}
+
+// InCheck reports whether the side to move of the wrapped position is in check.
+func (v *omView) InCheck() bool { return v.checker != nil && v.checker.InCheck() }
+
+// TacticsForced reports whether the wrapped position forces a tactical move.
+func (v *omView) TacticsForced() bool { return v.forced != nil && v.forced.TacticsForced() }
+
+// PlayNull passes the move in the wrapped position.
+func (v omNullView) PlayNull() { v.nuller.PlayNull() }
+
+// UndoNull takes back PlayNull.
+func (v omNullView) UndoNull() { v.nuller.UndoNull() }
+
+// setup builds the probes of a model search, one per distinct evaluation among evals (evals[0] is ours,
+// whose probe also gives our leaf values), all reading the shared value cache, and returns the probe of
+// each of evals. Evaluations with equal weights share a probe and its table: they search the same values.
+func (b *omBase) setup(game games.Game, opts AlphaBetaOptions, evals []Evaluation) []*omProbe {
+	b.game = game
+	var distinct []Evaluation
+	index := make([]int, len(evals))
+	for i, e := range evals {
+		index[i] = slices.IndexFunc(distinct, func(d Evaluation) bool { return slices.Equal(d.Weights, e.Weights) })
+		if index[i] < 0 {
+			index[i] = len(distinct)
+			distinct = append(distinct, e)
+		}
+	}
+	b.cache = newOMValueCache(game, distinct)
+	vgame := omValueGame{Game: game}
+	for _, e := range distinct {
+		vgame.names = append(vgame.names, "value of "+e.Name)
+	}
+	b.probes = b.probes[:0]
+	for k, e := range distinct {
+		unit := Evaluation{Name: e.Name, Weights: make([]float64, len(distinct))}
+		unit.Weights[k] = 1
+		o := opts
+		o.Threads = 1
+		if o.AspirationWindow <= 0 {
+			o.AspirationWindow = autoWindow(e) // the real evaluation's scale, not the unit vector's
+		}
+		b.probes = append(b.probes, &omProbe{ab: NewAlphaBeta(vgame, unit, o), eval: e})
+	}
+	out := make([]*omProbe, len(evals))
+	for i := range evals {
+		out[i] = b.probes[index[i]]
+	}
+	b.own = out[0]
+	return out
+}
+
+// wrap returns the view of p that the search walks, so that every probe reads the value cache.
+func (b *omBase) wrap(p games.Position) games.Position { return newOMView(p, b.cache) }
 
 // bestMove returns the probe value of p (for its side to move, mates counted from p) and the best move,
 // searching from the window (alpha, +inf). When that window proves wrong (the value is not above alpha,
@@ -95,6 +279,7 @@ func (pr *omProbe) bestMove(p games.Position, depth int, alpha float64) (float64
 // player, the per-ply move buffers, the node count and the link to the Control.
 type omBase struct {
 	game     games.Game
+	cache    *omValueCache
 	own      *omProbe
 	probes   []*omProbe // every probe of the search, for node counting and control
 	rootSide games.Side
@@ -106,6 +291,13 @@ type omBase struct {
 	probeStart []uint64
 	// reprobes counts the beta-pruned probes that had to be repeated with the full window.
 	reprobes uint64
+	// similarity enables the bounded-gain pruning at MAX nodes, with gainPerLevel = 2 * sum P(w_i) delta_i.
+	similarity   bool
+	gainPerLevel float64
+	// rootFirst is the root move to search first (the previous iteration's choice).
+	rootFirst games.Move
+	// pruned counts the MAX-node children skipped by the similarity test.
+	pruned uint64
 }
 
 // omPollMask sets how often a model search polls its Control: every 256 of its own nodes (probes poll
@@ -118,6 +310,7 @@ func (b *omBase) begin(p games.Position, ctl *Control) {
 	b.aborted = false
 	b.nodes = 0
 	b.reprobes = 0
+	b.pruned = 0
 	b.probeStart = b.probeStart[:0]
 	for _, pr := range b.probes {
 		pr.ab.SetProbeControl(ctl)
@@ -240,16 +433,72 @@ func (b *omBase) leafValue(p games.Position, ply int) float64 {
 	return b.toRoot(p, v, ply)
 }
 
-// exactValue is our own alpha-beta value of p to depth for the root player, with the full window.
+// maxOverLeaves is the value of a node of the root player one ply above the horizon: the best of its
+// children's leaf values, which our own alpha-beta probe to depth 1 finds with cut-offs instead of
+// resolving every child's quiescence in full.
+func (b *omBase) maxOverLeaves(p games.Position, ply int) float64 {
+	return b.exactValue(p, 1, ply)
+}
+
+// orderMoves puts the move most likely best first: at the root the previous iteration's choice, elsewhere
+// the best move our own probe's table holds for p. The other moves keep their order.
+func (b *omBase) orderMoves(p games.Position, moves []games.Move, ply int) {
+	first := games.NoMove
+	if ply == 0 {
+		first = b.rootFirst
+	}
+	if first == games.NoMove {
+		if e, ok := b.own.ab.TT().Probe(p.Hash(), 0); ok {
+			first = e.Move
+		}
+	}
+	if i := slices.Index(moves, first); i > 0 {
+		copy(moves[1:i+1], moves[:i])
+		moves[0] = first
+	}
+}
+
+// cannotBeat reports whether the MIN node p, with depth plies left and ply plies below the root, is
+// worth no more than best to the model (see omSimilarity): its V0-minimax value plus the largest gain is
+// at most best. It latches a stop.
+func (b *omBase) cannotBeat(p games.Position, depth, ply int, best float64) bool {
+	if !b.similarity || depth < 1 || math.IsInf(best, -1) {
+		return false
+	}
+	threshold := best - b.gainPerLevel*float64((depth+1)/2)
+	if math.Abs(threshold) >= MateBound/2 {
+		return false // mate scores count plies from different nodes; no pruning near them
+	}
+	// mm0(p) <= threshold for the root player is p's own probe value >= -threshold for the opponent.
+	target := -threshold
+	v := b.own.ab.Probe(p, depth, math.Nextafter(target, math.Inf(-1)), target)
+	if b.stoppedBy() {
+		return false
+	}
+	if v >= target {
+		b.pruned++
+		return true
+	}
+	return false
+}
+
+// exactValue is our own alpha-beta value of p to depth for the root player, with the full window (0
+// when the probe was stopped, which it latches).
 func (b *omBase) exactValue(p games.Position, depth, ply int) float64 {
 	v := b.own.ab.Probe(p, depth, math.Inf(-1), math.Inf(1))
+	if b.stoppedBy() {
+		return 0
+	}
 	return b.toRoot(p, v, ply)
 }
 
-// newGame clears every probe's table and history.
+// newGame clears every probe's table and history, and the value cache.
 func (b *omBase) newGame() {
 	for _, pr := range b.probes {
 		pr.ab.NewGame()
+	}
+	if b.cache != nil {
+		b.cache.clear()
 	}
 }
 
@@ -275,12 +524,24 @@ func NewOMSearch(game games.Game, own Evaluation, model OMModel, opts OMOptions)
 	if model.ProbeDepth < 0 {
 		return nil, fmt.Errorf("opponent model: probe depth %d is negative", model.ProbeDepth)
 	}
+	if err := checkSimilarity(opts); err != nil {
+		return nil, err
+	}
 	s := &OMSearch{model: model, opts: opts}
-	s.game = game
-	s.own = newOMProbe(game, own, opts.Probe)
-	s.opp = newOMProbe(game, model.Opponent, opts.Probe)
-	s.probes = []*omProbe{s.own, s.opp}
+	s.opp = s.setup(game, opts.Probe, []Evaluation{own, model.Opponent})[1]
+	s.similarity = opts.SimilarityPruning
+	if s.opp != s.own {
+		s.gainPerLevel = 2 * opts.SimilarityBound
+	}
 	return s, nil
+}
+
+// checkSimilarity reports an error if the similarity bound is not a number >= 0.
+func checkSimilarity(opts OMOptions) error {
+	if d := opts.SimilarityBound; math.IsNaN(d) || math.IsInf(d, 0) || d < 0 {
+		return fmt.Errorf("similarity bound %v, want a finite number >= 0", d)
+	}
+	return nil
 }
 
 // NewGame clears the probes' tables.
@@ -289,32 +550,47 @@ func (s *OMSearch) NewGame() { s.newGame() }
 // SearchDepth runs OM search on p to depth plies without limits and returns the value, the move and the
 // predicted reply; p is left as it was.
 func (s *OMSearch) SearchDepth(p games.Position, depth int) FixedDepthResult {
+	s.rootFirst = games.NoMove
 	return s.searchDepth(p, depth, nil)
 }
 
 func (s *OMSearch) searchDepth(p games.Position, depth int, ctl *Control) FixedDepthResult {
 	s.begin(p, ctl)
 	defer s.end()
-	res := FixedDepthResult{Value: math.Inf(-1)}
+	p = s.wrap(p)
 	v, moves, done := s.frontier(p, depth, 0)
 	if done {
 		return FixedDepthResult{Value: v, Nodes: 1, Complete: true}
 	}
 	s.nodes++
+	res := FixedDepthResult{}
+	res.Value, res.Move, res.Predicted = s.maxNode(p, moves, depth, 0, math.Inf(-1))
+	res.Nodes = s.totalNodes()
+	res.Complete = !s.aborted
+	return res
+}
+
+// maxNode searches a node of the root player with its legal moves: the best child's value, its move and
+// the reply predicted there. When stopped it returns the best of the children searched.
+func (s *OMSearch) maxNode(p games.Position, moves []games.Move, depth, ply int, bound float64) (best float64, move, reply games.Move) {
+	best = math.Inf(-1)
+	s.orderMoves(p, moves, ply)
 	for _, m := range moves {
 		p.Play(m)
-		v, reply := s.value(p, depth-1, 1, math.Inf(-1))
+		if s.cannotBeat(p, depth-1, ply+1, best) {
+			p.Undo()
+			continue
+		}
+		v, r := s.value(p, depth-1, ply+1, bound)
 		p.Undo()
 		if s.aborted {
 			break
 		}
-		if v > res.Value {
-			res.Value, res.Move, res.Predicted = v, m, reply
+		if v > best {
+			best, move, reply = v, m, r
 		}
 	}
-	res.Nodes = s.totalNodes()
-	res.Complete = !s.aborted
-	return res
+	return best, move, reply
 }
 
 // value is the OM value of p for the root player, with the opponent's reply when p is a MIN node.
@@ -329,16 +605,10 @@ func (s *OMSearch) value(p games.Position, depth, ply int, bound float64) (float
 		return v, games.NoMove
 	}
 	if p.ToMove() == s.rootSide {
-		best := math.Inf(-1)
-		for _, m := range moves {
-			p.Play(m)
-			v, _ := s.value(p, depth-1, ply+1, bound)
-			p.Undo()
-			if s.aborted {
-				return 0, games.NoMove
-			}
-			best = max(best, v)
+		if depth == 1 {
+			return s.maxOverLeaves(p, ply), games.NoMove
 		}
+		best, _, _ := s.maxNode(p, moves, depth, ply, bound)
 		return best, games.NoMove
 	}
 	probeDepth := depth
@@ -357,6 +627,10 @@ func (s *OMSearch) value(p games.Position, depth, ply int, bound float64) (float
 		s.aborted = true
 		return 0, games.NoMove
 	}
+	if depth == 1 && s.opp == s.own {
+		// The opponent is minimax's model: its probe's value is our value of the leaf it chose.
+		return s.toRoot(p, u, ply), reply
+	}
 	childBound := math.Inf(-1)
 	if probeDepth == depth { // the grandchildren's probes search to the same horizon
 		childBound = omGrandchildBound(u)
@@ -369,7 +643,14 @@ func (s *OMSearch) value(p games.Position, depth, ply int, bound float64) (float
 
 // Search runs iterative deepening OM search under ctl (see Searcher).
 func (s *OMSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return omIterate(p, ctl, report, func(depth int) FixedDepthResult { return s.searchDepth(p, depth, ctl) })
+	s.rootFirst = games.NoMove
+	return omIterate(p, ctl, report, func(depth int) FixedDepthResult {
+		r := s.searchDepth(p, depth, ctl)
+		if r.Complete {
+			s.rootFirst = r.Move
+		}
+		return r
+	})
 }
 
 // omIterate is the iterative deepening loop of the opponent-model searches: one fixed-depth search per

@@ -81,7 +81,8 @@ type PromSearch struct {
 var _ Searcher = (*PromSearch)(nil)
 
 // NewPromSearch returns a PrOM search for game with our evaluation own and the opponent model; each type
-// with a positive probability gets its own probe and transposition table.
+// with a positive probability gets its own probe and transposition table, except that the types with our
+// own weights share ours.
 func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOptions) (*PromSearch, error) {
 	if err := own.Check(game); err != nil {
 		return nil, err
@@ -89,19 +90,25 @@ func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOpti
 	if err := model.Check(game); err != nil {
 		return nil, err
 	}
+	if err := checkSimilarity(opts); err != nil {
+		return nil, err
+	}
 	s := &PromSearch{model: model, opts: opts}
-	s.game = game
-	s.own = newOMProbe(game, own, opts.Probe)
-	s.probes = []*omProbe{s.own}
+	evals := []Evaluation{own}
 	for i, t := range model.Types {
 		if model.TypeProbabilities[i] == 0 {
 			continue
 		}
-		pr := newOMProbe(game, t.Eval, opts.Probe)
 		s.active = append(s.active, i)
 		s.prob = append(s.prob, model.TypeProbabilities[i])
-		s.typeAB = append(s.typeAB, pr)
-		s.probes = append(s.probes, pr)
+		evals = append(evals, t.Eval)
+	}
+	s.typeAB = s.setup(game, opts.Probe, evals)[1:]
+	s.similarity = opts.SimilarityPruning
+	for k, pr := range s.typeAB {
+		if pr != s.own {
+			s.gainPerLevel += 2 * s.prob[k] * opts.SimilarityBound
+		}
 	}
 	return s, nil
 }
@@ -112,6 +119,7 @@ func (s *PromSearch) NewGame() { s.newGame() }
 // SearchDepth runs PrOM search on p to depth plies without limits and returns the value, the move and
 // the most probable reply; p is left as it was.
 func (s *PromSearch) SearchDepth(p games.Position, depth int) FixedDepthResult {
+	s.rootFirst = games.NoMove
 	return s.searchDepth(p, depth, nil)
 }
 
@@ -129,6 +137,7 @@ func (s *PromSearch) scratch(ply int) {
 func (s *PromSearch) searchDepth(p games.Position, depth int, ctl *Control) FixedDepthResult {
 	s.begin(p, ctl)
 	defer s.end()
+	p = s.wrap(p)
 	s.scratch(depth + 1)
 	v, moves, done := s.frontier(p, depth, 0)
 	if done {
@@ -139,21 +148,34 @@ func (s *PromSearch) searchDepth(p games.Position, depth int, ctl *Control) Fixe
 	for i := range none {
 		none[i] = math.Inf(-1)
 	}
-	res := FixedDepthResult{Value: math.Inf(-1)}
+	res := FixedDepthResult{}
+	res.Value, res.Move, res.Predicted = s.maxNode(p, moves, depth, 0, none)
+	res.Nodes = s.totalNodes()
+	res.Complete = !s.aborted
+	return res
+}
+
+// maxNode searches a node of the root player with its legal moves: the best child's value, its move and
+// the reply predicted there. When stopped it returns the best of the children searched.
+func (s *PromSearch) maxNode(p games.Position, moves []games.Move, depth, ply int, bounds []float64) (best float64, move, reply games.Move) {
+	best = math.Inf(-1)
+	s.orderMoves(p, moves, ply)
 	for _, m := range moves {
 		p.Play(m)
-		v, reply := s.value(p, depth-1, 1, none)
+		if s.cannotBeat(p, depth-1, ply+1, best) {
+			p.Undo()
+			continue
+		}
+		v, r := s.value(p, depth-1, ply+1, bounds)
 		p.Undo()
 		if s.aborted {
 			break
 		}
-		if v > res.Value {
-			res.Value, res.Move, res.Predicted = v, m, reply
+		if v > best {
+			best, move, reply = v, m, r
 		}
 	}
-	res.Nodes = s.totalNodes()
-	res.Complete = !s.aborted
-	return res
+	return best, move, reply
 }
 
 // value is the PrOM value of p for the root player, with the most probable reply when p is a MIN node.
@@ -168,16 +190,10 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 		return v, games.NoMove
 	}
 	if p.ToMove() == s.rootSide {
-		best := math.Inf(-1)
-		for _, m := range moves {
-			p.Play(m)
-			v, _ := s.value(p, depth-1, ply+1, bounds)
-			p.Undo()
-			if s.aborted {
-				return 0, games.NoMove
-			}
-			best = max(best, v)
+		if depth == 1 {
+			return s.maxOverLeaves(p, ply), games.NoMove
 		}
+		best, _, _ := s.maxNode(p, moves, depth, ply, bounds)
 		return best, games.NoMove
 	}
 
@@ -208,19 +224,27 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 	likeliest, likeliestP := games.NoMove, -1.0
 	for _, m := range distinct {
 		total := 0.0
-		for k := range s.typeAB {
+		known := false // whether a type with our own weights chose m one ply above the horizon
+		var v float64
+		for k, pr := range s.typeAB {
 			if chosen[k] == m {
 				childBound[k] = omGrandchildBound(values[k])
 				total += s.prob[k]
+				if depth == 1 && pr == s.own {
+					// That type's probe value is our value of the leaf it chose.
+					known, v = true, s.toRoot(p, values[k], ply)
+				}
 			} else {
 				childBound[k] = math.Inf(-1)
 			}
 		}
-		p.Play(m)
-		v, _ := s.value(p, depth-1, ply+1, childBound)
-		p.Undo()
-		if s.aborted {
-			return 0, games.NoMove
+		if !known {
+			p.Play(m)
+			v, _ = s.value(p, depth-1, ply+1, childBound)
+			p.Undo()
+			if s.aborted {
+				return 0, games.NoMove
+			}
 		}
 		expected += total * v
 		if total > likeliestP {
@@ -242,5 +266,12 @@ func promHasMove(moves []games.Move, m games.Move) bool {
 
 // Search runs iterative deepening PrOM search under ctl (see Searcher).
 func (s *PromSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return omIterate(p, ctl, report, func(depth int) FixedDepthResult { return s.searchDepth(p, depth, ctl) })
+	s.rootFirst = games.NoMove
+	return omIterate(p, ctl, report, func(depth int) FixedDepthResult {
+		r := s.searchDepth(p, depth, ctl)
+		if r.Complete {
+			s.rootFirst = r.Move
+		}
+		return r
+	})
 }

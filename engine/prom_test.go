@@ -193,7 +193,9 @@ func TestPromWithCertainOwnTypeIsMinimax(t *testing.T) {
 		want := omNegamax(p, own, depth)
 		for modelName, model := range promCertainModels(own, omUnit(tree, 1), omUnit(tree, 2)) {
 			for name, probe := range omTreeOptions() {
-				s := cache.get(t, tree, modelName+name, own, model, OMOptions{Probe: probe, BetaPruning: true})
+				// Similarity pruning with any bound: every type that has probability has our weights.
+				opts := OMOptions{Probe: probe, BetaPruning: true, SimilarityPruning: i%2 == 0, SimilarityBound: 7}
+				s := cache.get(t, tree, fmt.Sprint(modelName, name, opts.SimilarityPruning), own, model, opts)
 				r := s.SearchDepth(p, depth)
 				if !promClose(r.Value, want) || (modelName == "P(w0) = 1" && r.Value != want) {
 					t.Fatalf("tree %d (%s, %s, depth %d): PrOM %v, minimax %v\n%s", i, modelName, name, depth, r.Value, want, tree)
@@ -284,4 +286,88 @@ func TestPromModelCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// promSimilarTree is a random tree whose functions f_1, f_2 differ from f_0 by a constant (per function)
+// plus at most delta at every node: opponent types within the similarity bound delta of our own.
+func promSimilarTree(rng *rand.Rand, depth, maxBranch int, delta float64) *gametree.Tree {
+	offsets := []float64{0, rng.Float64()*40 - 20, rng.Float64()*40 - 20}
+	var grow func(name string, depth int) *gametree.Node
+	grow = func(name string, depth int) *gametree.Node {
+		base := math.Round((rng.Float64()*200-100)*1e6) / 1e6
+		n := &gametree.Node{Name: name, Values: []float64{base, 0, 0}}
+		for i := 1; i < 3; i++ {
+			n.Values[i] = base + offsets[i] + math.Round((rng.Float64()*2-1)*delta*1e6)/1e6
+		}
+		if depth > 0 {
+			n.Children = make([]*gametree.Node, 1+rng.IntN(maxBranch))
+			for i := range n.Children {
+				n.Children[i] = grow(fmt.Sprintf("%s.%d", name, i), depth-1)
+			}
+		}
+		return n
+	}
+	tree, err := gametree.NewTree(grow("r", depth), 3)
+	if err != nil {
+		panic(err)
+	}
+	return tree
+}
+
+// TestSimilarityPruningOnRandomTrees checks that the bounded-gain pruning at MAX nodes changes no PrOM or
+// OM result when the opponent's functions lie within the bound of ours, and counts what it saves.
+func TestSimilarityPruningOnRandomTrees(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 4))
+	deltas := []float64{0, 1, 5, 20}
+	cache := promSearchers{}
+	omCache := omSearchers{}
+	var nodesOff, nodesOn, pruned uint64
+	for i := range omTreeCount() / 3 {
+		depth := 2 + rng.IntN(5)
+		maxBranch := 2 + rng.IntN(4)
+		if depth >= 5 {
+			maxBranch = min(maxBranch, 3)
+		}
+		delta := deltas[rng.IntN(len(deltas))]
+		tree := promSimilarTree(rng, depth, maxBranch, delta)
+		own := omUnit(tree, 0)
+		model := promRandomModel(tree, rng)
+		p := tree.StartPosition()
+		for name, probe := range omTreeOptions() {
+			if name == "table" {
+				continue // "default" has a table too
+			}
+			var results [2]FixedDepthResult
+			for k, similar := range []bool{false, true} {
+				opts := OMOptions{Probe: probe, BetaPruning: true, SimilarityPruning: similar, SimilarityBound: delta}
+				s := cache.get(t, tree, fmt.Sprint(name, similar, delta, model.TypeProbabilities), own, model, opts)
+				results[k] = s.SearchDepth(p, depth)
+				if name == "plain" {
+					if similar {
+						nodesOn += results[k].Nodes
+						pruned += s.pruned
+					} else {
+						nodesOff += results[k].Nodes
+					}
+				}
+			}
+			off, on := results[0], results[1]
+			if on.Value != off.Value || on.Move != off.Move || on.Predicted != off.Predicted {
+				t.Fatalf("tree %d (%s, delta %v, P %v, depth %d): PrOM %v (%s), with similarity pruning %v (%s)\n%s", i, name,
+					delta, model.TypeProbabilities, depth, off.Value, p.FormatMove(off.Move), on.Value, p.FormatMove(on.Move), tree)
+			}
+			var om [2]FixedDepthResult
+			for k, similar := range []bool{false, true} {
+				opts := OMOptions{Probe: probe, BetaPruning: true, SimilarityPruning: similar, SimilarityBound: delta}
+				s := omCache.get(t, tree, fmt.Sprint(name, similar, delta), own, OMModel{Opponent: omUnit(tree, 1)}, opts)
+				om[k] = s.SearchDepth(p, depth)
+			}
+			if om[0].Value != om[1].Value || om[0].Move != om[1].Move || om[0].Predicted != om[1].Predicted {
+				t.Fatalf("tree %d (%s, delta %v, depth %d): OM %v (%s), with similarity pruning %v (%s)\n%s", i, name, delta,
+					depth, om[0].Value, p.FormatMove(om[0].Move), om[1].Value, p.FormatMove(om[1].Move), tree)
+			}
+		}
+	}
+	t.Logf("PrOM with plain probes: %d nodes without similarity pruning, %d with (%.1f%%), %d moves pruned",
+		nodesOff, nodesOn, 100*float64(nodesOn)/float64(nodesOff), pruned)
 }
