@@ -132,8 +132,8 @@ func (p *Player) Options() []protocol.Option {
 	}
 }
 
-// NewGame starts a game of g: it clears the search tables (a new searcher for another game) and opens a
-// new record of observations.
+// NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
+// and opens a new record of observations.
 func (p *Player) NewGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -143,6 +143,9 @@ func (p *Player) NewGame(g games.Game) {
 		p.searcher.NewGame()
 	}
 	p.game = g
+	// Build the searcher (and allocate its tables) now rather than on the clock of the first move: GUIs
+	// send ucinewgame after the options and before the game's first go.
+	p.searcherLocked()
 	current := &p.observed[len(p.observed)-1]
 	if len(current.Moves) == 0 {
 		*current = ObservedGame{Game: g.Name(), Opponent: p.opponent}
@@ -191,6 +194,11 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 func (p *Player) currentSearcher() (engine.Searcher, string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	return p.searcherLocked()
+}
+
+// searcherLocked is currentSearcher with p.mu held.
+func (p *Player) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
 	}
