@@ -134,6 +134,60 @@ func (s *Solver) BestMovesWithin(p *connect4.Position, limits Limits) (moves []M
 	return moves, true
 }
 
+// BestMove returns a move of p that keeps its exact score, the centre first among equals, with that
+// score; it returns games.NoMove when the game is over. It costs about one Solve, far less than
+// BestMoves, which must also value every worse move exactly.
+func (s *Solver) BestMove(p *connect4.Position) MoveScore {
+	best, _ := s.BestMoveWithin(p, Limits{})
+	return best
+}
+
+// BestMoveWithin is BestMove within limits; ok is false when a limit was hit, and the move is then NoMove.
+func (s *Solver) BestMoveWithin(p *connect4.Position, limits Limits) (best MoveScore, ok bool) {
+	s.prepare(p, limits)
+	defer s.clearLimits()
+	current, mask := p.Current(), p.Mask()
+	g := &s.geo
+	stones := stoneCount(mask)
+	if g.aligned(current^mask) || stones == g.cells {
+		return MoveScore{}, true
+	}
+	score := s.solvePosition(current, mask, stones, false)
+	possible := g.possible(mask)
+	wins := g.winningCells(current, mask) & possible
+	for _, column := range g.columnsByPriority[:g.width] {
+		cell := possible & column
+		if cell == 0 || s.aborted {
+			continue
+		}
+		if s.keepsScore(current, mask, stones, cell, wins, score) && !s.aborted {
+			return MoveScore{Move: connect4.ColumnMove(g.columnOf(cell)), Score: score}, true
+		}
+	}
+	if s.aborted {
+		return MoveScore{}, false
+	}
+	panic("connect4solver: no move keeps the score the position solved to")
+}
+
+// keepsScore reports whether dropping a stone on cell keeps the score of the position (current, mask,
+// stones), given its cells that win at once and its exact score: a null-window search shows that the
+// opponent can do no better than -score after it.
+func (s *Solver) keepsScore(current, mask uint64, stones int, cell, wins uint64, score int) bool {
+	g := &s.geo
+	if wins != 0 {
+		return wins&cell != 0 // with an immediate win, the score is that of winning at once
+	}
+	childCurrent, childMask := current^mask, mask|cell
+	switch {
+	case g.winningCells(childCurrent, childMask)&g.possible(childMask) != 0:
+		return -(g.cells-stones)/2 == score // the opponent wins with its next stone
+	case stones+1 == g.cells:
+		return score == 0 // the last cell, and no four: a draw
+	}
+	return -s.negamax(childCurrent, childMask, stones+1, -score, -score+1) >= score
+}
+
 // solveRoot sets the search up for p and solves it, strongly or weakly.
 func (s *Solver) solveRoot(p *connect4.Position, limits Limits, weak bool) (int, bool) {
 	s.prepare(p, limits)

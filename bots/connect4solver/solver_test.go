@@ -169,6 +169,50 @@ func checkBestMoves(t *testing.T, s *Solver, p *connect4.Position, want int, lab
 	if len(moves) > 0 && moves[0].Score != want {
 		t.Errorf("%s: best move scores %d, the position %d", label, moves[0].Score, want)
 	}
+	// BestMove picks the same move: the centre-most of those keeping the score.
+	if best := s.BestMove(p); len(moves) > 0 && best != moves[0] {
+		t.Errorf("%s: BestMove = %+v, BestMoves starts with %+v", label, best, moves[0])
+	}
+}
+
+// TestBestMove checks on samples of every set, early positions included, that BestMove returns the
+// position's score and a move after which the opponent's score is its negation.
+func TestBestMove(t *testing.T) {
+	sets := []struct {
+		name            string
+		step, shortStep int
+	}{
+		{"Test_L3_R1", 10, 50},
+		{"Test_L2_R1", 10, 50},
+		{"Test_L1_R1", 10, 50},
+		{"Test_L2_R2", 20, 100},
+	}
+	s := New(testTableMB)
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
+			step := set.step
+			if testing.Short() {
+				step = set.shortStep
+			}
+			for _, c := range every(loadSet(t, set.name), step) {
+				p := c.position
+				best := s.BestMove(p)
+				if best.Score != c.score {
+					t.Fatalf("%s:%d %s: BestMove scores %d, want %d", set.name, c.line, c.moves, best.Score, c.score)
+				}
+				if !slices.Contains(p.AppendMoves(nil), best.Move) {
+					t.Fatalf("%s:%d %s: BestMove gave the illegal move %d", set.name, c.line, c.moves, best.Move)
+				}
+				p.Play(best.Move)
+				child := s.Solve(p)
+				p.Undo()
+				if child != -c.score {
+					t.Errorf("%s:%d %s: after BestMove %d the opponent scores %d, want %d", set.name, c.line,
+						c.moves, best.Move, child, -c.score)
+				}
+			}
+		})
+	}
 }
 
 // referenceScore returns the score of p, where the game is not over, by plain negamax over every move
@@ -277,6 +321,7 @@ func TestFinishedAndImmediate(t *testing.T) {
 		// has lost to a win that came with 22 - 4 = 18.
 		{"vertical four on the board", "4141414", -18, -1, 0},
 		{"full board, drawn", fullDraw, 0, 0, 0},
+		{"last cell, drawn", fullDraw[:len(fullDraw)-1], 0, 0, 1},
 		{"win with the next stone", "414141", 18, 1, 7},
 	}
 	s := New(testTableMB)
@@ -291,6 +336,12 @@ func TestFinishedAndImmediate(t *testing.T) {
 			}
 			if got := s.BestMoves(p); len(got) != tc.bestMoves {
 				t.Errorf("BestMoves = %v, want %d entries", got, tc.bestMoves)
+			}
+			switch best := s.BestMove(p); {
+			case tc.bestMoves == 0 && best.Move != games.NoMove:
+				t.Errorf("BestMove = %+v in a finished game, want NoMove", best)
+			case tc.bestMoves > 0 && (best.Move == games.NoMove || best.Score != tc.score):
+				t.Errorf("BestMove = %+v, want a move scoring %d", best, tc.score)
 			}
 		})
 	}
@@ -360,6 +411,10 @@ func TestLimits(t *testing.T) {
 			}
 			if _, ok := s.BestMovesWithin(p, tc.limits); ok != tc.ok {
 				t.Errorf("BestMovesWithin ok = %v, want %v", ok, tc.ok)
+			}
+			s.Reset()
+			if best, ok := s.BestMoveWithin(p, tc.limits); ok != tc.ok || ok && best.Score != score {
+				t.Errorf("BestMoveWithin = %+v, %v; want ok %v and the score %d", best, ok, tc.ok, score)
 			}
 			// Whatever the interrupted searches stored must still lead to the exact score.
 			if got := s.Solve(p); got != score {
