@@ -26,7 +26,7 @@ func benchmarkSet(b *testing.B, name string, weak bool) {
 		}
 	}
 	s := New(benchTableMB)
-	var elapsed, slowest, cpu time.Duration
+	var elapsed, slowest, cpu, slowestCPU time.Duration
 	_, haveCPU := threadCPUTime()
 	clockCost := cpuClockCost()
 	var nodes uint64
@@ -44,7 +44,9 @@ func benchmarkSet(b *testing.B, name string, weak bool) {
 			}
 			took := time.Since(start)
 			cpuEnd, _ := threadCPUTime()
-			cpu += cpuEnd - cpuStart - clockCost
+			used := cpuEnd - cpuStart - clockCost
+			cpu += used
+			slowestCPU = max(slowestCPU, used)
 			elapsed += took
 			slowest = max(slowest, took)
 			times = append(times, took)
@@ -67,6 +69,7 @@ func benchmarkSet(b *testing.B, name string, weak bool) {
 	b.ReportMetric(float64(nodes)/elapsed.Seconds(), "nodes/s")
 	if haveCPU {
 		b.ReportMetric(cpu.Seconds()*1e3/float64(positions), "cpu-ms/position")
+		b.ReportMetric(slowestCPU.Seconds()*1e3, "max-cpu-ms")
 		b.ReportMetric(float64(nodes)/cpu.Seconds(), "cpu-nodes/s")
 	}
 }
