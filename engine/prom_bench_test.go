@@ -2,6 +2,7 @@
 package engine_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -23,9 +24,11 @@ var promBenchPositions = []string{
 
 // BenchmarkPromChess times one move at equal depth: PrOM search with the types strongest, materialist and
 // attacker at P = 0.5/0.3/0.2 (strongest being our own function), and alpha-beta with strongest, each with
-// the engine's default options and fresh tables for every position. It reports milliseconds per move of
-// both and their ratio; the two searches alternate position by position, so that the machine's load
-// falls on both alike.
+// the engine's default options and fresh tables for every position. PrOM runs exact and with similarity
+// pruning under assumed bounds delta (in centipawns; these types differ from strongest by 150-400 cp
+// within a few plies, so the pruning is then a forward pruning, not exact). It reports CPU milliseconds
+// per move (the process's, so that other processes' load does not count) and each PrOM variant's ratio to
+// alpha-beta; the searches alternate position by position.
 func BenchmarkPromChess(b *testing.B) {
 	g := chess.Game{}
 	preset := func(name string) engine.Evaluation {
@@ -50,35 +53,61 @@ func BenchmarkPromChess(b *testing.B) {
 		}
 		positions = append(positions, p)
 	}
+	variants := []struct {
+		name  string
+		opts  engine.OMOptions
+		exact bool
+	}{
+		{"prom", engine.DefaultOMOptions(g), true},
+		{"prom-delta50", promSimilar(g, 50), false},
+		{"prom-delta0", promSimilar(g, 0), false},
+	}
 	for _, depth := range []int{3, 4, 5} {
-		b.Run("depth"+string(rune('0'+depth)), func(b *testing.B) {
-			ab := engine.NewAlphaBeta(g, strongest, engine.DefaultAlphaBetaOptions(g))
-			prom, err := engine.NewPromSearch(g, strongest, model, engine.DefaultOMOptions(g))
-			if err != nil {
-				b.Fatal(err)
+		b.Run(fmt.Sprintf("depth%d", depth), func(b *testing.B) {
+			searchers := []engine.Searcher{engine.NewAlphaBeta(g, strongest, engine.DefaultAlphaBetaOptions(g))}
+			for _, v := range variants {
+				if depth >= 5 && v.exact {
+					searchers = append(searchers, nil) // exact PrOM at depth 5 takes minutes a move
+					continue
+				}
+				s, err := engine.NewPromSearch(g, strongest, model, v.opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				searchers = append(searchers, s)
 			}
-			var abTime, promTime time.Duration
+			spent := make([]time.Duration, len(searchers))
 			moves := 0
 			for b.Loop() {
 				for _, p := range positions {
-					for _, s := range []engine.Searcher{ab, prom} {
-						s.NewGame()
-						start := time.Now()
-						s.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
-						if s == engine.Searcher(ab) {
-							abTime += time.Since(start)
-						} else {
-							promTime += time.Since(start)
+					for i, s := range searchers {
+						if s == nil {
+							continue
 						}
+						s.NewGame()
+						start := promCPUTime()
+						s.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
+						spent[i] += promCPUTime() - start
 					}
 					moves++
 				}
 			}
-			abMS := float64(abTime.Microseconds()) / 1000 / float64(moves)
-			promMS := float64(promTime.Microseconds()) / 1000 / float64(moves)
-			b.ReportMetric(abMS, "ab-ms/move")
-			b.ReportMetric(promMS, "prom-ms/move")
-			b.ReportMetric(promMS/abMS, "prom/ab")
+			perMove := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(moves) }
+			b.ReportMetric(perMove(spent[0]), "ab-ms/move")
+			for i, v := range variants {
+				if searchers[i+1] == nil {
+					continue
+				}
+				b.ReportMetric(perMove(spent[i+1]), v.name+"-ms/move")
+				b.ReportMetric(perMove(spent[i+1])/perMove(spent[0]), v.name+"/ab")
+			}
 		})
 	}
+}
+
+// promSimilar is the default PrOM options with similarity pruning under the assumed bound delta.
+func promSimilar(g games.Game, delta float64) engine.OMOptions {
+	o := engine.DefaultOMOptions(g)
+	o.SimilarityPruning, o.SimilarityBound = true, delta
+	return o
 }
