@@ -2,7 +2,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
@@ -59,12 +58,28 @@ func ComputeBounds(depth int, leaf []float64) [][]float64 {
 	return table
 }
 
-// AlphaBetaStar is Carmel & Markovitch's alpha-beta*: M* 1-pass that prunes a subtree when every level
-// that does not move there agrees it cannot matter. Level k keeps a cutoff value alpha_k, the best value
-// its owner already has at an ancestor where it moves; where level k+1's owner moves, k's value of the
-// node is at most B_k - V_{k+1} (B_k bounding |V_k + V_{k+1}| below, from ComputeBounds), and once
-// alpha_k reaches that for every such k the node is left. It returns the M* value whenever the leaf
-// bounds hold (Theorem 4); with a zero-sum model and zero bounds it is alpha-beta. It is a Searcher.
+// AlphaBetaStar is Carmel & Markovitch's alpha-beta*: M* 1-pass that leaves a node once every level
+// that does not move there agrees that the rest of the node cannot matter to it. Level k keeps a cutoff
+// value alpha_k, the best value it already has at an ancestor where it moves; where its model (level k+1)
+// moves, k's value of the node is at most B_k - V_{k+1} (B_k bounding |V_k + V_{k+1}| below the node,
+// from ComputeBounds), so once alpha_k reaches that for every such k the node is left. It returns the M*
+// value whenever the leaf bounds hold (Theorem 4); with a zero-sum model and zero bounds it visits the
+// leaves alpha-beta visits. It is a Searcher.
+//
+// Three details make the cutoff exact where a literal reading of Figure 7 is not (random trees find
+// counterexamples to Theorem 4 for it):
+//   - Level k only searches from ply k on (the player at the root, its model from ply 1, the model's
+//     model from ply 2...): its values above ply k are never used, so alpha_k is only raised at nodes at
+//     ply >= k, and at a node at ply p only the levels k <= p-1 vote. A cutoff value taken from a node
+//     where level k does not search let a level "agree" on a node it would in fact choose.
+//   - Levels that are exactly zero-sum with the level two above them through the level between (B = 0 at
+//     every depth, as in the minimax completion below the deepest model) have the same values at every
+//     node: they are one player, and share that player's cutoff value and vote. Without this the
+//     completion would keep alpha-beta's deep cutoffs from happening.
+//   - Where the level that models k takes the minimal value among k's tied choices, a node whose value
+//     for k may equal alpha_k can still change that minimum; it is left on equality only when alpha_k is
+//     the parent's own current value and the node already guarantees the modelling level at least what
+//     the parent holds for it.
 type AlphaBetaStar struct {
 	core   *modelCore
 	bounds LeafBounds
@@ -74,15 +89,9 @@ type AlphaBetaStar struct {
 	aflat  []float64
 
 	table  [][]float64 // ComputeBounds of the current search
-	strict []bool      // per level: whether a tie at its choice changes the level above (prune only on >)
+	strict []bool      // per level: whether a tie at its choice can change the level above it
+	rep    []int       // per level: the lowest level it equals at every node
 	leafB  []float64
-
-	rep            []int // per level: the lowest level it equals everywhere (an exactly zero-sum chain between)
-	relevantChecks bool  // only the levels that matter at a node's ply vote on its cutoff
-	relevantAlpha  bool  // alpha_k only from ancestors at ply >= k
-	paperAlpha     bool  // alpha_k = V_k at the ancestor, compared with the bound at the cut node's children
-	noAlias        bool
-	trace          func(ply int, msg string)
 
 	best, bestReply, reply games.Move
 }
@@ -100,7 +109,7 @@ func NewAlphaBetaStar(game games.Game, model *PlayerModel, bounds LeafBounds, op
 	if err != nil {
 		return nil, err
 	}
-	return &AlphaBetaStar{core: core, bounds: bounds, relevantChecks: true, relevantAlpha: true, paperAlpha: true}, nil
+	return &AlphaBetaStar{core: core, bounds: bounds}, nil
 }
 
 // SearchAlphaBetaStar runs alpha-beta* on p to a fixed depth in the game's move order (see
@@ -171,17 +180,15 @@ func (s *AlphaBetaStar) prepareBounds(p games.Position, depth int) {
 		}
 	}
 	s.table = ComputeBounds(depth, s.leafB)
-	s.strict = slices.Grow(s.strict[:0], c.levels)[:c.levels]
 	s.rep = slices.Grow(s.rep[:0], c.levels)[:c.levels]
+	s.strict = slices.Grow(s.strict[:0], c.levels)[:c.levels]
 	for k := range s.rep {
 		s.rep[k] = k
-		if k >= 2 && !s.noAlias && depth >= 1 && s.table[depth-1][k-2] == 0 && s.table[depth-1][k-1] == 0 {
+		if k >= 2 && depth >= 1 && s.table[depth-1][k-2] == 0 && s.table[depth-1][k-1] == 0 {
 			s.rep[k] = s.rep[k-2]
 		}
-	}
-	for k := range s.strict {
 		// A tie in level k's choice matters when level k-1 takes the minimal value among the tied
-		// children, which it does unless k-1 and k are exactly zero-sum everywhere in the tree.
+		// children, which it does unless k-1 and k are exactly zero-sum everywhere below the root.
 		s.strict[k] = k >= 1 && depth >= 1 && s.table[depth-1][k-1] > 0
 	}
 }
@@ -219,58 +226,51 @@ func (s *AlphaBetaStar) node(depth, ply int) []float64 {
 		if mergeChild(v, u, ply) {
 			s.chose(ply, m)
 		}
-		for j := mover; j < len(v); j += 2 {
-			if s.relevantAlpha && j > ply {
-				break
-			}
-			if s.rep[j] != j {
-				continue
-			}
-			if s.paperAlpha {
+		for j := mover; j <= ply && j < len(v); j += 2 {
+			if s.rep[j] == j {
 				a[j] = max(a[j], v[j])
-			} else if j < len(bound) {
-				a[j] = max(a[j], v[j]-bound[j])
 			}
-		}
-		if s.trace != nil {
-			s.trace(ply, fmt.Sprintf("after child %v: u=%v v=%v a=%v", m, u, v, a))
 		}
 		if s.cutoff(v, a, bound, ply) {
-			if s.trace != nil {
-				s.trace(ply, "CUT")
-			}
 			return v
 		}
 	}
 	return v
 }
 
-// cutoff reports whether every level k whose owner is not to move at ply (with a model level k+1 in the
-// vector) already has alpha_k >= B_k - V_{k+1}: its value here cannot exceed what it has elsewhere.
+// cutoff reports whether every level k that searches here (k < ply) and does not move (its model k+1
+// does) already has alpha_k >= B_k - V_{k+1}: its value here cannot exceed what it has elsewhere.
 func (s *AlphaBetaStar) cutoff(v, a, bound []float64, ply int) bool {
-	last := len(v) - 1
-	if s.relevantChecks {
-		last = min(last, ply)
-	}
 	voted := false
-	for k := 1 - ply&1; k+1 <= last; k += 2 {
+	for k := 1 - ply&1; k+1 <= ply && k+1 < len(v); k += 2 {
 		if s.rep[k] != k {
 			continue
 		}
-		limit := -v[k+1]
-		if s.paperAlpha {
-			limit += bound[k]
-		}
-		if s.strict[k] {
-			if !(a[k] > limit) {
-				return false
-			}
-		} else if !(a[k] >= limit) {
+		limit := bound[k] - v[k+1] // level k's value here is at most this
+		switch {
+		case a[k] > limit:
+		case a[k] < limit:
+			return false
+		case s.strict[k] && !s.tieHarmless(v, a, ply, k):
 			return false
 		}
 		voted = true
 	}
 	return voted
+}
+
+// tieHarmless reports whether the node at ply may be left although its value for level k may tie with
+// alpha_k: alpha_k must be the parent's own current value for k (not also an older ancestor's, where the
+// tie could change what the path passes up), and the node's value for level k-1, which k-1's owner
+// moves to raise here, must already be at least the parent's, so that the minimum over k's tied choices
+// cannot fall.
+func (s *AlphaBetaStar) tieHarmless(v, a []float64, ply, k int) bool {
+	parent := s.vec[ply-1]
+	inherited := math.Inf(-1)
+	if ply >= 2 {
+		inherited = s.alpha[ply-2][k]
+	}
+	return parent[k] == a[k] && inherited < a[k] && v[k-1] >= parent[k-1]
 }
 
 // chose records the player's move at the root (with the reply its child predicted) and the predicted
