@@ -258,6 +258,8 @@ func TestSmallBoards(t *testing.T) {
 		{8, 7, 12, 20},
 		{3, 3, 9, 1}, // no four in a row fits: always a draw
 		{1, 5, 5, 1}, // one column: whoever fills four cells of it first
+		{7, 1, 7, 1}, // one row: no vertical or diagonal lines
+		{6, 2, 12, 5},
 	}
 	if testing.Short() {
 		for i := range boards {
