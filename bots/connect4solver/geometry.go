@@ -1,4 +1,5 @@
 // Bitboard masks and bit tricks of one board size, for the solver's search.
+
 package connect4solver
 
 import "math/bits"

@@ -1,4 +1,5 @@
 // Table memory on Linux, backed by transparent huge pages when the system allows them.
+
 package connect4solver
 
 import (

@@ -1,4 +1,5 @@
 // The solver's transposition table: score bounds under exact position keys, one word per entry.
+
 package connect4solver
 
 import "math/bits"
