@@ -4,6 +4,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"dossier/games"
 )
@@ -62,16 +63,12 @@ func (m PromModel) Check(game games.Game) error {
 // PromSearch is PrOM search with alpha-beta probing and beta-pruning (PromSearchBPb).
 type PromSearch struct {
 	omBase
-	model PromModel
-	opts  OMOptions
-	// active lists the types with a positive probability (the others cannot change any expected value),
-	// with their probabilities and probes.
-	active []int
-	prob   []float64
-	typeAB []*omProbe
+	model  PromModel
+	opts   OMOptions
+	typeAB []*omProbe // each type's probe (types with our own weights share ours)
 
 	// Per-ply scratch: the types' values and moves at a MIN node, the bounds handed to a child, and the
-	// distinct moves with their total probability.
+	// distinct moves the types chose.
 	typeValue  [][]float64
 	typeMove   [][]games.Move
 	childBound [][]float64
@@ -81,8 +78,9 @@ type PromSearch struct {
 var _ Searcher = (*PromSearch)(nil)
 
 // NewPromSearch returns a PrOM search for game with our evaluation own and the opponent model; each type
-// with a positive probability gets its own probe and transposition table, except that the types with our
-// own weights share ours.
+// gets its own probe and transposition table, except that the types with our own weights share ours.
+// Types without probability are not probed (they cannot change an expected value) until
+// SetTypeProbabilities gives them some.
 func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOptions) (*PromSearch, error) {
 	if err := own.Check(game); err != nil {
 		return nil, err
@@ -93,24 +91,41 @@ func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOpti
 	if err := checkSimilarity(opts); err != nil {
 		return nil, err
 	}
-	s := &PromSearch{model: model, opts: opts}
+	s := &PromSearch{opts: opts}
 	evals := []Evaluation{own}
-	for i, t := range model.Types {
-		if model.TypeProbabilities[i] == 0 {
-			continue
-		}
-		s.active = append(s.active, i)
-		s.prob = append(s.prob, model.TypeProbabilities[i])
+	for _, t := range model.Types {
 		evals = append(evals, t.Eval)
 	}
 	s.typeAB = s.setup(game, opts.Probe, evals)[1:]
 	s.similarity = opts.SimilarityPruning
+	s.model = PromModel{Types: slices.Clone(model.Types)}
+	s.setProbabilities(model.TypeProbabilities)
+	return s, nil
+}
+
+// Model returns the opponent model the search uses, with the current type probabilities.
+func (s *PromSearch) Model() PromModel {
+	return PromModel{Types: slices.Clone(s.model.Types), TypeProbabilities: slices.Clone(s.model.TypeProbabilities)}
+}
+
+// SetTypeProbabilities replaces P(w_i), for a model learnt during a game; the tables are kept. The
+// probabilities must fit the types as PromModel.Check says.
+func (s *PromSearch) SetTypeProbabilities(probabilities []float64) error {
+	if err := (PromModel{Types: s.model.Types, TypeProbabilities: probabilities}).Check(s.game); err != nil {
+		return err
+	}
+	s.setProbabilities(probabilities)
+	return nil
+}
+
+func (s *PromSearch) setProbabilities(probabilities []float64) {
+	s.model.TypeProbabilities = slices.Clone(probabilities)
+	s.gainPerLevel = 0
 	for k, pr := range s.typeAB {
 		if pr != s.own {
-			s.gainPerLevel += 2 * s.prob[k] * opts.SimilarityBound
+			s.gainPerLevel += 2 * probabilities[k] * s.opts.SimilarityBound
 		}
 	}
-	return s, nil
 }
 
 // NewGame clears every probe's table.
@@ -125,7 +140,7 @@ func (s *PromSearch) SearchDepth(p games.Position, depth int) FixedDepthResult {
 
 // scratch makes sure the per-ply buffers reach ply.
 func (s *PromSearch) scratch(ply int) {
-	n := len(s.active)
+	n := len(s.typeAB)
 	for len(s.typeValue) <= ply {
 		s.typeValue = append(s.typeValue, make([]float64, n))
 		s.typeMove = append(s.typeMove, make([]games.Move, n))
@@ -198,9 +213,18 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 	}
 
 	// MIN node: every type's move, then the expected value over the distinct moves.
+	prob := s.model.TypeProbabilities
 	values, chosen := s.typeValue[ply], s.typeMove[ply]
 	distinct := s.distinct[ply][:0]
 	for k, pr := range s.typeAB {
+		chosen[k] = games.NoMove
+		if prob[k] == 0 {
+			continue
+		}
+		if j := s.sameProbe(k, bounds); j >= 0 { // a type with the same weights: the same probe
+			values[k], chosen[k] = values[j], chosen[j]
+			continue
+		}
 		alpha := math.Inf(-1)
 		if s.opts.BetaPruning {
 			alpha = math.Nextafter(bounds[k], math.Inf(-1))
@@ -229,7 +253,7 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 		for k, pr := range s.typeAB {
 			if chosen[k] == m {
 				childBound[k] = omGrandchildBound(values[k])
-				total += s.prob[k]
+				total += prob[k]
 				if depth == 1 && pr == s.own {
 					// That type's probe value is our value of the leaf it chose.
 					known, v = true, s.toRoot(p, values[k], ply)
@@ -252,6 +276,17 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 		}
 	}
 	return expected, likeliest
+}
+
+// sameProbe returns an earlier type with a probability, the same probe as type k and the same bound, whose
+// probe result type k can take over; -1 if there is none.
+func (s *PromSearch) sameProbe(k int, bounds []float64) int {
+	for j := range k {
+		if s.typeAB[j] == s.typeAB[k] && s.model.TypeProbabilities[j] > 0 && bounds[j] == bounds[k] {
+			return j
+		}
+	}
+	return -1
 }
 
 // promHasMove reports whether m is in moves.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -370,4 +371,36 @@ func TestSimilarityPruningOnRandomTrees(t *testing.T) {
 	}
 	t.Logf("PrOM with plain probes: %d nodes without similarity pruning, %d with (%.1f%%), %d moves pruned",
 		nodesOff, nodesOn, 100*float64(nodesOn)/float64(nodesOff), pruned)
+}
+
+// TestPromSetTypeProbabilities changes the model of a running PrOM search as a learner would: Donkers'
+// tree is minimax's choice with P(w_0) = 1 and PrOM's with 0.3/0.7.
+func TestPromSetTypeProbabilities(t *testing.T) {
+	tree := gametree.MustParse(`a(b(b1[9,10] b2[7,5]) c(c1[8,8] c2[6,9]))`)
+	own := omUnit(tree, 0)
+	model := PromModel{Types: []OpponentType{{"omega0", own}, {"omega1", omUnit(tree, 1)}}, TypeProbabilities: []float64{1, 0}}
+	s, err := NewPromSearch(tree, own, model, DefaultOMOptions(tree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tree.StartPosition()
+	for _, tc := range []struct {
+		probabilities []float64
+		value         float64
+		move          string
+	}{{[]float64{1, 0}, 7, "b"}, {[]float64{0.3, 0.7}, 7.4, "c"}, {[]float64{0, 1}, 8, "c"}} {
+		if err := s.SetTypeProbabilities(tc.probabilities); err != nil {
+			t.Fatal(err)
+		}
+		r := s.SearchDepth(p, 2)
+		if !promClose(r.Value, tc.value) || p.FormatMove(r.Move) != tc.move || !slices.Equal(s.Model().TypeProbabilities, tc.probabilities) {
+			t.Errorf("P %v: %v by %s, want %v by %s", tc.probabilities, r.Value, p.FormatMove(r.Move), tc.value, tc.move)
+		}
+	}
+	if err := s.SetTypeProbabilities([]float64{0.5, 0.6}); err == nil || !strings.Contains(err.Error(), "sum to 1.1") {
+		t.Errorf("probabilities summing to 1.1: error %v", err)
+	}
+	if err := s.SetTypeProbabilities([]float64{1}); err == nil || !strings.Contains(err.Error(), "2 opponent types but 1 probabilities") {
+		t.Errorf("one probability for two types: error %v", err)
+	}
 }
