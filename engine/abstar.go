@@ -45,7 +45,7 @@ func ComputeBounds(depth int, leaf []float64) [][]float64 {
 		cur := slices.Clone(prev)
 		ply := depth - r
 		for k := range cur {
-			if ownerToMove(k, ply) {
+			if levelOwnerToMove(k, ply) {
 				next := 0.0
 				if k+1 < len(prev) {
 					next = prev[k+1]
@@ -101,7 +101,7 @@ var _ Searcher = (*AlphaBetaStar)(nil)
 // NewAlphaBetaStar returns an alpha-beta* searcher for game with the given player model and leaf bounds
 // (nil: no bounds, so only the zero-sum completion below the model prunes); game may be nil.
 func NewAlphaBetaStar(game games.Game, model *PlayerModel, bounds LeafBounds, opts ModelOptions) (*AlphaBetaStar, error) {
-	chain, err := chainOf(model)
+	chain, err := modelChain(model)
 	if err != nil {
 		return nil, err
 	}
@@ -148,8 +148,8 @@ func (s *AlphaBetaStar) run(p games.Position, ctl *Control, depth int) ModelResu
 	depth = max(depth, 0)
 	c := s.core
 	c.begin(p, ctl, depth)
-	s.flat = sizeVectors(&s.vec, s.flat, c.levels)
-	s.aflat = sizeVectors(&s.alpha, s.aflat, c.levels)
+	s.flat = sizeModelVectors(&s.vec, s.flat, c.levels)
+	s.aflat = sizeModelVectors(&s.alpha, s.aflat, c.levels)
 	s.prepareBounds(p, depth)
 	s.best, s.bestReply = games.NoMove, games.NoMove
 	v := s.node(depth, 0)
@@ -202,7 +202,7 @@ func (s *AlphaBetaStar) node(depth, ply int) []float64 {
 	if leaf || c.expand() {
 		return v
 	}
-	initVector(v, ply)
+	initModelVector(v, ply)
 	a := s.alpha[ply]
 	if ply == 0 {
 		for j := range a {
@@ -223,7 +223,7 @@ func (s *AlphaBetaStar) node(depth, ply int) []float64 {
 		if c.aborted {
 			return v
 		}
-		if mergeChild(v, u, ply) {
+		if mergeModelChild(v, u, ply) {
 			s.chose(ply, m)
 		}
 		for j := mover; j <= ply && j < len(v); j += 2 {

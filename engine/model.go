@@ -73,14 +73,11 @@ func (m *PlayerModel) Level() int {
 	return n
 }
 
-// Chain returns the evaluations of the player and its nested models, the player's first, at most
-// limit of them (limit <= 0: all, up to maxPly).
-func (m *PlayerModel) Chain(limit int) []Evaluation {
-	if limit <= 0 || limit > maxPly {
-		limit = maxPly
-	}
+// Chain returns the evaluations of the player and its nested models, the player's first (at most maxPly
+// of them, for a model that refers back to itself).
+func (m *PlayerModel) Chain() []Evaluation {
 	var out []Evaluation
-	for ; m != nil && len(out) < limit; m = m.Opponent {
+	for ; m != nil && len(out) < maxPly; m = m.Opponent {
 		out = append(out, m.Eval)
 	}
 	return out
@@ -100,8 +97,10 @@ type Strategy struct {
 // and Sign[i] == Sign[Partner[i]]). The zero Mirror means every feature is a difference ("mine minus
 // theirs"), which reads negated from the other side.
 type Mirror struct {
+	// Partner[i] is the feature of the side to move that feature i of the other side reads.
 	Partner []int
-	Sign    []float64
+	// Sign[i] is +1 or -1, the sign that reading takes.
+	Sign []float64
 }
 
 // Check reports an error unless the mirror is the zero Mirror or an involution over n features.
@@ -248,11 +247,11 @@ func newModelCore(game games.Game, chain []Evaluation, opts ModelOptions) (*mode
 }
 
 // chainOf returns the model's chain of evaluations, or an error for a nil model.
-func chainOf(model *PlayerModel) ([]Evaluation, error) {
+func modelChain(model *PlayerModel) ([]Evaluation, error) {
 	if model == nil {
 		return nil, errors.New("model search: nil player model")
 	}
-	return model.Chain(0), nil
+	return model.Chain(), nil
 }
 
 // begin binds the core to a position and a Control for a search of the given depth.
@@ -277,10 +276,10 @@ func (c *modelCore) expand() bool {
 
 // ownerToMove reports whether the owner of level j is to move at ply (the player owns the even levels
 // and moves at even plies).
-func ownerToMove(j, ply int) bool { return (j^ply)&1 == 0 }
+func levelOwnerToMove(j, ply int) bool { return (j^ply)&1 == 0 }
 
 // dot is the dot product of a weight vector with the feature buffer.
-func dot(w, x []float64) float64 {
+func weightsDot(w, x []float64) float64 {
 	var v float64
 	for i, wi := range w {
 		v += wi * x[i]
@@ -298,10 +297,10 @@ func (c *modelCore) staticVector(ply int, dst []float64) {
 			dst[j] = -dst[j-1]
 			continue
 		}
-		if ownerToMove(j, ply) {
-			dst[j] = dot(c.toMove[j], c.features)
+		if levelOwnerToMove(j, ply) {
+			dst[j] = weightsDot(c.toMove[j], c.features)
 		} else {
-			dst[j] = dot(c.waiting[j], c.features)
+			dst[j] = weightsDot(c.waiting[j], c.features)
 		}
 	}
 }
@@ -319,10 +318,10 @@ func (c *modelCore) staticValue(ply, j int) float64 {
 		j = c.real - 1
 	}
 	w := c.waiting[j]
-	if ownerToMove(j, ply) {
+	if levelOwnerToMove(j, ply) {
 		w = c.toMove[j]
 	}
-	return sign * dot(w, c.features)
+	return sign * weightsDot(w, c.features)
 }
 
 // outcomeValue is the value of a finished game at ply for the owner of level j: a win scores
@@ -332,7 +331,7 @@ func (c *modelCore) outcomeValue(r games.Result, ply, j int) float64 {
 		return 0
 	}
 	w, _ := r.Winner()
-	ownerIsMover := ownerToMove(j, ply)
+	ownerIsMover := levelOwnerToMove(j, ply)
 	if (w == c.pos.ToMove()) == ownerIsMover {
 		return MateScore - float64(ply)
 	}
@@ -343,23 +342,23 @@ func (c *modelCore) outcomeValue(r games.Result, ply, j int) float64 {
 type leafKind uint8
 
 const (
-	notLeaf    leafKind = iota
-	finished            // the game is over (by Status) or an in-tree repetition (a draw)
-	horizonEnd          // the depth limit is reached
+	leafNone     leafKind = iota
+	leafFinished          // the game is over (by Status) or an in-tree repetition (a draw)
+	leafHorizon           // the depth limit is reached
 )
 
 // classify says whether the position at ply is a leaf before move generation, and which outcome ends it.
 func (c *modelCore) classify(depth, ply int) (leafKind, games.Result) {
 	if o := c.pos.Status(); o.Result != games.Ongoing {
-		return finished, o.Result
+		return leafFinished, o.Result
 	}
 	if ply > 0 && c.pos.Repetitions() > 0 {
-		return finished, games.Draw
+		return leafFinished, games.Draw
 	}
 	if depth <= 0 {
-		return horizonEnd, games.Ongoing
+		return leafHorizon, games.Ongoing
 	}
-	return notLeaf, games.Ongoing
+	return leafNone, games.Ongoing
 }
 
 // movesAt generates (and, with Order, orders) the moves at ply; the root uses the prepared root list.
@@ -400,12 +399,12 @@ func (c *modelCore) order(moves []games.Move, keyBuf []int32) []games.Move {
 func (c *modelCore) vectorLeaf(depth, ply int, dst []float64) (bool, []games.Move) {
 	kind, r := c.classify(depth, ply)
 	switch kind {
-	case finished:
+	case leafFinished:
 		for j := range dst {
 			dst[j] = c.outcomeValue(r, ply, j)
 		}
 		return true, nil
-	case horizonEnd:
+	case leafHorizon:
 		c.horizon++
 		c.staticVector(ply, dst)
 		return true, nil
@@ -449,12 +448,12 @@ func (c *modelCore) prepareRoot(p games.Position, ctl *Control, first games.Move
 }
 
 // fixedDepth is one fixed-depth search of a model searcher, with the root moves already prepared.
-type fixedDepth func(p games.Position, ctl *Control, depth int) ModelResult
+type modelFixedDepth func(p games.Position, ctl *Control, depth int) ModelResult
 
 // iterate is the iterative-deepening driver every model Searcher shares: depth 1, 2, ... until the
 // Control says stop, the depth limit or the end of the tree is reached. It always returns a legal move
 // when there is one.
-func (c *modelCore) iterate(p games.Position, ctl *Control, report func(Info), search fixedDepth) Result {
+func (c *modelCore) iterate(p games.Position, ctl *Control, report func(Info), search modelFixedDepth) Result {
 	defer func() { <-ctl.Released() }()
 	var res Result
 	if o := p.Status(); o.Result != games.Ongoing {

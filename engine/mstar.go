@@ -28,7 +28,7 @@ var _ Searcher = (*MStar)(nil)
 
 // NewMStar returns a recursive M* searcher for game with the given player model; game may be nil.
 func NewMStar(game games.Game, model *PlayerModel, opts ModelOptions) (*MStar, error) {
-	chain, err := chainOf(model)
+	chain, err := modelChain(model)
 	if err != nil {
 		return nil, err
 	}
@@ -83,9 +83,9 @@ func (s *MStar) run(p games.Position, ctl *Control, depth int) ModelResult {
 func (s *MStar) leafValue(depth, ply, j int) (float64, bool, []games.Move) {
 	c := s.core
 	switch kind, r := c.classify(depth, ply); kind {
-	case finished:
+	case leafFinished:
 		return c.outcomeValue(r, ply, j), true, nil
-	case horizonEnd:
+	case leafHorizon:
 		c.horizon++
 		return c.staticValue(ply, j), true, nil
 	}

@@ -27,7 +27,7 @@ var _ Searcher = (*MStarOnePass)(nil)
 // NewMStarOnePass returns an M* 1-pass searcher for game with the given player model; game may be nil
 // (the evaluations are then only checked against each other).
 func NewMStarOnePass(game games.Game, model *PlayerModel, opts ModelOptions) (*MStarOnePass, error) {
-	chain, err := chainOf(model)
+	chain, err := modelChain(model)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (s *MStarOnePass) run(p games.Position, ctl *Control, depth int) ModelResul
 	depth = max(depth, 0)
 	c := s.core
 	c.begin(p, ctl, depth)
-	s.flat = sizeVectors(&s.vec, s.flat, c.levels)
+	s.flat = sizeModelVectors(&s.vec, s.flat, c.levels)
 	s.best, s.bestReply = games.NoMove, games.NoMove
 	v := s.node(depth, 0)
 	return ModelResult{Move: s.best, Predicted: s.bestReply, Value: v[0], Vector: slices.Clone(v),
@@ -86,7 +86,7 @@ func (s *MStarOnePass) node(depth, ply int) []float64 {
 	if leaf || c.expand() {
 		return v
 	}
-	initVector(v, ply)
+	initModelVector(v, ply)
 	for _, m := range moves {
 		if ply == 0 {
 			s.reply = games.NoMove
@@ -97,7 +97,7 @@ func (s *MStarOnePass) node(depth, ply int) []float64 {
 		if c.aborted {
 			return v
 		}
-		if mergeChild(v, u, ply) {
+		if mergeModelChild(v, u, ply) {
 			s.chose(ply, m)
 		}
 	}
@@ -117,7 +117,7 @@ func (s *MStarOnePass) chose(ply int, m games.Move) {
 
 // sizeVectors points vec[0..maxPly] at vectors of n entries carved from one buffer (reallocated only
 // when n grows) and returns the buffer.
-func sizeVectors(vec *[maxPly + 1][]float64, flat []float64, n int) []float64 {
+func sizeModelVectors(vec *[maxPly + 1][]float64, flat []float64, n int) []float64 {
 	if len(flat) < n*(maxPly+1) {
 		flat = make([]float64, n*(maxPly+1))
 	}
@@ -129,9 +129,9 @@ func sizeVectors(vec *[maxPly + 1][]float64, flat []float64, n int) []float64 {
 
 // initVector starts a node's accumulation: the mover's levels at -Inf (they take maxima), the others at
 // +Inf (they take the minimum over tied choices).
-func initVector(v []float64, ply int) {
+func initModelVector(v []float64, ply int) {
 	for j := range v {
-		if ownerToMove(j, ply) {
+		if levelOwnerToMove(j, ply) {
 			v[j] = math.Inf(-1)
 		} else {
 			v[j] = math.Inf(1)
@@ -144,7 +144,7 @@ func initVector(v []float64, ply int) {
 // The last level, when it belongs to the side not to move, has no level below it to choose for it and
 // takes the minimum (it completes the tree as minimax would). mergeChild reports whether the child is
 // now the choice of the mover's first level (the player at the root, the opponent model one ply down).
-func mergeChild(v, u []float64, ply int) bool {
+func mergeModelChild(v, u []float64, ply int) bool {
 	mover := ply & 1
 	chosen := false
 	for j := mover; j < len(v); j += 2 {

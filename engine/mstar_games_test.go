@@ -114,7 +114,7 @@ func TestMStarTheoremsOnGames(t *testing.T) {
 				}
 				for _, b := range [][]float64{gaps, loose} {
 					ab := msMust(t)(SearchAlphaBetaStar(p, depth, player, ConstantBounds(b...), opts))
-					if ab.Value != one.Value || ab.Move != one.Move {
+					if ab.Value != one.Value || ab.Move != one.Move || ab.Predicted != one.Predicted {
 						t.Fatalf("%s depth %d bounds %v: alpha-beta* %v (%v), M* 1-pass %v (%v)", fen, depth, b, ab.Value, ab.Move, one.Value, one.Move)
 					}
 				}

@@ -76,7 +76,7 @@ func msPlayerValue(p games.Position, eval Evaluation, mirror Mirror, root games.
 	if p.ToMove() == root {
 		return eval.Value(x)
 	}
-	return dot(mirror.otherSide(eval.Weights), x)
+	return weightsDot(mirror.otherSide(eval.Weights), x)
 }
 
 // msOutcome is a finished game's value for root at ply, as the model searches score it.

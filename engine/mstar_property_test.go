@@ -108,9 +108,9 @@ func TestAlphaBetaStarEqualsOnePassOnRandomTrees(t *testing.T) {
 		for name, b := range bounds {
 			ab := msMust(t)(SearchAlphaBetaStar(p, tc.depth, player, ConstantBounds(b...), ModelOptions{}))
 			// Theorem 4: with bounds that hold at every leaf, alpha-beta* returns the M* value.
-			if ab.Value != one.Value || ab.Move != one.Move {
-				t.Fatalf("%v, %s bounds %v: alpha-beta* %v (move %v), M* 1-pass %v (move %v)", tc, name, b,
-					ab.Value, ab.Move, one.Value, one.Move)
+			if ab.Value != one.Value || ab.Move != one.Move || ab.Predicted != one.Predicted {
+				t.Fatalf("%v, %s bounds %v: alpha-beta* %v (move %v, reply %v), M* 1-pass %v (move %v, reply %v)", tc, name, b,
+					ab.Value, ab.Move, ab.Predicted, one.Value, one.Move, one.Predicted)
 			}
 			if ab.Leaves > one.Leaves {
 				t.Fatalf("%v: alpha-beta* evaluated %d leaves, more than M* 1-pass's %d", tc, ab.Leaves, one.Leaves)
