@@ -93,6 +93,12 @@ type AlphaBetaStar struct {
 	rep    []int       // per level: the lowest level it equals at every node
 	leafB  []float64
 
+	// firstMoves remembers, while Search deepens, the move each position's deepest searching mover chose
+	// in the previous iteration, to search it first (nil in fixed-depth searches, which keep the game's
+	// order).
+	firstMoves *modelMoveTable
+	remembered *modelMoveTable // the table Search uses, kept from one search to the next
+
 	best, bestReply, reply games.Move
 }
 
@@ -128,16 +134,26 @@ func (s *AlphaBetaStar) SearchDepth(p games.Position, depth int) ModelResult {
 	return s.run(p, nil, depth)
 }
 
-// Search runs iterative-deepening alpha-beta* until ctl (not nil) stops it; the previous iteration's
-// best move is searched first, and Info.Predicted is the model's predicted reply.
+// Search runs iterative-deepening alpha-beta* until ctl (not nil) stops it; at every node the move the
+// previous iteration chose there is searched first, and Info.Predicted is the model's predicted reply.
 func (s *AlphaBetaStar) Search(p games.Position, ctl *Control, report func(Info)) Result {
+	if s.remembered == nil {
+		s.remembered = newModelMoveTable()
+	}
+	s.firstMoves = s.remembered
+	defer func() { s.firstMoves = nil }()
 	return s.core.iterate(p, ctl, report, s.run)
 }
 
-// NewGame does nothing: alpha-beta* keeps nothing from one search to the next.
-func (s *AlphaBetaStar) NewGame() {}
+// NewGame forgets the moves remembered for ordering.
+func (s *AlphaBetaStar) NewGame() {
+	if s.remembered != nil {
+		s.remembered.clear()
+	}
+}
 
-// Leaves returns the static evaluations of the latest search (or of its latest iteration).
+// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
+// Search.
 func (s *AlphaBetaStar) Leaves() uint64 { return s.core.leaves }
 
 // Bounds returns the bound table of the latest search (see ComputeBounds).
@@ -213,6 +229,13 @@ func (s *AlphaBetaStar) node(depth, ply int) []float64 {
 	}
 	bound := s.table[depth-1] // the children's bounds
 	mover := ply & 1
+	var key uint64
+	if s.firstMoves != nil && ply > 0 {
+		key = c.pos.Hash()
+		s.firstMoves.promote(key, moves)
+	}
+	track := ply // the deepest level searching here, which moves here: its choice is remembered
+	choice := games.NoMove
 	for _, m := range moves {
 		if ply == 0 {
 			s.reply = games.NoMove
@@ -223,6 +246,9 @@ func (s *AlphaBetaStar) node(depth, ply int) []float64 {
 		if c.aborted {
 			return v
 		}
+		if u[track] > v[track] || (track > 0 && u[track] == v[track] && u[track-1] < v[track-1]) {
+			choice = m
+		}
 		if mergeModelChild(v, u, ply) {
 			s.chose(ply, m)
 		}
@@ -232,8 +258,11 @@ func (s *AlphaBetaStar) node(depth, ply int) []float64 {
 			}
 		}
 		if s.cutoff(v, a, bound, ply) {
-			return v
+			break
 		}
+	}
+	if key != 0 {
+		s.firstMoves.store(key, choice)
 	}
 	return v
 }
@@ -281,5 +310,44 @@ func (s *AlphaBetaStar) chose(ply int, m games.Move) {
 		s.best, s.bestReply = m, s.reply
 	case 1:
 		s.reply = m
+	}
+}
+
+// modelMoveTable maps position hashes to a move, always replacing: a small table for move ordering.
+type modelMoveTable struct {
+	keys  []uint64
+	moves []games.Move
+}
+
+// modelMoveTableBits sets the table's size: 2^16 entries (1 MiB).
+const modelMoveTableBits = 16
+
+// newModelMoveTable returns an empty table.
+func newModelMoveTable() *modelMoveTable {
+	return &modelMoveTable{keys: make([]uint64, 1<<modelMoveTableBits), moves: make([]games.Move, 1<<modelMoveTableBits)}
+}
+
+// clear empties the table.
+func (t *modelMoveTable) clear() {
+	clear(t.keys)
+	clear(t.moves)
+}
+
+// store remembers m for the position with hash key.
+func (t *modelMoveTable) store(key uint64, m games.Move) {
+	i := key & (1<<modelMoveTableBits - 1)
+	t.keys[i], t.moves[i] = key, m
+}
+
+// promote moves the remembered move of the position with hash key, when it is among moves, to the front.
+func (t *modelMoveTable) promote(key uint64, moves []games.Move) {
+	i := key & (1<<modelMoveTableBits - 1)
+	if t.keys[i] != key || t.moves[i] == games.NoMove {
+		return
+	}
+	if j := slices.Index(moves, t.moves[i]); j > 0 {
+		m := moves[j]
+		copy(moves[1:j+1], moves[:j])
+		moves[0] = m
 	}
 }

@@ -3,7 +3,6 @@
 package engine
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -80,29 +79,40 @@ func (p msLeafCounter) Features(dst []float64) {
 	p.Position.Features(dst)
 }
 
-// msEffort is the average effort per move of the three searches over a set of positions.
+// msEffort is the average effort per move (leaves) of the searches over a set of positions.
 type msEffort struct {
-	positions                 int
-	onePass, abStar, ab       float64 // leaves per move
-	abStarNodes, abStarAgrees float64
+	positions         int
+	onePass, abStar   float64 // fixed depth, the game's move order
+	ab                float64 // textbook alpha-beta, fixed depth, the game's move order
+	abStarID, abID    float64 // iterative deepening to the depth, previous iterations' choices first
+	abStarSearchAgree int     // positions where the iterative search found the fixed-depth value
 }
 
-// msMeasureEffort searches every position to depth with M* 1-pass, alpha-beta* and alpha-beta and
-// checks that alpha-beta* found M*'s move and value.
+// msMeasureEffort searches every position to depth with M* 1-pass, alpha-beta* and alpha-beta, at a
+// fixed depth and (alpha-beta* and, as alpha-beta* of a player without a model, alpha-beta) by iterative
+// deepening, and checks that alpha-beta* found M*'s move and value.
 func msMeasureEffort(t testing.TB, positions []games.Position, depth int) msEffort {
+	g := checkers.Game{}
 	mirror := msCheckersMirror()
 	opts := ModelOptions{Mirror: mirror}
 	player := NewPlayerModel(msMatTot25, msMatTot25)
-	one, err := NewMStarOnePass(checkers.Game{}, player, opts)
+	one, err := NewMStarOnePass(g, player, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	star, err := NewAlphaBetaStar(checkers.Game{}, player, msTotBound, opts)
+	star, err := NewAlphaBetaStar(g, player, msTotBound, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e msEffort
-	var leavesOne, leavesStar, leavesAB uint64
+	starID, err := NewAlphaBetaStar(g, player, msTotBound, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainID, err := NewAlphaBetaStar(g, NewPlayerModel(msMatTot25), nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var leavesOne, leavesStar, leavesAB, leavesStarID, leavesABID uint64
 	for _, p := range positions {
 		r1 := one.SearchDepth(p, depth)
 		r2 := star.SearchDepth(p, depth)
@@ -114,11 +124,20 @@ func msMeasureEffort(t testing.TB, positions []games.Position, depth int) msEffo
 		var n uint64
 		msAlphaBeta(msLeafCounter{p, &n}, msMatTot25, mirror, p.ToMove(), depth, 0, math.Inf(-1), math.Inf(1), true)
 		leavesAB += n
+		for _, s := range []*AlphaBetaStar{starID, plainID} {
+			s.NewGame()
+		}
+		res := starID.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
+		if res.Score != r1.Value {
+			t.Fatalf("%s: iterative alpha-beta* %v, M* 1-pass %v", p.FEN(), res.Score, r1.Value)
+		}
+		leavesStarID += starID.Leaves()
+		plainID.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
+		leavesABID += plainID.Leaves()
 	}
 	k := float64(len(positions))
-	e.positions = len(positions)
-	e.onePass, e.abStar, e.ab = float64(leavesOne)/k, float64(leavesStar)/k, float64(leavesAB)/k
-	return e
+	return msEffort{positions: len(positions), onePass: float64(leavesOne) / k, abStar: float64(leavesStar) / k,
+		ab: float64(leavesAB) / k, abStarID: float64(leavesStarID) / k, abID: float64(leavesABID) / k}
 }
 
 func TestSearchEffort(t *testing.T) {
@@ -130,13 +149,17 @@ func TestSearchEffort(t *testing.T) {
 	e := msMeasureEffort(t, positions, 4)
 	t.Logf("checkers, depth 4, Mat - Tot/25 vs the exchange-loving model, |f1 + f0| <= (2/25) Tot, %d positions (every %d-th move of %d ACF games):",
 		e.positions, stride, gamesCount)
-	t.Logf("%-12s %10s %10s", "search", "leaves/move", "paper")
-	t.Logf("%-12s %10.1f %10d", "M* 1-pass", e.onePass, 723)
-	t.Logf("%-12s %10.1f %10d", "alpha-beta*", e.abStar, 190)
-	t.Logf("%-12s %10.1f %10d", "alpha-beta", e.ab, 66)
-	t.Logf("alpha-beta* / alpha-beta = %.2f (paper %.2f)", e.abStar/e.ab, 190.0/66)
-	if e.abStar > e.onePass || e.ab > e.abStar {
-		t.Errorf("leaves per move: M* 1-pass %.1f, alpha-beta* %.1f, alpha-beta %.1f; want that order", e.onePass, e.abStar, e.ab)
+	t.Logf("%-40s %11s %6s", "search", "leaves/move", "paper")
+	t.Logf("%-40s %11.1f %6d", "M* 1-pass", e.onePass, 723)
+	t.Logf("%-40s %11.1f %6d", "alpha-beta*", e.abStar, 190)
+	t.Logf("%-40s %11.1f %6d", "alpha-beta", e.ab, 66)
+	t.Logf("%-40s %11.1f", "alpha-beta*, iterative deepening 1-4", e.abStarID)
+	t.Logf("%-40s %11.1f", "alpha-beta, iterative deepening 1-4", e.abID)
+	t.Logf("alpha-beta* / alpha-beta = %.2f at a fixed depth (paper %.2f), %.2f by iterative deepening",
+		e.abStar/e.ab, 190.0/66, e.abStarID/e.abID)
+	if e.abStar > e.onePass || e.ab > e.abStar || e.abID > e.abStarID {
+		t.Errorf("leaves per move: M* 1-pass %.1f, alpha-beta* %.1f, alpha-beta %.1f (iterative: %.1f and %.1f); want that order",
+			e.onePass, e.abStar, e.ab, e.abStarID, e.abID)
 	}
 }
 
@@ -171,9 +194,4 @@ func BenchmarkSearchEffort(b *testing.B) {
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(moves), "µs/move")
 		})
 	}
-}
-
-// msEffortString formats an effort summary for logs.
-func (e msEffort) String() string {
-	return fmt.Sprintf("%d positions: M* 1-pass %.1f, alpha-beta* %.1f, alpha-beta %.1f leaves/move", e.positions, e.onePass, e.abStar, e.ab)
 }

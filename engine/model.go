@@ -477,7 +477,8 @@ func (c *modelCore) iterate(p games.Position, ctl *Control, report func(Info), s
 	if d := ctl.Limits().Depth; d > 0 {
 		maxDepth = min(d, maxDepth)
 	}
-	var total uint64
+	var total, leaves uint64
+	defer func() { c.leaves = leaves }() // Leaves reports the whole search
 	for depth := 1; depth <= maxDepth; depth++ {
 		if !ctl.NextIteration(depth) {
 			break
@@ -485,6 +486,7 @@ func (c *modelCore) iterate(p games.Position, ctl *Control, report func(Info), s
 		c.prepareRoot(p, ctl, res.Move)
 		r := search(p, ctl, depth)
 		total += r.Nodes
+		leaves += r.Leaves
 		if r.Aborted {
 			if depth == 1 && r.Move != games.NoMove {
 				res.Move, res.Score, res.Ponder = r.Move, r.Value, r.Predicted

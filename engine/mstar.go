@@ -64,7 +64,8 @@ func (s *MStar) Search(p games.Position, ctl *Control, report func(Info)) Result
 // NewGame does nothing: M* keeps nothing from one search to the next.
 func (s *MStar) NewGame() {}
 
-// Leaves returns the static evaluations of the latest search (or of its latest iteration).
+// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
+// Search.
 func (s *MStar) Leaves() uint64 { return s.core.leaves }
 
 // run searches the prepared root to depth.
@@ -233,7 +234,8 @@ func (s *MStarStrategy) Search(p games.Position, ctl *Control, report func(Info)
 // NewGame does nothing: M* keeps nothing from one search to the next.
 func (s *MStarStrategy) NewGame() {}
 
-// Leaves returns the static evaluations of the latest search (or of its latest iteration).
+// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
+// Search.
 func (s *MStarStrategy) Leaves() uint64 { return s.core.leaves }
 
 // run searches the prepared root to depth.

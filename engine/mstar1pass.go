@@ -63,7 +63,8 @@ func (s *MStarOnePass) Search(p games.Position, ctl *Control, report func(Info))
 // NewGame does nothing: M* 1-pass keeps nothing from one search to the next.
 func (s *MStarOnePass) NewGame() {}
 
-// Leaves returns the static evaluations of the latest search (or of its latest iteration).
+// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
+// Search.
 func (s *MStarOnePass) Leaves() uint64 { return s.core.leaves }
 
 // run searches the prepared root to depth.

@@ -118,6 +118,11 @@ func TestMStarTheoremsOnGames(t *testing.T) {
 						t.Fatalf("%s depth %d bounds %v: alpha-beta* %v (%v), M* 1-pass %v (%v)", fen, depth, b, ab.Value, ab.Move, one.Value, one.Move)
 					}
 				}
+				ordered := opts
+				ordered.Order = true
+				if ab := msMust(t)(SearchAlphaBetaStar(p, depth, player, ConstantBounds(gaps...), ordered)); ab.Value != one.Value {
+					t.Fatalf("%s depth %d: alpha-beta* with tactical moves first %v, M* 1-pass %v", fen, depth, ab.Value, one.Value)
+				}
 				mm := msMinimax(p, chain[0], gc.mirror, p.ToMove(), depth, 0)
 				if rec.Value < mm {
 					t.Fatalf("%s depth %d: M* %v below minimax %v", fen, depth, rec.Value, mm)
