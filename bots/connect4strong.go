@@ -52,12 +52,14 @@ func (s *solverSearcher) Search(p games.Position, ctl *engine.Control, report fu
 	stop, unwatch := watchStop(ctl)
 	limits.Stop = stop
 	before := s.solver.Nodes()
-	moves, solved := s.solver.BestMovesWithin(pos, limits)
+	// One move that keeps the exact score costs about one solve; the scores of all moves would cost far more
+	// early in a game (every losing move valued exactly), and the player needs only the one.
+	best, solved := s.solver.BestMoveWithin(pos, limits)
 	unwatch()
-	if !solved || len(moves) == 0 {
+	if !solved || best.Move == games.NoMove {
+		ctl.HandOver()
 		return s.fallback.Search(p, ctl, report)
 	}
-	best := moves[0]
 	res := engine.Result{Move: best.Move, Score: solvedScore(best.Score, pos), Depth: pos.Width()*pos.Height() - pos.Moves(),
 		Nodes: s.solver.Nodes() - before, PV: []games.Move{best.Move}}
 	res.Ponder = s.expectedReply(pos, best.Move)
@@ -80,11 +82,11 @@ func (s *solverSearcher) expectedReply(pos *connect4.Position, m games.Move) gam
 	if pos.Status().Result != games.Ongoing {
 		return games.NoMove
 	}
-	replies, ok := s.solver.BestMovesWithin(pos, connect4solver.Limits{MaxNodes: defaultSolveNodes / 4})
-	if !ok || len(replies) == 0 {
+	reply, ok := s.solver.BestMoveWithin(pos, connect4solver.Limits{MaxNodes: defaultSolveNodes / 4})
+	if !ok {
 		return games.NoMove
 	}
-	return replies[0].Move
+	return reply.Move
 }
 
 // solvedScore turns Pons's score into the engine's scale: a win in n plies scores MateScore - n.

@@ -36,6 +36,7 @@ type Control struct {
 
 	mu       sync.Mutex
 	start    time.Time // when the clock for this move started (reset by PonderHit)
+	handover time.Duration // the part of the move's time spent before HandOver, by an earlier searcher
 	soft     time.Duration
 	hard     time.Duration
 	released chan struct{} // closed once the search may report its move (not pondering or infinite any more)
@@ -139,10 +140,25 @@ func (c *Control) NextIteration(depth int) bool {
 	if c.stopped.Load() || (c.limits.Depth > 0 && depth > c.limits.Depth) {
 		return false
 	}
-	if c.soft > 0 && !c.ponder.Load() && c.Elapsed() >= c.soft/2 {
+	if c.soft > 0 && !c.ponder.Load() {
+		c.mu.Lock()
+		spent, own := time.Since(c.start), c.soft-c.handover
+		c.mu.Unlock()
 		// An iteration usually costs more than all the previous ones together: starting one after half
-		// the soft budget would mostly be wasted.
-		return false
+		// the soft budget (what is left of it after a hand-over) would mostly be wasted.
+		if spent-c.handover >= own/2 {
+			return false
+		}
 	}
 	return true
+}
+
+// HandOver is called by a searcher that takes over a move from another one (the Connect-Four solver hands
+// over to alpha-beta when it cannot finish): from now on, iteration decisions weigh the time left instead
+// of the whole move's budget, so that the second searcher does not stop after one iteration. The hard
+// limit stays as it was.
+func (c *Control) HandOver() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.handover = min(time.Since(c.start), c.soft)
 }

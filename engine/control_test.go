@@ -181,3 +181,15 @@ func TestControlInfinite(t *testing.T) {
 		t.Fatal("stop did not release an infinite search")
 	}
 }
+
+func TestHandOverLeavesTheSecondSearcherIterations(t *testing.T) {
+	ctl := NewControl(Limits{MoveTime: 2 * time.Second}, games.First)
+	time.Sleep(1100 * time.Millisecond) // a first searcher spends more than half the budget
+	if ctl.NextIteration(2) {
+		t.Fatal("without a hand-over, no iteration should start after half the budget")
+	}
+	ctl.HandOver()
+	if !ctl.NextIteration(2) {
+		t.Error("after the hand-over the second searcher should get iterations in the time that is left")
+	}
+}
