@@ -35,7 +35,7 @@ type Control struct {
 	ponder  atomic.Bool
 
 	mu       sync.Mutex
-	start    time.Time // when the clock for this move started (reset by PonderHit)
+	start    time.Time     // when the clock for this move started (reset by PonderHit)
 	handover time.Duration // the part of the move's time spent before HandOver, by an earlier searcher
 	soft     time.Duration
 	hard     time.Duration
