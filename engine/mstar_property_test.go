@@ -55,9 +55,9 @@ func msTreeCases(rng *rand.Rand, n int) []msTreeCase {
 }
 
 func TestMStarTheoremsOnRandomTrees(t *testing.T) {
-	n := 4000
+	n := 3000
 	if testing.Short() {
-		n = 400
+		n = 300
 	}
 	cases := msTreeCases(rand.New(rand.NewPCG(41, 42)), n)
 	for _, tc := range cases {
@@ -87,9 +87,9 @@ func TestMStarTheoremsOnRandomTrees(t *testing.T) {
 }
 
 func TestAlphaBetaStarEqualsOnePassOnRandomTrees(t *testing.T) {
-	n := 4000
+	n := 3000
 	if testing.Short() {
-		n = 400
+		n = 300
 	}
 	cases := msTreeCases(rand.New(rand.NewPCG(43, 44)), n)
 	var leavesOne, leavesExact, leavesDrawn uint64

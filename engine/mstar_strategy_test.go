@@ -100,9 +100,9 @@ func msStrategyRef(p games.Position, player, model Evaluation, depth, modelDepth
 }
 
 func TestMStarStrategyOnRandomTrees(t *testing.T) {
-	n := 1500
+	n := 1000
 	if testing.Short() {
-		n = 200
+		n = 150
 	}
 	rng := rand.New(rand.NewPCG(51, 52))
 	for i := range n {
