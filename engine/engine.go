@@ -32,16 +32,6 @@ func (e Evaluation) Value(features []float64) float64 {
 	return v
 }
 
-// Negated returns the evaluation -f: minimax's implicit model of the opponent, and the completion of
-// M* models that are shallower than the search.
-func (e Evaluation) Negated() Evaluation {
-	w := make([]float64, len(e.Weights))
-	for i, x := range e.Weights {
-		w[i] = -x
-	}
-	return Evaluation{Name: "-" + e.Name, Weights: w}
-}
-
 // Check reports an error if the evaluation does not fit the game's features.
 func (e Evaluation) Check(g games.Game) error {
 	if n := len(g.FeatureNames()); len(e.Weights) != n {
