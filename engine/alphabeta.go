@@ -98,11 +98,13 @@ func (s *AlphaBeta) Search(p games.Position, ctl *Control, report func(Info)) Re
 	main.bind(p)
 	main.ctl = ctl
 	var res Result
-	if o := p.Status(); o.Result != games.Ongoing {
+	// A root that Status calls over but that still has legal moves is a draw one may claim (threefold
+	// repetition, the move rules): the game goes on until somebody claims it, so the search plays on.
+	rootMoves := p.AppendMoves(make([]games.Move, 0, games.MaxMoves))
+	if o := p.Status(); o.Result != games.Ongoing && len(rootMoves) == 0 {
 		res.Score = main.outcomeScore(o.Result, 0)
 		return res
 	}
-	rootMoves := p.AppendMoves(make([]games.Move, 0, games.MaxMoves))
 	if len(rootMoves) == 0 {
 		if o := p.NoMovesOutcome(); o.Result != games.Ongoing {
 			res.Score = main.outcomeScore(o.Result, 0)

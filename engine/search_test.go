@@ -9,6 +9,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
 )
 
 // checkersMaterial is a material-only evaluation for checkers.
@@ -172,4 +173,45 @@ func TestForcedMoveSavesTheClock(t *testing.T) {
 	if res.Depth != 4 || p.FormatMove(res.Move) != "22x31" {
 		t.Errorf("forced move: depth %d, move %s; want depth 4 and 22x31", res.Depth, p.FormatMove(res.Move))
 	}
+}
+
+func TestClaimableDrawRootStillGetsAMove(t *testing.T) {
+	g := chess.Game{}
+	cases := []struct{ name, fen string }{
+		{"fifty-move rule", "8/8/4k3/8/8/4K3/4R3/8 w - - 100 80"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := g.ParsePosition(c.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Status().Result != games.Draw {
+				t.Fatalf("%s: Status = %v, want a claimable draw", c.fen, p.Status())
+			}
+			s := NewAlphaBeta(g, chessMaterial(), testOptions(g))
+			res := s.Search(p, NewControl(Limits{Depth: 3}, p.ToMove()), nil)
+			if !isLegal(p, res.Move) {
+				t.Errorf("no legal move (%d) from a position where the draw is only claimable", res.Move)
+			}
+		})
+	}
+	t.Run("threefold repetition", func(t *testing.T) {
+		p := g.Start()
+		for _, mv := range []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"} {
+			m, err := p.ParseMove(mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Play(m)
+		}
+		if p.Status().Reason != games.Repetition {
+			t.Fatalf("Status = %v, want threefold repetition", p.Status())
+		}
+		s := NewAlphaBeta(g, chessMaterial(), testOptions(g))
+		res := s.Search(p, NewControl(Limits{Depth: 3}, p.ToMove()), nil)
+		if !isLegal(p, res.Move) {
+			t.Errorf("no legal move (%d) after a threefold repetition", res.Move)
+		}
+	})
 }
