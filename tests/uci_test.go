@@ -621,17 +621,13 @@ func TestGameOverPositions(t *testing.T) {
 		name, variant, fen string // fen empty: the start position
 		moves              []string
 		reason             games.Reason
-		// knownIssue marks a case whose last check fails for a reason outside the protocol; it is skipped
-		// there, with the reason, until the owner fixes it.
-		knownIssue string
 	}{
 		{name: "chess checkmate", variant: "chess", moves: []string{"f2f3", "e7e5", "g2g4", "d8h4"}, reason: games.Checkmate},
 		{name: "chess stalemate", variant: "chess", fen: "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", reason: games.Stalemate},
 		{name: "chess bare kings", variant: "chess", fen: "4k3/8/8/8/3K4/8/8/8 w - - 0 1", reason: games.InsufficientMaterial},
 		{name: "chess threefold repetition", variant: "chess", moves: []string{"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"},
-			reason: games.Repetition, knownIssue: "the search returns no move at a root that Status calls a claimable draw (engine/negamax.go checks Status at ply 0)"},
-		{name: "chess fifty-move rule", variant: "chess", fen: "4k3/8/8/8/8/8/8/4K2R w K - 100 80", reason: games.MoveRule,
-			knownIssue: "the search returns no move at a root that Status calls a claimable draw (engine/negamax.go checks Status at ply 0)"},
+			reason: games.Repetition},
+		{name: "chess fifty-move rule", variant: "chess", fen: "4k3/8/8/8/8/8/8/4K2R w K - 100 80", reason: games.MoveRule},
 		{name: "checkers no pieces", variant: "checkers", fen: "B:W14,15:B", reason: games.NoLegalMove},
 		{name: "checkers blocked", variant: "checkers", fen: "B:W29,30:B25", reason: games.NoLegalMove},
 		{name: "cfour vertical four", variant: "cfour", moves: []string{"P@a1", "P@b1", "P@a2", "P@b2", "P@a3", "P@b3", "P@a4"}, reason: games.Connection},
@@ -681,9 +677,6 @@ func TestGameOverPositions(t *testing.T) {
 				p.fatalf("bestmove 0000 where moves are legal and the draw is only claimable")
 			}
 			if errs := errorLines(before); len(errs) > 0 {
-				if c.knownIssue != "" {
-					t.Skipf("known issue: %s: %v", c.knownIssue, errs)
-				}
 				p.fatalf("errors before the bestmove: %v", errs)
 			}
 		})
