@@ -3,6 +3,7 @@ package tests
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,30 @@ func TestBenchReference(t *testing.T) {
 		if f.Nodes == 0 {
 			t.Errorf("a search figure counted no nodes: %+v", figs)
 		}
+	}
+}
+
+func TestBenchSuite(t *testing.T) {
+	dir := t.TempDir()
+	good := dir + "/five.epd"
+	lines := []string{
+		`2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";`,
+		`8/7p/5k2/5p2/p1p2P2/Pr1pPK2/1P1R3P/8 b - - bm Rxb2; id "WAC.002";`,
+		`5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - bm Rg3; id "WAC.003";`,
+	}
+	if err := os.WriteFile(good, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runDossier(t, time.Minute, "", "bench", "--suite", good, "--suite-time", "50ms")
+	if code != 0 || !strings.Contains(out, " of 3 solved at 50ms per position") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want a count of 3 positions", code, out, stderr)
+	}
+	bad := dir + "/bad.epd"
+	if err := os.WriteFile(bad, []byte("8/8/8/8/8/8/8/8 w - - bm Qg6;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runDossier(t, time.Minute, "", "bench", "--suite", bad)
+	if code == 0 || !strings.Contains(stderr, "line 1") {
+		t.Errorf("exit %d, stderr %q; want an error naming line 1", code, stderr)
 	}
 }

@@ -63,6 +63,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("game", "", "bench only this game")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON array")
 	searchTime := fs.Duration("search-time", 5*time.Second, "time of each chess search speed measurement (0: none)")
+	suite := fs.String("suite", "", "an EPD suite (bm operations) to solve with the default chess player instead of the speed figures")
+	suiteTime := fs.Duration("suite-time", time.Second, "search time per suite position")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 2
@@ -70,6 +72,13 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if *repeat < 1 {
 		fmt.Fprintln(stderr, "bench: --repeat must be at least 1")
 		return 2
+	}
+	if *suite != "" {
+		if _, _, err := runSuite(*suite, *suiteTime, stdout); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+		return 0
 	}
 	var figures []benchFigure
 	for _, c := range benchCases {
