@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dossier/games"
+	"dossier/games/dropnotation/droptest"
 )
 
 // FuzzParsePosition checks that any accepted position writes a FEN that reads back to the same position,
@@ -62,24 +63,7 @@ func FuzzParseMove(f *testing.F) {
 		if PlayMoveString(p, seq) != nil {
 			return
 		}
-		m, err := p.ParseMove(move)
-		if err != nil {
-			if m != games.NoMove || !strings.Contains(err.Error(), "connect4: move ") {
-				t.Errorf("ParseMove(%q) = %v, %q", move, m, err)
-			}
-			return
-		}
-		var buf [games.MaxMoves]games.Move
-		legal := false
-		for _, l := range p.AppendMoves(buf[:0]) {
-			legal = legal || l == m
-		}
-		if !legal {
-			t.Fatalf("%s: ParseMove(%q) = %v, which is not a legal move", p.FEN(), move, m)
-		}
-		if back, err := p.ParseMove(p.FormatMove(m)); err != nil || back != m {
-			t.Fatalf("%s: %q formats as %q, which parses to %v, %v", p.FEN(), move, p.FormatMove(m), back, err)
-		}
+		droptest.CheckParseMove(t, p, move, "connect4: move ")
 	})
 }
 

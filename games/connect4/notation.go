@@ -9,71 +9,37 @@ import (
 	"strings"
 
 	"dossier/games"
+	"dossier/games/dropnotation"
 )
 
-// FEN writes the position as cutechess's cfour FEN: ranks from the top, P for the first player's stones,
-// p for the second's, digits for runs of empty cells, the stones still in hand in brackets ([-] when
-// none are left), w or b for the side to move, then "- -", a halfmove clock of 0 (every drop is
-// irreversible) and the fullmove number implied by the stones on the board.
+// maxHandCount is the largest count before a P or p in the stones in hand: two digits cover every board.
+const maxHandCount = 99
+
+// FEN writes the position as cutechess's cfour FEN (see dropnotation.FormatFEN): the fullmove number
+// is the one implied by the stones on the board.
 func (p *Position) FEN() string {
 	g := p.geo
 	first, second := p.sideStones()
-	var b strings.Builder
-	for r := g.height - 1; r >= 0; r-- {
-		if r < g.height-1 {
-			b.WriteByte('/')
-		}
-		empty := 0
-		for c := 0; c < g.width; c++ {
-			cell := g.cell(c, r)
-			if (first|second)&cell == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteString(strconv.Itoa(empty))
-				empty = 0
-			}
-			if first&cell != 0 {
-				b.WriteByte('P')
-			} else {
-				b.WriteByte('p')
-			}
-		}
-		if empty > 0 {
-			b.WriteString(strconv.Itoa(empty))
-		}
-	}
 	quotaFirst, quotaSecond := quotas(g)
-	handFirst := quotaFirst - bits.OnesCount64(first)
-	handSecond := quotaSecond - bits.OnesCount64(second)
-	b.WriteByte('[')
-	if handFirst+handSecond == 0 {
-		b.WriteByte('-')
-	}
-	b.WriteString(strings.Repeat("P", handFirst))
-	b.WriteString(strings.Repeat("p", handSecond))
-	b.WriteByte(']')
-	if p.ToMove() == games.First {
-		b.WriteString(" w")
-	} else {
-		b.WriteString(" b")
-	}
-	fmt.Fprintf(&b, " - - 0 %d", p.stones/2+1)
-	return b.String()
+	return dropnotation.FormatFEN(dropnotation.Layout{
+		Width:  g.width,
+		Height: g.height,
+		StoneAt: func(file, rank int) (games.Side, bool) {
+			cell := g.cell(file, rank)
+			if first&cell != 0 {
+				return games.First, true
+			}
+			return games.Second, second&cell != 0
+		},
+		InHand:   [2]int{quotaFirst - bits.OnesCount64(first), quotaSecond - bits.OnesCount64(second)},
+		ToMove:   p.ToMove(),
+		Fullmove: p.stones/2 + 1,
+	})
 }
 
 // quotas returns how many stones each side has in all: the first player one more on an odd board.
 func quotas(g *geometry) (first, second int) {
 	return (g.width*g.height + 1) / 2, g.width * g.height / 2
-}
-
-// sideLetter is the FEN letter of a side.
-func sideLetter(s games.Side) string {
-	if s == games.First {
-		return "w"
-	}
-	return "b"
 }
 
 // parsePosition reads a cfour FEN, or a single word of digits as a Pons move sequence.
@@ -98,12 +64,9 @@ func parseFEN(g *geometry, s string, fields []string) (*Position, error) {
 	errf := func(format string, args ...any) error {
 		return fmt.Errorf("connect4: FEN %q: %s", s, fmt.Sprintf(format, args...))
 	}
-	boardText, handText, hasHand := fields[0], "", false
-	if i := strings.IndexByte(fields[0], '['); i >= 0 {
-		if !strings.HasSuffix(fields[0], "]") || i == len(fields[0])-1 {
-			return nil, errf("stones in hand %q do not end with ]", fields[0][i:])
-		}
-		boardText, handText, hasHand = fields[0][:i], fields[0][i+1:len(fields[0])-1], true
+	boardText, handText, hasHand, err := dropnotation.SplitBoardField(fields[0])
+	if err != nil {
+		return nil, errf("%v", err)
 	}
 	first, second, err := parseBoard(g, boardText)
 	if err != nil {
@@ -122,38 +85,10 @@ func parseFEN(g *geometry, s string, fields []string) (*Position, error) {
 		return nil, errf("%d P and %d p on the board: the first player (P) has as many stones as the second (p) or one more",
 			nFirst, nSecond)
 	}
-	if hasHand {
-		handFirst, handSecond, err := parseHand(handText)
-		if err != nil {
-			return nil, errf("stones in hand [%s]: %v", handText, err)
-		}
-		quotaFirst, quotaSecond := quotas(g)
-		if handFirst+nFirst != quotaFirst {
-			return nil, errf("stones in hand: %d P in hand and %d on the board make %d, want %d",
-				handFirst, nFirst, handFirst+nFirst, quotaFirst)
-		}
-		if handSecond+nSecond != quotaSecond {
-			return nil, errf("stones in hand: %d p in hand and %d on the board make %d, want %d",
-				handSecond, nSecond, handSecond+nSecond, quotaSecond)
-		}
-	}
-	if len(fields) < 2 {
-		return nil, errf("missing the side to move (w or b) after the board")
-	}
-	var toMove games.Side
-	switch fields[1] {
-	case "w":
-		toMove = games.First
-	case "b":
-		toMove = games.Second
-	default:
-		return nil, errf("side to move %q: want w or b", fields[1])
-	}
-	if want := games.Side((nFirst + nSecond) & 1); toMove != want {
-		return nil, errf("side to move is %s, but with %d P and %d p on the board %s is to move",
-			fields[1], nFirst, nSecond, sideLetter(want))
-	}
-	if err := checkClocks(fields); err != nil {
+	quotaFirst, quotaSecond := quotas(g)
+	rules := dropnotation.Rules{Game: "cfour", Quota: [2]int{quotaFirst, quotaSecond}, MaxHandCount: maxHandCount}
+	toMove, err := rules.ParseFields(fields, handText, hasHand, [2]int{nFirst, nSecond})
+	if err != nil {
 		return nil, errf("%v", err)
 	}
 	mover, last := first, second
@@ -165,11 +100,12 @@ func parseFEN(g *geometry, s string, fields []string) (*Position, error) {
 	case g.aligned(first) && g.aligned(second):
 		return nil, errf("both P and p have four in a row")
 	case g.aligned(mover):
-		return nil, errf("%s is to move but already has four in a row, which would have ended the game", sideLetter(toMove))
+		return nil, errf("%s is to move but already has four in a row, which would have ended the game",
+			dropnotation.SideLetter(toMove))
 	case !reachable(g, first, all, lastFour, make(map[uint64]bool)):
 		if lastFour {
 			return nil, errf("no order of alternate drops from the empty board reaches this position "+
-				"without %s's four in a row ending the game before its last stone", sideLetter(toMove.Other()))
+				"without %s's four in a row ending the game before its last stone", dropnotation.SideLetter(toMove.Other()))
 		}
 		return nil, errf("no order of alternate drops from the empty board (P first) reaches this position")
 	}
@@ -227,66 +163,6 @@ func parseBoard(g *geometry, text string) (first, second uint64, err error) {
 	return first, second, nil
 }
 
-// parseHand reads the stones in hand: P and p, each optionally preceded by a count, or - for none.
-func parseHand(text string) (first, second int, err error) {
-	if text == "-" || text == "" {
-		return 0, 0, nil
-	}
-	for j := 0; j < len(text); {
-		count := 1
-		if k := j; text[k] >= '0' && text[k] <= '9' {
-			for k < len(text) && text[k] >= '0' && text[k] <= '9' {
-				k++
-			}
-			if k-j > 2 || text[j] == '0' {
-				return 0, 0, fmt.Errorf("count %q: want 1-99", text[j:k])
-			}
-			count, _ = strconv.Atoi(text[j:k])
-			if k == len(text) {
-				return 0, 0, fmt.Errorf("count %q is not followed by P or p", text[j:k])
-			}
-			j = k
-		}
-		switch text[j] {
-		case 'P':
-			first += count
-		case 'p':
-			second += count
-		default:
-			return 0, 0, fmt.Errorf("unexpected character %q (want P, p, a count or -)", text[j])
-		}
-		if first > 64 || second > 64 {
-			return 0, 0, errors.New("more stones than any board holds")
-		}
-		j++
-	}
-	return first, second, nil
-}
-
-// checkClocks checks the fields after the side to move: castling and en passant "-", then the clocks.
-func checkClocks(fields []string) error {
-	if len(fields) > 2 && fields[2] != "-" {
-		return fmt.Errorf("castling field %q: cfour has no castling, want -", fields[2])
-	}
-	if len(fields) > 3 && fields[3] != "-" {
-		return fmt.Errorf("en passant field %q: cfour has no en passant, want -", fields[3])
-	}
-	if len(fields) > 4 {
-		if n, err := strconv.Atoi(fields[4]); err != nil || n < 0 {
-			return fmt.Errorf("halfmove clock %q is not a non-negative integer", fields[4])
-		}
-	}
-	if len(fields) > 5 {
-		if n, err := strconv.Atoi(fields[5]); err != nil || n < 1 {
-			return fmt.Errorf("fullmove number %q is not a positive integer", fields[5])
-		}
-	}
-	if len(fields) > 6 {
-		return fmt.Errorf("unexpected field %q after the fullmove number", fields[6])
-	}
-	return nil
-}
-
 // reachable reports whether some order of alternate drops, the first player first, builds the stones
 // in all (the first player's being first): it takes stones back from the column tops, the last
 // mover's first, and remembers the stone sets it found unreachable in dead. When lastFour is set,
@@ -331,7 +207,7 @@ func (p *Position) FormatMove(m games.Move) string {
 	if col < 0 || col >= p.geo.width {
 		return fmt.Sprintf("<invalid connect4 move %d>", uint64(m))
 	}
-	return "P@" + cellName(col, p.geo.columnHeight(p.mask, col))
+	return dropnotation.FormatDrop(col, p.geo.columnHeight(p.mask, col))
 }
 
 // ParseMove reads a drop as P@d1 (the rank must be where the stone lands), a column number 1-Width
@@ -339,18 +215,18 @@ func (p *Position) FormatMove(m games.Move) string {
 func (p *Position) ParseMove(s string) (games.Move, error) {
 	g := p.geo
 	col, rank := -1, -1
+	square, isDrop, err := dropnotation.ParseDrop(s, "cfour")
 	switch {
-	case len(s) >= 2 && s[1] == '@':
-		if s[0] != 'P' && s[0] != 'p' {
-			return games.NoMove, fmt.Errorf("connect4: move %q: piece %q: cfour drops only P", s, s[0])
-		}
-		if len(s) < 4 || s[2] < 'a' || s[2] > 'z' {
+	case err != nil:
+		return games.NoMove, fmt.Errorf("connect4: move %q: %v", s, err)
+	case isDrop:
+		if len(square) < 2 || square[0] < 'a' || square[0] > 'z' {
 			return games.NoMove, fmt.Errorf("connect4: move %q: want a file letter and a rank after P@, as in P@d1", s)
 		}
-		col = int(s[2] - 'a')
-		n, err := strconv.Atoi(s[3:])
-		if err != nil || len(s) > 6 || n < 1 || s[3] < '1' || s[3] > '9' {
-			return games.NoMove, fmt.Errorf("connect4: move %q: rank %q is not a number from 1", s, s[3:])
+		col = int(square[0] - 'a')
+		n, err := strconv.Atoi(square[1:])
+		if err != nil || len(square) > 4 || n < 1 || square[1] < '1' || square[1] > '9' {
+			return games.NoMove, fmt.Errorf("connect4: move %q: rank %q is not a number from 1", s, square[1:])
 		}
 		rank = n - 1
 	case len(s) == 1 && s[0] >= 'a' && s[0] <= 'z':

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"dossier/games"
+	"dossier/games/dropnotation/droptest"
 )
 
 // FuzzParsePosition checks that any accepted position writes a FEN that reads back to the same position.
@@ -44,23 +44,6 @@ func FuzzParseMove(f *testing.F) {
 		if err != nil {
 			return
 		}
-		m, err := p.ParseMove(move)
-		if err != nil {
-			if m != games.NoMove || !strings.HasPrefix(err.Error(), "tictactoe: move ") {
-				t.Errorf("ParseMove(%q) = %v, %q", move, m, err)
-			}
-			return
-		}
-		var buf [games.MaxMoves]games.Move
-		legal := false
-		for _, l := range p.AppendMoves(buf[:0]) {
-			legal = legal || l == m
-		}
-		if !legal {
-			t.Fatalf("%s: ParseMove(%q) = %v, which is not a legal move", p.FEN(), move, m)
-		}
-		if back, err := p.ParseMove(p.FormatMove(m)); err != nil || back != m {
-			t.Fatalf("%s: %q formats as %q, which parses to %v, %v", p.FEN(), move, p.FormatMove(m), back, err)
-		}
+		droptest.CheckParseMove(t, p, move, "tictactoe: move ")
 	})
 }

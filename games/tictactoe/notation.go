@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"strconv"
 	"strings"
 
 	"dossier/games"
+	"dossier/games/dropnotation"
 )
 
 // quotaFirst and quotaSecond are the stones each side starts with in hand: X moves first and last.
@@ -17,52 +17,27 @@ const (
 	quotaSecond = 4
 )
 
-// FEN writes the position as cutechess's tictactoe FEN: ranks from the top, P for X, p for O, digits for
-// runs of empty squares, the stones still in hand in brackets ([-] when none are left), w or b for the
-// side to move, then "- -", a halfmove clock of 0 and the fullmove number implied by the stones.
+// maxHandCount is the largest count before a P or p in the stones in hand: one digit covers the quotas.
+const maxHandCount = 9
+
+// FEN writes the position as cutechess's tictactoe FEN (see dropnotation.FormatFEN), P for X and p for
+// O, with the fullmove number implied by the stones.
 func (p *Position) FEN() string {
-	var b strings.Builder
-	for r := 2; r >= 0; r-- {
-		if r < 2 {
-			b.WriteByte('/')
-		}
-		empty := 0
-		for f := 0; f < 3; f++ {
-			bit := uint16(1) << (3*r + f)
-			if (p.stones[0]|p.stones[1])&bit == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
+	return dropnotation.FormatFEN(dropnotation.Layout{
+		Width:  3,
+		Height: 3,
+		StoneAt: func(file, rank int) (games.Side, bool) {
+			bit := uint16(1) << (3*rank + file)
 			if p.stones[games.First]&bit != 0 {
-				b.WriteByte('P')
-			} else {
-				b.WriteByte('p')
+				return games.First, true
 			}
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-	}
-	handFirst := quotaFirst - bits.OnesCount16(p.stones[games.First])
-	handSecond := quotaSecond - bits.OnesCount16(p.stones[games.Second])
-	b.WriteByte('[')
-	if handFirst+handSecond == 0 {
-		b.WriteByte('-')
-	}
-	b.WriteString(strings.Repeat("P", handFirst))
-	b.WriteString(strings.Repeat("p", handSecond))
-	b.WriteByte(']')
-	if p.ToMove() == games.First {
-		b.WriteString(" w")
-	} else {
-		b.WriteString(" b")
-	}
-	fmt.Fprintf(&b, " - - 0 %d", p.count()/2+1)
-	return b.String()
+			return games.Second, p.stones[games.Second]&bit != 0
+		},
+		InHand: [2]int{quotaFirst - bits.OnesCount16(p.stones[games.First]),
+			quotaSecond - bits.OnesCount16(p.stones[games.Second])},
+		ToMove:   p.ToMove(),
+		Fullmove: p.count()/2 + 1,
+	})
 }
 
 // Parse reads a cutechess tictactoe FEN: the board (stones in hand optional, but checked when given), the
@@ -76,12 +51,9 @@ func Parse(s string) (*Position, error) {
 	errf := func(format string, args ...any) error {
 		return fmt.Errorf("tictactoe: FEN %q: %s", s, fmt.Sprintf(format, args...))
 	}
-	boardText, handText, hasHand := fields[0], "", false
-	if i := strings.IndexByte(fields[0], '['); i >= 0 {
-		if !strings.HasSuffix(fields[0], "]") || i == len(fields[0])-1 {
-			return nil, errf("stones in hand %q do not end with ]", fields[0][i:])
-		}
-		boardText, handText, hasHand = fields[0][:i], fields[0][i+1:len(fields[0])-1], true
+	boardText, handText, hasHand, err := dropnotation.SplitBoardField(fields[0])
+	if err != nil {
+		return nil, errf("%v", err)
 	}
 	var stones [2]uint16
 	ranks := strings.Split(boardText, "/")
@@ -118,37 +90,9 @@ func Parse(s string) (*Position, error) {
 	if nFirst != nSecond && nFirst != nSecond+1 {
 		return nil, errf("%d P and %d p on the board: X (P) has as many stones as O (p) or one more", nFirst, nSecond)
 	}
-	if hasHand {
-		handFirst, handSecond, err := parseHand(handText)
-		if err != nil {
-			return nil, errf("stones in hand [%s]: %v", handText, err)
-		}
-		if handFirst+nFirst != quotaFirst {
-			return nil, errf("stones in hand: %d P in hand and %d on the board make %d, want %d",
-				handFirst, nFirst, handFirst+nFirst, quotaFirst)
-		}
-		if handSecond+nSecond != quotaSecond {
-			return nil, errf("stones in hand: %d p in hand and %d on the board make %d, want %d",
-				handSecond, nSecond, handSecond+nSecond, quotaSecond)
-		}
-	}
-	if len(fields) < 2 {
-		return nil, errf("missing the side to move (w or b) after the board")
-	}
-	var toMove games.Side
-	switch fields[1] {
-	case "w":
-		toMove = games.First
-	case "b":
-		toMove = games.Second
-	default:
-		return nil, errf("side to move %q: want w or b", fields[1])
-	}
-	if want := games.Side((nFirst + nSecond) & 1); toMove != want {
-		return nil, errf("side to move is %s, but with %d P and %d p on the board %s is to move",
-			fields[1], nFirst, nSecond, sideLetter(want))
-	}
-	if err := checkClocks(fields); err != nil {
+	rules := dropnotation.Rules{Game: "tic-tac-toe", Quota: [2]int{quotaFirst, quotaSecond}, MaxHandCount: maxHandCount}
+	toMove, err := rules.ParseFields(fields, handText, hasHand, [2]int{nFirst, nSecond})
+	if err != nil {
 		return nil, errf("%v", err)
 	}
 	// The last mover may have two lines, but with at most five stones they share the stone that ended
@@ -162,83 +106,22 @@ func Parse(s string) (*Position, error) {
 	return &Position{stones: stones}, nil
 }
 
-// parseHand reads the stones in hand: P and p, each optionally preceded by a count, or - for none.
-func parseHand(text string) (first, second int, err error) {
-	if text == "-" || text == "" {
-		return 0, 0, nil
-	}
-	for j := 0; j < len(text); j++ {
-		count := 1
-		if ch := text[j]; ch >= '0' && ch <= '9' {
-			if ch == '0' {
-				return 0, 0, errors.New("count 0: want 1-9")
-			}
-			if j+1 == len(text) {
-				return 0, 0, fmt.Errorf("count %q is not followed by P or p", text[j:])
-			}
-			count = int(ch - '0')
-			j++
-		}
-		switch text[j] {
-		case 'P':
-			first += count
-		case 'p':
-			second += count
-		default:
-			return 0, 0, fmt.Errorf("unexpected character %q (want P, p, a count or -)", text[j])
-		}
-	}
-	return first, second, nil
-}
-
-// checkClocks checks the fields after the side to move: castling and en passant "-", then the clocks.
-func checkClocks(fields []string) error {
-	if len(fields) > 2 && fields[2] != "-" {
-		return fmt.Errorf("castling field %q: tic-tac-toe has no castling, want -", fields[2])
-	}
-	if len(fields) > 3 && fields[3] != "-" {
-		return fmt.Errorf("en passant field %q: tic-tac-toe has no en passant, want -", fields[3])
-	}
-	if len(fields) > 4 {
-		if n, err := strconv.Atoi(fields[4]); err != nil || n < 0 {
-			return fmt.Errorf("halfmove clock %q is not a non-negative integer", fields[4])
-		}
-	}
-	if len(fields) > 5 {
-		if n, err := strconv.Atoi(fields[5]); err != nil || n < 1 {
-			return fmt.Errorf("fullmove number %q is not a positive integer", fields[5])
-		}
-	}
-	if len(fields) > 6 {
-		return fmt.Errorf("unexpected field %q after the fullmove number", fields[6])
-	}
-	return nil
-}
-
-// sideLetter is the FEN letter of a side.
-func sideLetter(s games.Side) string {
-	if s == games.First {
-		return "w"
-	}
-	return "b"
-}
-
 // FormatMove writes a move in cutechess's notation, P@ and the square.
 func (p *Position) FormatMove(m games.Move) string {
 	if m < 1 || m > numSquares {
 		return fmt.Sprintf("<invalid tictactoe move %d>", uint64(m))
 	}
-	return "P@" + squareName(int(m-1))
+	return dropnotation.FormatDrop(int(m-1)%3, int(m-1)/3)
 }
 
 // ParseMove reads a move as P@b2 or a bare square b2 and returns it if the square is empty and the game goes on.
 func (p *Position) ParseMove(s string) (games.Move, error) {
-	square := s
-	if len(s) >= 2 && s[1] == '@' {
-		if s[0] != 'P' && s[0] != 'p' {
-			return games.NoMove, fmt.Errorf("tictactoe: move %q: piece %q: tic-tac-toe drops only P", s, s[0])
-		}
-		square = s[2:]
+	square, isDrop, err := dropnotation.ParseDrop(s, "tic-tac-toe")
+	if err != nil {
+		return games.NoMove, fmt.Errorf("tictactoe: move %q: %v", s, err)
+	}
+	if !isDrop {
+		square = s
 	}
 	if len(square) != 2 || square[0] < 'a' || square[0] > 'z' || square[1] < '0' || square[1] > '9' {
 		return games.NoMove, fmt.Errorf("tictactoe: move %q: want a square a1-c3, as in P@b2 or b2", s)
