@@ -13,26 +13,8 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/connect4"
+	"dossier/games/gametest"
 )
-
-// sharedData returns the path of /work/shared/data, found from the module root (the folder with go.mod).
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "data")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-}
 
 // ponsCase is one line of Pons's benchmark sets: moves from the empty board and the exact score.
 type ponsCase struct {
@@ -43,7 +25,7 @@ type ponsCase struct {
 // readPons reads the first n cases of a benchmark set.
 func readPons(t *testing.T, name string, n int) []ponsCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedData(t), "connect4", name))
+	f, err := os.Open(filepath.Join(gametest.SharedData(t, ""), "connect4", name))
 	if err != nil {
 		t.Fatal(err)
 	}

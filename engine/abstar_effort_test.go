@@ -10,6 +10,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/gametest"
 )
 
 // The paper's second checkers experiment: every player values a board by Mat - Tot/25 from its own point
@@ -37,7 +38,7 @@ func msTotBound(p games.Position, dst []float64) {
 // archive (at most 100 moves of each side per game).
 func msACFPositions(t testing.TB, n, stride int) []games.Position {
 	t.Helper()
-	path := filepath.Join(sharedData(t), "checkers", "ACF_converted.pdn")
+	path := filepath.Join(gametest.SharedData(t, ""), "checkers", "ACF_converted.pdn")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Skipf("ACF archive not available: %v", err)

@@ -12,6 +12,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/games/gametest"
 )
 
 // chessMaterial is a placeholder evaluation built from the feature names: material in pawns (both tapered
@@ -126,7 +127,7 @@ type wacCase struct {
 
 func readWAC(t testing.TB) []wacCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedData(t), "chess", "WinAtChess.epd"))
+	f, err := os.Open(filepath.Join(gametest.SharedData(t, ""), "chess", "WinAtChess.epd"))
 	if err != nil {
 		t.Fatal(err)
 	}

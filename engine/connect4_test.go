@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"dossier/games/connect4"
+	"dossier/games/gametest"
 )
 
 // connect4Windows values open windows by how full they are (1, 4, 16 for one, two, three stones) and a
@@ -34,7 +35,7 @@ type ponsCase struct {
 
 func readPons(t testing.TB, name string, n int) []ponsCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedData(t), "connect4", name))
+	f, err := os.Open(filepath.Join(gametest.SharedData(t, ""), "connect4", name))
 	if err != nil {
 		t.Fatal(err)
 	}

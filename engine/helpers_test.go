@@ -4,9 +4,6 @@ package engine
 import (
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"testing"
 
 	"dossier/games"
 )
@@ -135,30 +132,6 @@ func childValue(p games.Position, eval Evaluation, m games.Move, depth int) floa
 	p.Play(m)
 	defer p.Undo()
 	return -minimax(p, eval, depth-1, 1)
-}
-
-// sharedData returns the path of /work/shared/data, found from the module root (the folder with go.mod).
-func sharedData(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-	data := filepath.Join(dir, "..", "shared", "data")
-	if _, err := os.Stat(data); err != nil {
-		t.Skipf("shared data not available: %v", err)
-	}
-	return data
 }
 
 // optionSets are the configurations whose values must equal minimax's at a fixed depth: everything that

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"dossier/games/connect4"
+	"dossier/games/gametest"
 )
 
 // testCase is one line of a benchmark set: a position given by its moves and its exact score.
@@ -21,29 +22,10 @@ type testCase struct {
 	score    int
 }
 
-// dataDir returns /work/shared/data/connect4 as seen from the module root (the folder holding go.mod).
-func dataDir(tb testing.TB) string {
-	tb.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "data", "connect4")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			tb.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-}
-
 // loadSet reads the benchmark set called name (e.g. "Test_L3_R1"), skipping the test if it is absent.
 func loadSet(tb testing.TB, name string) []testCase {
 	tb.Helper()
-	path := filepath.Join(dataDir(tb), name)
+	path := gametest.SharedData(tb, filepath.Join("connect4", name))
 	f, err := os.Open(path)
 	if err != nil {
 		tb.Skipf("benchmark set not available: %v", err)
