@@ -229,6 +229,9 @@ func meuSum(xs []float64) float64 {
 type MEUOptions struct {
 	// Probe configures our own alpha-beta probe, which gives the minimax values.
 	Probe AlphaBetaOptions
+	// Mirror says how the game's features read from the side not to move (zero: all differences), so
+	// that our evaluation is valued for us whoever is to move (see the sign conventions in model.go).
+	Mirror Mirror
 	// ExpectedLevels is how many levels of opponent moves, from the root down, take the expectation;
 	// 0 means all of them. Sen & Arora's player is 1.
 	ExpectedLevels int
@@ -265,8 +268,11 @@ func NewMEU(game games.Game, own Evaluation, model MoveProbabilities, opts MEUOp
 	if opts.ExpectedLevels < 0 {
 		return nil, fmt.Errorf("MEU: %d expected levels is negative", opts.ExpectedLevels)
 	}
+	if err := opts.Mirror.Check(len(game.FeatureNames())); err != nil {
+		return nil, err
+	}
 	s := &MEU{model: model, opts: opts}
-	s.setup(game, opts.Probe, []Evaluation{own})
+	s.setup(game, opts.Probe, opts.Mirror, own, nil)
 	return s, nil
 }
 

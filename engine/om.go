@@ -13,7 +13,9 @@ import (
 // minimax player whose evaluation and search depth we know. At our (MAX) nodes it maximises our own value;
 // at the opponent's (MIN) nodes it asks an alpha-beta probe with the opponent's evaluation which move the
 // opponent plays and follows that move only. Values are our own evaluation V0 from the root player's point
-// of view; the opponent's values come from the probe, for the opponent to move (the negamax convention).
+// of view; the opponent's values come from the probe, its evaluation valued for the opponent (who is to
+// move at a MIN node). As in the M* family every evaluation is valued for its owner; OMOptions.Mirror
+// says how to read the features from the side not to move.
 //
 // Beta-pruning: after the opponent's probe at a MIN node h returns value u (for the opponent) and move m,
 // every grandchild h+m+m' is worth at least u to the opponent (we pick m' at h+m, and in the opponent's
@@ -52,9 +54,9 @@ type FixedDepthResult struct {
 
 // OMModel is OM search's model of the opponent: a minimax player with a known evaluation and depth.
 type OMModel struct {
-	// Opponent is the opponent's evaluation in the negamax convention: its value for the side to move,
-	// whichever side that is. Minimax's implicit model is the searching player's own weights (the value of
-	// every position for the opponent is minus ours).
+	// Opponent is the opponent's evaluation, valued from the opponent's point of view as the M* family
+	// values its levels (OMOptions.Mirror reads the features from the side not to move). Minimax's
+	// implicit model is ZeroSumOpponent(own, mirror); over difference features that has our own weights.
 	Opponent Evaluation
 	// ProbeDepth is how many plies the opponent searches from each of its moves; 0 means to the same
 	// horizon as our search (the paper's assumption, and the one under which beta-pruning holds).
@@ -67,6 +69,10 @@ type OMOptions struct {
 	// tactics) and the opponent's. Searches that must equal fixed-depth minimax exactly need options
 	// without selective techniques and without a table (transpositions graft deeper results).
 	Probe AlphaBetaOptions
+	// Mirror says how the game's features read from the side not to move (zero: all differences), so
+	// that every evaluation is valued for its owner: ours for the root player, the model's for the
+	// opponent, whoever is to move (see the sign conventions in model.go).
+	Mirror Mirror
 	// BetaPruning narrows the opponent's probes with the value of its probe two plies higher (Figure 1).
 	BetaPruning bool
 	// SimilarityPruning skips, at our nodes, the moves whose minimax value under our own evaluation
@@ -97,40 +103,64 @@ type omProbe struct {
 // evaluation: about 3 MiB with four evaluations).
 const omValueCacheEntries = 1 << 16
 
+// The probes are the engine's negamax alpha-beta, which wants every position's value for its side to
+// move. A function f owned by one side is searched by negamax as f where its owner is to move and -f
+// where the owner waits; an opponent's function f_opp is, for negamax, the root player's function
+// -f_opp = ZeroSumOpponent(f_opp, mirror). So setup turns every evaluation into root-owned weights g
+// (ours as they are, each opponent type's zero-sum counterpart), and a probe's leaf value for the side to
+// move is g . x where the root player is to move and -(g mirrored) . x where it waits. Over difference
+// features both are g . x: the negamax convention, with one value per position whoever is to move.
+
 // omValueCache holds the values of a search's evaluations for recently seen positions: a position's
 // features are extracted once and every evaluation (ours and each opponent's) computed from them, which is
 // what makes several models affordable. The probes see a position's values as its features, each probe
 // weighting its own with 1 (see omView), so a probe's value is bit for bit the value its evaluation gives.
-// It is a direct-mapped table keyed by the position's hash, not safe for concurrent use.
+// An entry holds each evaluation's value for the side to move when the root player is to move and, for
+// an asymmetric mirror, when it waits. It is a direct-mapped table keyed by the position's hash, not safe
+// for concurrent use.
 type omValueCache struct {
-	evals    []Evaluation
+	toMove   [][]float64 // per evaluation: root-owned weights, for positions where the root player moves
+	waiting  [][]float64 // per evaluation: the negamax weights where the root player waits (nil: toMove's)
+	stride   int         // values per entry: one per evaluation, two with waiting weights
+	root     games.Side  // the root player of the current search
 	keys     []uint64
 	gens     []uint32 // the generation that wrote each entry; entries of older generations are empty
 	gen      uint32
-	values   []float64 // len(evals) per entry
+	values   []float64 // stride per entry
 	features []float64
 }
 
-func newOMValueCache(g games.Game, evals []Evaluation) *omValueCache {
-	return &omValueCache{evals: evals, keys: make([]uint64, omValueCacheEntries), gens: make([]uint32, omValueCacheEntries),
-		gen: 1, values: make([]float64, omValueCacheEntries*len(evals)), features: make([]float64, len(g.FeatureNames()))}
+// newOMValueCache returns the cache for evaluations given as root-owned weights; waiting is nil when
+// every evaluation is antisymmetric under the mirror (one value serves both sides).
+func newOMValueCache(g games.Game, toMove, waiting [][]float64) *omValueCache {
+	stride := len(toMove)
+	if waiting != nil {
+		stride *= 2
+	}
+	return &omValueCache{toMove: toMove, waiting: waiting, stride: stride, keys: make([]uint64, omValueCacheEntries),
+		gens: make([]uint32, omValueCacheEntries), gen: 1, values: make([]float64, omValueCacheEntries*stride),
+		features: make([]float64, len(g.FeatureNames()))}
 }
 
-// fill writes the values of every evaluation for p into dst.
+// fill writes the values of every evaluation for p, for its side to move, into dst.
 func (c *omValueCache) fill(p games.Position, dst []float64) {
-	n := len(c.evals)
 	key := p.Hash()
 	i := int(key & (omValueCacheEntries - 1))
-	entry := c.values[i*n : i*n+n]
-	if c.gens[i] == c.gen && c.keys[i] == key {
-		copy(dst, entry)
-		return
+	entry := c.values[i*c.stride : i*c.stride+c.stride]
+	if c.gens[i] != c.gen || c.keys[i] != key {
+		p.Features(c.features)
+		n := len(c.toMove)
+		for k, w := range c.toMove {
+			entry[k] = weightsDot(w, c.features)
+		}
+		for k, w := range c.waiting {
+			entry[n+k] = weightsDot(w, c.features)
+		}
+		c.keys[i], c.gens[i] = key, c.gen
 	}
-	p.Features(c.features)
-	for k, e := range c.evals {
-		entry[k] = e.Value(c.features)
+	if c.waiting != nil && p.ToMove() != c.root {
+		entry = entry[len(c.toMove):]
 	}
-	c.keys[i], c.gens[i] = key, c.gen
 	copy(dst, entry)
 }
 
@@ -153,12 +183,17 @@ type omValueGame struct {
 // FeatureNames names one feature per evaluation.
 func (g omValueGame) FeatureNames() []string { return g.names }
 
+// omRootSalt separates the probe table entries of searches for the two root players when some function
+// is not antisymmetric: a position's negamax value then depends on who the root player is.
+const omRootSalt = 0x9e3779b97f4a7c15
+
 // omView is a position whose features are its evaluation values from the cache; it passes the optional
 // interfaces a search uses through (a wrapped position without one behaves as a game without it: no
 // tactical moves, never in check, no forced tactics).
 type omView struct {
 	games.Position
 	cache    *omValueCache
+	salt     uint64
 	tactical games.Tactical
 	checker  games.Checker
 	forced   games.ForcedTactics
@@ -172,6 +207,9 @@ type omNullView struct {
 
 func newOMView(p games.Position, cache *omValueCache) games.Position {
 	v := &omView{Position: p, cache: cache}
+	if cache.waiting != nil && cache.root == games.Second {
+		v.salt = omRootSalt
+	}
 	v.tactical, _ = p.(games.Tactical)
 	v.checker, _ = p.(games.Checker)
 	v.forced, _ = p.(games.ForcedTactics)
@@ -183,6 +221,9 @@ func newOMView(p games.Position, cache *omValueCache) games.Position {
 
 // Features writes the position's evaluation values.
 func (v *omView) Features(dst []float64) { v.cache.fill(v.Position, dst) }
+
+// Hash returns the wrapped position's hash, salted by the root player where values depend on it.
+func (v *omView) Hash() uint64 { return v.Position.Hash() ^ v.salt }
 
 // Clone returns a view of a clone sharing the cache (which must then be used by one goroutine at a time).
 func (v *omView) Clone() games.Position { return newOMView(v.Position.Clone(), v.cache) }
@@ -218,27 +259,48 @@ func (v omNullView) PlayNull() { v.nuller.PlayNull() }
 // UndoNull takes back PlayNull.
 func (v omNullView) UndoNull() { v.nuller.UndoNull() }
 
-// setup builds the probes of a model search, one per distinct evaluation among evals (evals[0] is ours,
-// whose probe also gives our leaf values), all reading the shared value cache, and returns the probe of
-// each of evals. Evaluations with equal weights share a probe and its table: they search the same values.
-func (b *omBase) setup(game games.Game, opts AlphaBetaOptions, evals []Evaluation) []*omProbe {
+// setup builds the probes of a model search: own is our evaluation (whose probe also gives our leaf
+// values), opponents the opponent's evaluations, each valued for its owner under mirror. It returns the
+// probe of own followed by one per opponent evaluation. Evaluations that negamax searches identically
+// (equal root-owned weights: an opponent type that is ZeroSumOpponent(own, mirror) and ours, or two
+// equal types) share a probe and its table.
+func (b *omBase) setup(game games.Game, opts AlphaBetaOptions, mirror Mirror, own Evaluation, opponents []Evaluation) []*omProbe {
 	b.game = game
-	var distinct []Evaluation
+	evals := append([]Evaluation{own}, opponents...)
+	rootOwned := make([][]float64, len(evals))
+	rootOwned[0] = slices.Clone(own.Weights)
+	for i, e := range opponents {
+		rootOwned[i+1] = ZeroSumOpponent(e, mirror).Weights
+	}
+	var distinct [][]float64
+	var names []Evaluation // the first evaluation of each distinct probe, for names and windows
 	index := make([]int, len(evals))
-	for i, e := range evals {
-		index[i] = slices.IndexFunc(distinct, func(d Evaluation) bool { return slices.Equal(d.Weights, e.Weights) })
+	for i, w := range rootOwned {
+		index[i] = slices.IndexFunc(distinct, func(d []float64) bool { return slices.Equal(d, w) })
 		if index[i] < 0 {
 			index[i] = len(distinct)
-			distinct = append(distinct, e)
+			distinct = append(distinct, w)
+			names = append(names, evals[i])
 		}
 	}
-	b.cache = newOMValueCache(game, distinct)
+	// Where the root player waits its function reads -(g mirrored) = ZeroSumOpponent(g): the same
+	// weights for every antisymmetric function, and then one value per position serves both sides.
+	waiting := make([][]float64, len(distinct))
+	symmetric := true
+	for k, w := range distinct {
+		waiting[k] = ZeroSumOpponent(Evaluation{Weights: w}, mirror).Weights
+		symmetric = symmetric && slices.Equal(waiting[k], w)
+	}
+	if symmetric {
+		waiting = nil
+	}
+	b.cache = newOMValueCache(game, distinct, waiting)
 	vgame := omValueGame{Game: game}
-	for _, e := range distinct {
+	for _, e := range names {
 		vgame.names = append(vgame.names, "value of "+e.Name)
 	}
 	b.probes = b.probes[:0]
-	for k, e := range distinct {
+	for k, e := range names {
 		unit := Evaluation{Name: e.Name, Weights: make([]float64, len(distinct))}
 		unit.Weights[k] = 1
 		o := opts
@@ -306,6 +368,9 @@ const omPollMask = 255
 
 func (b *omBase) begin(p games.Position, ctl *Control) {
 	b.rootSide = p.ToMove()
+	if b.cache != nil {
+		b.cache.root = b.rootSide
+	}
 	b.ctl = ctl
 	b.aborted = false
 	b.nodes = 0
@@ -527,8 +592,11 @@ func NewOMSearch(game games.Game, own Evaluation, model OMModel, opts OMOptions)
 	if err := checkSimilarity(opts); err != nil {
 		return nil, err
 	}
+	if err := opts.Mirror.Check(len(game.FeatureNames())); err != nil {
+		return nil, err
+	}
 	s := &OMSearch{model: model, opts: opts}
-	s.opp = s.setup(game, opts.Probe, []Evaluation{own, model.Opponent})[1]
+	s.opp = s.setup(game, opts.Probe, opts.Mirror, own, []Evaluation{model.Opponent})[1]
 	s.similarity = opts.SimilarityPruning
 	if s.opp != s.own {
 		s.gainPerLevel = 2 * opts.SimilarityBound

@@ -17,19 +17,23 @@ import (
 // value of our own evaluation over those moves. Beta-pruning works per type as in OM search: a type's
 // probe at a grandchild that its own move leads to starts from that type's value two plies higher.
 //
-// By convention w_0 is our own evaluation; with P(w_0) = 1 PrOM search is minimax.
+// By convention w_0 is our own evaluation as the opponent sees it under minimax (ZeroSumOpponent of ours;
+// over difference features our own weights); with P(w_0) = 1 PrOM search is minimax. Every evaluation is
+// valued for its owner, as the M* family does (see omValueCache).
 
 // OpponentType is one opponent type of PrOM search: a minimax player with its own evaluation.
 type OpponentType struct {
 	// Name identifies the type in logs and presets ("materialist").
 	Name string
-	// Eval is the type's evaluation in the negamax convention (its value for the side to move).
+	// Eval is the type's evaluation, valued from the opponent's point of view (OMOptions.Mirror reads
+	// the features from the side not to move); over difference features, its value for the side to move.
 	Eval Evaluation
 }
 
 // PromModel is PrOM search's model of the opponent: types and their probabilities.
 type PromModel struct {
-	// Types are the opponent types; by convention Types[0] is our own evaluation.
+	// Types are the opponent types; by convention Types[0] is minimax's model of the opponent,
+	// ZeroSumOpponent(own, mirror), which over difference features has our own weights.
 	Types []OpponentType
 	// TypeProbabilities holds P(w_i) for each type: non-negative, summing to 1 (within 1e-9).
 	TypeProbabilities []float64
@@ -78,8 +82,8 @@ type PromSearch struct {
 var _ Searcher = (*PromSearch)(nil)
 
 // NewPromSearch returns a PrOM search for game with our evaluation own and the opponent model; each type
-// gets its own probe and transposition table, except that the types with our own weights share ours.
-// Types without probability are not probed (they cannot change an expected value) until
+// gets its own probe and transposition table, except that a type equal to minimax's model
+// (ZeroSumOpponent of own) shares ours. Types without probability are not probed (they cannot change an expected value) until
 // SetTypeProbabilities gives them some.
 func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOptions) (*PromSearch, error) {
 	if err := own.Check(game); err != nil {
@@ -91,12 +95,15 @@ func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOpti
 	if err := checkSimilarity(opts); err != nil {
 		return nil, err
 	}
+	if err := opts.Mirror.Check(len(game.FeatureNames())); err != nil {
+		return nil, err
+	}
 	s := &PromSearch{opts: opts}
-	evals := []Evaluation{own}
+	var evals []Evaluation
 	for _, t := range model.Types {
 		evals = append(evals, t.Eval)
 	}
-	s.typeAB = s.setup(game, opts.Probe, evals)[1:]
+	s.typeAB = s.setup(game, opts.Probe, opts.Mirror, own, evals)[1:]
 	s.similarity = opts.SimilarityPruning
 	s.model = PromModel{Types: slices.Clone(model.Types)}
 	s.setProbabilities(model.TypeProbabilities)
