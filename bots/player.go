@@ -100,9 +100,12 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 	p.searcher = nil
 }
 
-// Options returns the Player's UCI options: Hash, Threads, Search, Preset, Depth and Contempt. Preset offers
-// the presets of every game, since a GUI may set it before it names the game; a preset the current game
-// lacks is replaced by the game's default at search time, with an info string saying so.
+// Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth and
+// Contempt. Preset offers the presets of every game, since a GUI may set it before it names the game; a
+// preset the current game lacks is replaced by the game's default at search time, with an info string
+// saying so. OpponentModel is the model of a model search (see ParseModelSpec); setoption reports a
+// malformed one at once, and a search whose model does not fit the game or the search plays alpha-beta
+// instead, with an info string naming the term at fault.
 func (p *Player) Options() []protocol.Option {
 	cfg := p.Config()
 	hash := cfg.HashMB
@@ -123,6 +126,11 @@ func (p *Player) Options() []protocol.Option {
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Threads = n }) }),
 		protocol.ComboOption("Search", search, SearchAlgorithms(),
 			func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
+		{Name: "OpponentModel", Type: protocol.StringType, Default: cfg.Model, Apply: func(v string) error {
+			p.configure(func(c *PlayerConfig) { c.Model = v })
+			_, err := ParseModelSpec(v)
+			return err
+		}},
 		protocol.ComboOption("Preset", preset, AllPresetNames(),
 			func(v string) { p.configure(func(c *PlayerConfig) { c.Preset = v }) }),
 		protocol.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
@@ -197,7 +205,8 @@ func (p *Player) currentSearcher() (engine.Searcher, string) {
 	return p.searcherLocked()
 }
 
-// searcherLocked is currentSearcher with p.mu held.
+// searcherLocked is currentSearcher with p.mu held. A configuration that cannot be built falls back on
+// alpha-beta with the configured preset, and failing that with the game's default preset.
 func (p *Player) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
@@ -206,11 +215,19 @@ func (p *Player) searcherLocked() (engine.Searcher, string) {
 	p.warning = ""
 	if err != nil {
 		fallback := p.cfg
-		fallback.Preset, fallback.Search = DefaultPreset, AlphaBetaSearch
-		p.warning = fmt.Sprintf("%v; playing %s %s", err, p.game.Name(), DefaultPreset)
-		if s, err = NewSearcher(p.game, fallback); err != nil {
-			return nil, fmt.Sprintf("cannot play %s: %v", p.game.Name(), err)
+		fallback.Search, fallback.Model = AlphaBetaSearch, ""
+		var fallbackErr error
+		if s, fallbackErr = NewSearcher(p.game, fallback); fallbackErr != nil {
+			fallback.Preset = DefaultPreset
+			if s, fallbackErr = NewSearcher(p.game, fallback); fallbackErr != nil {
+				return nil, fmt.Sprintf("error: cannot play %s: %v", p.game.Name(), fallbackErr)
+			}
 		}
+		preset := fallback.Preset
+		if preset == "" {
+			preset = DefaultPreset
+		}
+		p.warning = fmt.Sprintf("error: %v; playing %s %s with %s", err, p.game.Name(), preset, AlphaBetaSearch)
 	}
 	p.searcher = s
 	return s, p.warning

@@ -128,7 +128,9 @@ func TestPlayerAnnouncesItsOptions(t *testing.T) {
 	for _, want := range []string{
 		"option name Hash type spin default 16 min 1 max 16384",
 		"option name Threads type spin default 1 min 1 max 256",
-		"option name Search type combo default alphabeta var alphabeta",
+		"option name Search type combo default alphabeta var alphabeta var mstar var mstar-1pass var alphabeta-star " +
+			"var mstar-strategy var mstar-risk var om var prom var meu var symmetric\n",
+		"option name OpponentModel type string default <empty>\n",
 		"option name Preset type combo default strongest var strongest var materialist var attacker var defender " +
 			"var positional var mat-tot25 var mat+tot25 var sophisticated var sp var open-lines\n",
 		"option name Depth type spin default 0 min 0 max 100",

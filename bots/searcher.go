@@ -1,21 +1,14 @@
-// PlayerConfig and NewSearcher: the one way a configuration (preset, algorithm, depth, table, threads,
-// contempt) becomes a searcher, for the Player and for `dossier match`.
+// PlayerConfig and NewSearcher: the one way a configuration (preset, algorithm, opponent model, depth,
+// table, threads, contempt) becomes a searcher, for the Player and for `dossier match`.
 package bots
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"dossier/engine"
 	"dossier/games"
 )
-
-// AlphaBetaSearch is the name of the strength-maximising alpha-beta search in PlayerConfig.Search.
-const AlphaBetaSearch = "alphabeta"
-
-// SearchAlgorithms lists the names PlayerConfig.Search accepts, the default first.
-func SearchAlgorithms() []string { return []string{AlphaBetaSearch} }
 
 // PlayerConfig says how to play: which preset of the game, with which search, how deep, and with what
 // resources. The zero value plays the game's strongest preset with alpha-beta and default resources.
@@ -24,29 +17,33 @@ type PlayerConfig struct {
 	Preset string
 	// Search names the search algorithm (see SearchAlgorithms); "" is alpha-beta.
 	Search string
+	// Model is the opponent model of a model search, in the grammar of ParseModelSpec (e.g. "mat-tot25@3",
+	// "strongest:0.5,materialist:0.3,attacker:0.2"); "" is minimax's implicit model.
+	Model string
 	// Depth, when positive, replaces the preset's depth cap (in plies); 0 keeps the preset's own.
 	Depth int
-	// HashMB is the transposition table size in MiB; 0 is engine.DefaultAlphaBetaOptions' size.
+	// HashMB is the transposition table size in MiB (shared by the probes' tables of OM, PrOM and MEU);
+	// 0 is engine.DefaultAlphaBetaOptions' size.
 	HashMB int
 	// Threads is the number of search threads; 0 is one.
 	Threads int
-	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a man).
+	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a
+	// man); alpha-beta only.
 	Contempt float64
 }
 
 // NewSearcher builds the searcher that cfg describes for g. The preset's depth (or cfg.Depth) caps every
-// search: a go command's own depth limit applies too, and the smaller one wins.
+// search: a go command's own depth limit applies too, and the smaller one wins. A model search uses the
+// preset's evaluation as ours and cfg.Model as its model of the opponent; the errors of a model name the
+// term that is wrong.
 func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 	preset, err := LookupPreset(g, cfg.Preset)
 	if err != nil {
 		return nil, err
 	}
-	algorithm := strings.ToLower(cfg.Search)
-	if algorithm == "" {
-		algorithm = AlphaBetaSearch
-	}
-	if algorithm != AlphaBetaSearch {
-		return nil, fmt.Errorf("unknown search %q (searches: %s)", cfg.Search, strings.Join(SearchAlgorithms(), ", "))
+	algorithm, err := lookupSearch(cfg.Search)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case cfg.Depth < 0:
@@ -55,6 +52,17 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 		return nil, fmt.Errorf("hash size %d MiB is negative", cfg.HashMB)
 	case cfg.Threads < 0:
 		return nil, fmt.Errorf("thread count %d is negative", cfg.Threads)
+	}
+	depthCap := preset.Depth
+	if cfg.Depth > 0 {
+		depthCap = cfg.Depth
+	}
+	model, err := ParseModelSpec(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	if err := model.checkFor(algorithm, depthCap); err != nil {
+		return nil, err
 	}
 	if err := preset.Eval.Check(g); err != nil {
 		return nil, err
@@ -71,11 +79,16 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 	if cfg.Threads > 0 {
 		opts.Threads = cfg.Threads
 	}
-	opts.Contempt = cfg.Contempt
-	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: preset.Depth}
-	if cfg.Depth > 0 {
-		s.depthCap = cfg.Depth
+	if algorithm != AlphaBetaSearch {
+		env := modelEnv{game: g, own: preset.Eval, mirror: engine.Mirror{Partner: partner, Sign: sign}, probe: opts}
+		inner, err := newModelSearcher(env, algorithm, model)
+		if err != nil {
+			return nil, err
+		}
+		return &presetSearcher{preset: preset, inner: inner, depthCap: depthCap}, nil
 	}
+	opts.Contempt = cfg.Contempt
+	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: depthCap}
 	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
 		s.view = &spec
 	}
@@ -88,7 +101,8 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 }
 
 // presetSearcher runs a search with a preset's evaluation under the preset's depth cap, from the
-// searching player's point of view when the evaluation needs it.
+// searching player's point of view when alpha-beta's evaluation needs it (the model searches value every
+// function for its owner themselves).
 type presetSearcher struct {
 	preset   Preset
 	inner    engine.Searcher

@@ -18,7 +18,7 @@ func TestNewSearcherRejectsBadConfigurations(t *testing.T) {
 		want string
 	}{
 		{"unknown preset", PlayerConfig{Preset: "sp"}, `no preset "sp"`},
-		{"unknown search", PlayerConfig{Search: "mstar"}, `unknown search "mstar" (searches: alphabeta)`},
+		{"unknown search", PlayerConfig{Search: "minimax"}, `unknown search "minimax" (searches: alphabeta, mstar, `},
 		{"negative depth", PlayerConfig{Depth: -1}, "depth -1 is negative"},
 		{"negative hash", PlayerConfig{HashMB: -5}, "hash size -5 MiB is negative"},
 		{"negative threads", PlayerConfig{Threads: -2}, "thread count -2 is negative"},
