@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -298,4 +299,45 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestPlayerModelSearchOverUCI(t *testing.T) {
+	g := checkers.Game{}
+	player := NewPlayer(g, PlayerConfig{HashMB: 1})
+	tr := newTranscript(t, player, g)
+	tr.send("uci")
+	tr.until("uciok")
+	tr.send("setoption name Preset value mat-tot25")
+	tr.send("setoption name Search value mstar")
+	tr.send("setoption name OpponentModel value mat-tot25@3")
+	tr.send("ucinewgame")
+	tr.send("position startpos")
+	depth, texts, move := tr.search("depth 4")
+	if !legalText(g.Start(), move) || depth != 4 || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "predicted reply ") {
+		t.Errorf("mstar mat-tot25@3: depth %d, move %s, info strings %q", depth, move, texts)
+	}
+
+	// A malformed model is reported at once and the engine keeps serving, with alpha-beta.
+	tr.send("setoption name OpponentModel value mat-tot25@x")
+	tr.send("isready")
+	lines := tr.until("readyok")
+	if !slices.Contains(lines, `info string error: setoption OpponentModel: opponent model "mat-tot25@x": term "mat-tot25@x": depth "x" is not a whole number in 1..100`) {
+		t.Errorf("malformed model: %q", lines)
+	}
+	_, texts, move = tr.search("depth 2")
+	if !legalText(g.Start(), move) || len(texts) == 0 || !strings.HasPrefix(texts[0], "error: ") ||
+		!strings.Contains(texts[0], "playing checkers mat-tot25 with alphabeta") {
+		t.Errorf("malformed model: move %s, info strings %q", move, texts)
+	}
+
+	// A model naming a preset the game lacks is found when the searcher is built.
+	tr.send("setoption name OpponentModel value sp")
+	_, texts, move = tr.search("depth 2")
+	if !legalText(g.Start(), move) || len(texts) == 0 || !strings.Contains(texts[0], `error: opponent model term "sp": checkers has no preset "sp"`) {
+		t.Errorf("foreign model: move %s, info strings %q", move, texts)
+	}
+	if got := player.Config(); got.Model != "sp" || got.Search != "mstar" {
+		t.Errorf("configuration %+v", got)
+	}
+	tr.send("quit")
 }

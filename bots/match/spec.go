@@ -78,6 +78,9 @@ type PlayerSpec struct {
 	Preset string
 	// Search names the search algorithm of an in-process player ("" for the default).
 	Search string
+	// Model is an in-process model search's opponent model, in bots.ParseModelSpec's grammar ("" for
+	// minimax's implicit model); the factory checks it against the game and the search.
+	Model string
 	// Depth is the in-process player's search depth (also its per-move depth limit); 0 keeps the preset's.
 	Depth int
 	// HashMB and Threads size an in-process player's search; 0 keeps the defaults.
@@ -102,7 +105,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "depth", "hash", "threads", "contempt"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -110,7 +113,8 @@ var (
 // quoted with ' or " to hold spaces ("Skill Level=5"). Keys:
 //
 //	name=N                     display name
-//	preset=P search=S          an in-process player (hash=MB threads=T contempt=C too)
+//	preset=P search=S model=M  an in-process player (hash=MB threads=T contempt=C too); model is the
+//	                           opponent model of a model search, quoted when it holds spaces
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
@@ -191,6 +195,9 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 		return needValue()
 	case "search":
 		s.Search = value
+		return needValue()
+	case "model":
+		s.Model = value
 		return needValue()
 	case "depth":
 		n, err := positiveInt(value, 1000)

@@ -24,7 +24,8 @@ import (
 const matchUsage = `usage: dossier match --game G --player1 SPEC --player2 SPEC [options]
 
 A player SPEC is space-separated key=value pairs (quote values with spaces):
-  preset=P [search=S] [depth=N] [hash=MB] [threads=T] [contempt=C]   a dossier player (preset: default strongest)
+  preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C]
+                                                                     a dossier player (preset: default strongest)
   uci=PATH [args="A B"] [Option=Value ...]                           an external UCI engine; other keys are setoption
   name=N                                                             display name
   depth=N nodes=N movetime=MS tc=TC                                  this player's limits, over the match's
@@ -32,6 +33,21 @@ e.g. --player1 'preset=strongest depth=8' --player2 'uci=/usr/games/stockfish UC
 External engines play chess in UCI, the other games through UCI_Variant (another dossier, for example).
 Every opening is played twice with colours swapped. An engine that dies, stalls or plays an illegal move
 loses that game, and the match goes on. Points: 2 a win, 1 a draw.
+
+Searches (search=S; the preset's evaluation is ours, model=M the opponent model, presets of the game):
+  alphabeta (default)            no model
+  mstar, mstar-1pass, alphabeta-star
+                                 model=P1,P2,...  the opponent plays P1 and models us as P2, ... (completed
+                                 as minimax below the last); mstar with model=P@D: the strategy form
+  mstar-strategy, mstar-risk     model=P[@D]      the opponent is a D-ply minimax player with P (D below our
+                                 depth, default our depth - 1); mstar-risk trusts the model for one reply
+  om                             model=P[@D]      the opponent plays P searching D plies (default: our horizon)
+  prom                           model=P1:p1,...  the opponent is type Pi with probability pi (sum 1)
+  meu                            model=rank:PS    the opponent's reply of rank r has probability ~ (1-PS)^(r-1)
+  symmetric                      model=P          both sides know each other's evaluation (ours and P's)
+Without model= a model search uses minimax's implicit model and plays as alpha-beta at equal depth.
+e.g. --game checkers --player1 'preset=mat-tot25 search=mstar model=mat-tot25@3' --player2 'preset=mat-tot25'
+     --game chess --player1 'search=prom model="strongest:0.5,materialist:0.3,attacker:0.2" depth=4'
 
 options:
 `
@@ -178,10 +194,11 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// newBotSearcher builds an in-process player with bots.NewSearcher; its name is the preset's, with the depth.
+// newBotSearcher builds an in-process player with bots.NewSearcher; its name is the preset's, with the depth
+// and, for a model search, the search and its model ("mat-tot25 d4 mstar(mat-tot25@3)").
 func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-	searcher, err := bots.NewSearcher(g, bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Depth: spec.Depth,
-		HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt})
+	searcher, err := bots.NewSearcher(g, bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
+		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt})
 	if err != nil {
 		return match.InProcess{}, err
 	}
@@ -199,7 +216,10 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 		name += fmt.Sprintf(" d%d", depth)
 	}
 	if spec.Search != "" && !strings.EqualFold(spec.Search, bots.AlphaBetaSearch) {
-		name += " " + spec.Search
+		name += " " + strings.ToLower(spec.Search)
+		if model, err := bots.ParseModelSpec(spec.Model); err == nil && !model.IsZero() {
+			name += "(" + model.String() + ")"
+		}
 	}
 	return match.InProcess{Searcher: searcher, Name: name, Depth: depth}, nil
 }
