@@ -88,10 +88,11 @@ type AlphaBetaStar struct {
 	flat   []float64
 	aflat  []float64
 
-	table  [][]float64 // ComputeBounds of the current search
-	strict []bool      // per level: whether a tie at its choice can change the level above it
-	rep    []int       // per level: the lowest level it equals at every node
-	leafB  []float64
+	source LeafRanges   // the leaf bounds as ranges, read at every node
+	ranges abStarRanges // the range of V_k + V_{k+1} below every node of the current line
+	table  [][]float64  // the paper's ComputeBounds table at the root of the current search
+	strict []bool       // per level: whether a tie at its choice can change the level above it
+	rep    []int        // per level: the lowest level it equals at every node
 
 	// firstMoves remembers, while Search deepens, the move each position's deepest searching mover chose
 	// in the previous iteration, to search it first (nil in fixed-depth searches, which keep the game's
@@ -173,39 +174,31 @@ func (s *AlphaBetaStar) run(p games.Position, ctl *Control, depth int) ModelResu
 		Nodes: c.nodes, Leaves: c.leaves, Aborted: c.aborted}
 }
 
-// prepareBounds reads the leaf bounds at the root and builds the table of the search: pairs of levels
-// that both have an evaluation get the caller's bounds, pairs that reach into the zero-sum completion
-// below the deepest model are exact (0).
+// prepareBounds sets up the ranges of the search (pairs of levels that both have an evaluation get the
+// caller's bounds, pairs that reach into the zero-sum completion below the deepest model are exact),
+// reads them at the root, and finds which levels are one player and which ties can matter.
 func (s *AlphaBetaStar) prepareBounds(p games.Position, depth int) {
 	c := s.core
 	pairs := c.levels - 1
-	s.leafB = slices.Grow(s.leafB[:0], pairs)[:pairs]
-	given := min(c.real-1, pairs)
-	for k := range s.leafB {
-		s.leafB[k] = math.Inf(1)
-		if k >= given {
-			s.leafB[k] = 0
-		}
+	given := max(min(c.real-1, pairs), 0)
+	r := &s.ranges
+	if s.source == nil && s.bounds != nil {
+		s.source = s.bounds.Ranges()
 	}
-	if s.bounds != nil && given > 0 {
-		s.bounds(p, s.leafB[:given])
-	}
-	for k := range given {
-		if b := s.leafB[k]; math.IsNaN(b) || b < 0 {
-			s.leafB[k] = math.Inf(1)
-		}
-	}
-	s.table = ComputeBounds(depth, s.leafB)
+	r.size(pairs, given, s.source)
+	r.enter(p, max(depth, 1), 0)
+	lo, hi := r.leafLo[0], r.childHi[0]
+	s.table = ComputeBounds(depth, r.leafHi[0])
 	s.rep = slices.Grow(s.rep[:0], c.levels)[:c.levels]
 	s.strict = slices.Grow(s.strict[:0], c.levels)[:c.levels]
 	for k := range s.rep {
 		s.rep[k] = k
-		if k >= 2 && depth >= 1 && s.table[depth-1][k-2] == 0 && s.table[depth-1][k-1] == 0 {
+		if k >= 2 && depth >= 1 && lo[k-2] == 0 && hi[k-2] == 0 && lo[k-1] == 0 && hi[k-1] == 0 {
 			s.rep[k] = s.rep[k-2]
 		}
 		// A tie in level k's choice matters when level k-1 takes the minimal value among the tied
-		// children, which it does unless k-1 and k are exactly zero-sum everywhere below the root.
-		s.strict[k] = k >= 1 && depth >= 1 && s.table[depth-1][k-1] > 0
+		// children, which it does unless V_{k-1} + V_k is the same at every child.
+		s.strict[k] = k >= 1 && depth >= 1 && hi[k-1] > lo[k-1]
 	}
 }
 
@@ -227,7 +220,7 @@ func (s *AlphaBetaStar) node(depth, ply int) []float64 {
 	} else {
 		copy(a, s.alpha[ply-1])
 	}
-	bound := s.table[depth-1] // the children's bounds
+	bound := s.ranges.enter(c.pos, depth, ply) // the upper ends of V_k + V_{k+1} at the children
 	mover := ply & 1
 	var key uint64
 	if s.firstMoves != nil && ply > 0 {

@@ -4,9 +4,11 @@ package engine
 
 import (
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"dossier/games"
 	"dossier/games/checkers"
@@ -27,11 +29,20 @@ func msCheckersWeights(men, kings, tot float64) []float64 {
 	return w
 }
 
-// msTotBound is the paper's leaf bound |f1 + f0| <= (2/25) Tot, read at the root: no move adds a piece.
+// msTotBound is the paper's leaf bound |f1 + f0| <= (2/25) Tot, Tot read at the position the search asks
+// about: no move adds a piece, so it holds at every leaf below.
 func msTotBound(p games.Position, dst []float64) {
+	dst[0] = 2 * 4 * float64(msPieces(p))
+}
+
+// msPieces returns the number of pieces on a checkers board (Tot).
+func msPieces(p games.Position) int {
+	if cp, ok := p.(*checkers.Position); ok {
+		return bits.OnesCount32(cp.Men(games.First) | cp.Kings(games.First) | cp.Men(games.Second) | cp.Kings(games.Second))
+	}
 	x := make([]float64, checkers.NumFeatures)
 	p.Features(x)
-	dst[0] = 2 * 4 * x[checkers.FeatTotal]
+	return int(x[checkers.FeatTotal])
 }
 
 // msACFPositions returns the positions before every stride-th move of the first n games of the ACF
@@ -80,18 +91,59 @@ func (p msLeafCounter) Features(dst []float64) {
 	p.Position.Features(dst)
 }
 
-// msEffort is the average effort per move (leaves) of the searches over a set of positions.
-type msEffort struct {
-	positions         int
-	onePass, abStar   float64 // fixed depth, the game's move order
-	ab                float64 // textbook alpha-beta, fixed depth, the game's move order
-	abStarID, abID    float64 // iterative deepening to the depth, previous iterations' choices first
-	abStarSearchAgree int     // positions where the iterative search found the fixed-depth value
+// msExchangeRanges is what the two functions of the benchmark say exactly, as LeafRanges: at a static
+// leaf f0 + f1 = -(2/25) Tot (in hundredths of a man, -8 Tot), and at a finished game's leaf 0, so below p,
+// Tot never growing, the sum lies in [-8 Tot(p), 0]. One ply from the horizon the leaves are p's children,
+// which cannot be finished games unless a draw can arise in one ply: only a king's quiet move can repeat a
+// position or reach the no-progress limit, and a repetition needs four plies without a capture or a man
+// move. Without a capture to make, the children keep p's Tot; with captures forced (every move is one),
+// each child has lost at least one of the opponent's pieces and at most all of them.
+func msExchangeRanges(p games.Position, depth int, lo, hi []float64) {
+	tot := msPieces(p)
+	lo[0], hi[0] = -8*float64(tot), 0
+	cp, ok := p.(*checkers.Position)
+	if depth != 1 || !ok {
+		return
+	}
+	mover := cp.ToMove()
+	switch {
+	case cp.TacticsForced():
+		theirs := bits.OnesCount32(cp.Men(mover^1) | cp.Kings(mover^1))
+		lo[0], hi[0] = -8*float64(tot-1), -8*float64(tot-theirs)
+	case cp.Kings(mover) == 0 || (cp.NoProgress()+1 < 4 && cp.NoProgress()+1 < checkers.NoProgressPlies):
+		lo[0], hi[0] = -8*float64(tot), -8*float64(tot)
+	}
 }
 
-// msMeasureEffort searches every position to depth with M* 1-pass, alpha-beta* and alpha-beta, at a
-// fixed depth and (alpha-beta* and, as alpha-beta* of a player without a model, alpha-beta) by iterative
-// deepening, and checks that alpha-beta* found M*'s move and value.
+// msStarBounds are the two ways the benchmark tells alpha-beta* how far the model is from zero-sum: the
+// paper's bound on |f1 + f0| (read at every node, so Tot shrinks as pieces come off), and the exact
+// range of f1 + f0 that the functions themselves give.
+var msStarBounds = []struct {
+	name   string
+	ranges LeafRanges
+}{
+	{"|f1 + f0| <= (2/25) Tot", LeafBounds(msTotBound).Ranges()},
+	{"f1 + f0 in [-(2/25) Tot, 0], exact 1 ply out", msExchangeRanges},
+}
+
+// msEffort is the average effort per move (leaves) of the searches over a set of positions: M* 1-pass,
+// alpha-beta* with each of msStarBounds, and alpha-beta, at a fixed depth in the game's move order and
+// (alpha-beta* and alpha-beta) by iterative deepening with the same move table.
+type msEffort struct {
+	positions       int
+	onePass, ab     float64
+	abStar          []float64 // per msStarBounds
+	abStarID        []float64
+	abID            float64
+	abStarMicros    []float64 // CPU-bound wall time per fixed-depth search, microseconds (noisy)
+	onePassMicros   float64
+	alphaBetaMicros float64
+}
+
+// msMeasureEffort searches every position to depth with M* 1-pass, alpha-beta* (with each of
+// msStarBounds) and alpha-beta, at a fixed depth in the game's move order and (alpha-beta*, and
+// alpha-beta as alpha-beta* of a player without a model) by iterative deepening, and checks that every
+// alpha-beta* found M*'s move and value.
 func msMeasureEffort(t testing.TB, positions []games.Position, depth int) msEffort {
 	g := checkers.Game{}
 	mirror := msCheckersMirror()
@@ -101,44 +153,78 @@ func msMeasureEffort(t testing.TB, positions []games.Position, depth int) msEffo
 	if err != nil {
 		t.Fatal(err)
 	}
-	star, err := NewAlphaBetaStar(g, player, msTotBound, opts)
-	if err != nil {
-		t.Fatal(err)
+	newStar := func(model *PlayerModel, r LeafRanges) *AlphaBetaStar {
+		s, err := NewAlphaBetaStar(g, model, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.SetLeafRanges(r)
+		return s
 	}
-	starID, err := NewAlphaBetaStar(g, player, msTotBound, opts)
-	if err != nil {
-		t.Fatal(err)
+	var stars, starsID []*AlphaBetaStar
+	for _, b := range msStarBounds {
+		stars = append(stars, newStar(player, b.ranges))
+		starsID = append(starsID, newStar(player, b.ranges))
 	}
-	plainID, err := NewAlphaBetaStar(g, NewPlayerModel(msMatTot25), nil, opts)
-	if err != nil {
-		t.Fatal(err)
+	plainID := newStar(NewPlayerModel(msMatTot25), nil)
+	e := msEffort{positions: len(positions), abStar: make([]float64, len(stars)), abStarID: make([]float64, len(stars)),
+		abStarMicros: make([]float64, len(stars))}
+	timed := func(dst *float64, f func()) {
+		start := time.Now()
+		f()
+		*dst += float64(time.Since(start).Microseconds())
 	}
-	var leavesOne, leavesStar, leavesAB, leavesStarID, leavesABID uint64
 	for _, p := range positions {
-		r1 := one.SearchDepth(p, depth)
-		r2 := star.SearchDepth(p, depth)
-		if r1.Value != r2.Value || r1.Move != r2.Move {
-			t.Fatalf("%s: alpha-beta* %v (%s), M* 1-pass %v (%s)", p.FEN(), r2.Value, p.FormatMove(r2.Move), r1.Value, p.FormatMove(r1.Move))
+		var r1 ModelResult
+		timed(&e.onePassMicros, func() { r1 = one.SearchDepth(p, depth) })
+		e.onePass += float64(r1.Leaves)
+		for i, s := range stars {
+			var r ModelResult
+			timed(&e.abStarMicros[i], func() { r = s.SearchDepth(p, depth) })
+			if r.Value != r1.Value || r.Move != r1.Move || r.Predicted != r1.Predicted {
+				t.Fatalf("%s, %s: alpha-beta* %v (%s, reply %s), M* 1-pass %v (%s, reply %s)", p.FEN(), msStarBounds[i].name,
+					r.Value, p.FormatMove(r.Move), msFormatReply(p, r.Move, r.Predicted), r1.Value, p.FormatMove(r1.Move),
+					msFormatReply(p, r1.Move, r1.Predicted))
+			}
+			e.abStar[i] += float64(r.Leaves)
 		}
-		leavesOne += r1.Leaves
-		leavesStar += r2.Leaves
 		var n uint64
-		msAlphaBeta(msLeafCounter{p, &n}, msMatTot25, mirror, p.ToMove(), depth, 0, math.Inf(-1), math.Inf(1), true)
-		leavesAB += n
-		for _, s := range []*AlphaBetaStar{starID, plainID} {
+		timed(&e.alphaBetaMicros, func() {
+			msAlphaBeta(msLeafCounter{p, &n}, msMatTot25, mirror, p.ToMove(), depth, 0, math.Inf(-1), math.Inf(1), true)
+		})
+		e.ab += float64(n)
+		for i, s := range starsID {
 			s.NewGame()
+			res := s.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
+			if res.Score != r1.Value {
+				t.Fatalf("%s, %s: iterative alpha-beta* %v, M* 1-pass %v", p.FEN(), msStarBounds[i].name, res.Score, r1.Value)
+			}
+			e.abStarID[i] += float64(s.Leaves())
 		}
-		res := starID.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
-		if res.Score != r1.Value {
-			t.Fatalf("%s: iterative alpha-beta* %v, M* 1-pass %v", p.FEN(), res.Score, r1.Value)
-		}
-		leavesStarID += starID.Leaves()
+		plainID.NewGame()
 		plainID.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
-		leavesABID += plainID.Leaves()
+		e.abID += float64(plainID.Leaves())
 	}
 	k := float64(len(positions))
-	return msEffort{positions: len(positions), onePass: float64(leavesOne) / k, abStar: float64(leavesStar) / k,
-		ab: float64(leavesAB) / k, abStarID: float64(leavesStarID) / k, abID: float64(leavesABID) / k}
+	for _, x := range []*float64{&e.onePass, &e.ab, &e.abID, &e.onePassMicros, &e.alphaBetaMicros} {
+		*x /= k
+	}
+	for _, xs := range [][]float64{e.abStar, e.abStarID, e.abStarMicros} {
+		for i := range xs {
+			xs[i] /= k
+		}
+	}
+	return e
+}
+
+// msFormatReply writes the reply r to move m of p, or "-".
+func msFormatReply(p games.Position, m, r games.Move) string {
+	if m == games.NoMove || r == games.NoMove {
+		return "-"
+	}
+	p.Play(m)
+	defer p.Undo()
+	return p.FormatMove(r)
 }
 
 func TestSearchEffort(t *testing.T) {
@@ -148,19 +234,27 @@ func TestSearchEffort(t *testing.T) {
 	}
 	positions := msACFPositions(t, gamesCount, stride)
 	e := msMeasureEffort(t, positions, 4)
-	t.Logf("checkers, depth 4, Mat - Tot/25 vs the exchange-loving model, |f1 + f0| <= (2/25) Tot, %d positions (every %d-th move of %d ACF games):",
+	t.Logf("checkers, depth 4, Mat - Tot/25 vs the exchange-loving model, %d positions (every %d-th move of %d ACF games):",
 		e.positions, stride, gamesCount)
-	t.Logf("%-40s %11s %6s", "search", "leaves/move", "paper")
-	t.Logf("%-40s %11.1f %6d", "M* 1-pass", e.onePass, 723)
-	t.Logf("%-40s %11.1f %6d", "alpha-beta*", e.abStar, 190)
-	t.Logf("%-40s %11.1f %6d", "alpha-beta", e.ab, 66)
-	t.Logf("%-40s %11.1f", "alpha-beta*, iterative deepening 1-4", e.abStarID)
-	t.Logf("%-40s %11.1f", "alpha-beta, iterative deepening 1-4", e.abID)
-	t.Logf("alpha-beta* / alpha-beta = %.2f at a fixed depth (paper %.2f), %.2f by iterative deepening",
-		e.abStar/e.ab, 190.0/66, e.abStarID/e.abID)
-	if e.abStar > e.onePass || e.ab > e.abStar || e.abID > e.abStarID {
-		t.Errorf("leaves per move: M* 1-pass %.1f, alpha-beta* %.1f, alpha-beta %.1f (iterative: %.1f and %.1f); want that order",
-			e.onePass, e.abStar, e.ab, e.abStarID, e.abID)
+	t.Logf("%-62s %11s %6s %8s", "search (fixed depth, the game's move order)", "leaves/move", "paper", "µs/move")
+	t.Logf("%-62s %11.1f %6d %8.0f", "M* 1-pass", e.onePass, 723, e.onePassMicros)
+	for i, b := range msStarBounds {
+		t.Logf("%-62s %11.1f %6d %8.0f", "alpha-beta*, "+b.name, e.abStar[i], 190, e.abStarMicros[i])
+	}
+	t.Logf("%-62s %11.1f %6d %8.0f", "alpha-beta", e.ab, 66, e.alphaBetaMicros)
+	for i, b := range msStarBounds {
+		t.Logf("%-62s %11.1f", "iterative deepening 1-4: alpha-beta*, "+b.name, e.abStarID[i])
+	}
+	t.Logf("%-62s %11.1f", "iterative deepening 1-4: alpha-beta", e.abID)
+	for i, b := range msStarBounds {
+		t.Logf("alpha-beta* (%s) / alpha-beta = %.2f at a fixed depth (paper %.2f), %.2f by iterative deepening",
+			b.name, e.abStar[i]/e.ab, 190.0/66, e.abStarID[i]/e.abID)
+	}
+	for i := range msStarBounds {
+		if e.abStar[i] > e.onePass || e.ab > e.abStar[i] || e.abID > e.abStarID[i] {
+			t.Errorf("leaves per move: M* 1-pass %.1f, alpha-beta* %.1f, alpha-beta %.1f (iterative: %.1f and %.1f); want that order",
+				e.onePass, e.abStar[i], e.ab, e.abStarID[i], e.abID)
+		}
 	}
 }
 
