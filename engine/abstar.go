@@ -108,11 +108,7 @@ var _ Searcher = (*AlphaBetaStar)(nil)
 // NewAlphaBetaStar returns an alpha-beta* searcher for game with the given player model and leaf bounds
 // (nil: no bounds, so only the zero-sum completion below the model prunes); game may be nil.
 func NewAlphaBetaStar(game games.Game, model *PlayerModel, bounds LeafBounds, opts ModelOptions) (*AlphaBetaStar, error) {
-	chain, err := modelChain(model)
-	if err != nil {
-		return nil, err
-	}
-	core, err := newModelCore(game, chain, opts)
+	core, err := newPlayerModelCore(game, model, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -123,16 +119,12 @@ func NewAlphaBetaStar(game games.Game, model *PlayerModel, bounds LeafBounds, op
 // ModelOptions.Order).
 func SearchAlphaBetaStar(p games.Position, depth int, model *PlayerModel, bounds LeafBounds, opts ModelOptions) (ModelResult, error) {
 	s, err := NewAlphaBetaStar(nil, model, bounds, opts)
-	if err != nil {
-		return ModelResult{}, err
-	}
-	return s.SearchDepth(p, depth), nil
+	return searchFixedDepth(s, err, p, depth)
 }
 
 // SearchDepth runs alpha-beta* on p to depth plies; p is left as it was.
 func (s *AlphaBetaStar) SearchDepth(p games.Position, depth int) ModelResult {
-	s.core.prepareRoot(p, nil, games.NoMove)
-	return s.run(p, nil, depth)
+	return s.core.searchDepth(p, depth, s.run)
 }
 
 // Search runs iterative-deepening alpha-beta* until ctl (not nil) stops it; at every node the move the
@@ -143,7 +135,7 @@ func (s *AlphaBetaStar) Search(p games.Position, ctl *Control, report func(Info)
 	}
 	s.firstMoves = s.remembered
 	defer func() { s.firstMoves = nil }()
-	return s.core.iterate(p, ctl, report, s.run)
+	return s.core.search(p, ctl, report, s.run)
 }
 
 // NewGame forgets the moves remembered for ordering.
@@ -162,7 +154,6 @@ func (s *AlphaBetaStar) Bounds() [][]float64 { return s.table }
 
 // run searches the prepared root to depth.
 func (s *AlphaBetaStar) run(p games.Position, ctl *Control, depth int) ModelResult {
-	depth = max(depth, 0)
 	c := s.core
 	c.begin(p, ctl, depth)
 	s.flat = sizeModelVectors(&s.vec, s.flat, c.levels)
@@ -170,8 +161,7 @@ func (s *AlphaBetaStar) run(p games.Position, ctl *Control, depth int) ModelResu
 	s.prepareBounds(p, depth)
 	s.best, s.bestReply = games.NoMove, games.NoMove
 	v := s.node(depth, 0)
-	return ModelResult{Move: s.best, Predicted: s.bestReply, Value: v[0], Vector: slices.Clone(v),
-		Nodes: c.nodes, Leaves: c.leaves, Aborted: c.aborted}
+	return c.result(s.best, s.bestReply, v[0], slices.Clone(v))
 }
 
 // prepareBounds sets up the ranges of the search (pairs of levels that both have an evaluation get the

@@ -281,8 +281,8 @@ func (s *MEU) NewGame() { s.newGame() }
 
 // SearchDepth runs MEU on p to depth plies without limits and returns the expected value, the move and
 // the most probable reply; p is left as it was.
-func (s *MEU) SearchDepth(p games.Position, depth int) FixedDepthResult {
-	return s.searchDepth(p, depth, nil)
+func (s *MEU) SearchDepth(p games.Position, depth int) ModelResult {
+	return s.fixedDepth(p, depth, s.searchRoot)
 }
 
 func (s *MEU) scratch(ply int) {
@@ -293,35 +293,28 @@ func (s *MEU) scratch(ply int) {
 	}
 }
 
-func (s *MEU) searchDepth(p games.Position, depth int, ctl *Control) FixedDepthResult {
-	s.begin(p, ctl)
-	defer s.end()
-	p = s.wrap(p)
+// searchRoot is the fixed-depth search of p (the root moves prepared as omBase says).
+func (s *MEU) searchRoot(p games.Position, ctl *Control, depth int) ModelResult {
 	s.scratch(depth + 1)
-	v, moves, done := s.frontier(p, depth, 0)
-	if done {
-		return FixedDepthResult{Value: v, Nodes: 1, Complete: true}
-	}
-	s.nodes++
 	levels := s.opts.ExpectedLevels
 	if levels == 0 {
 		levels = -1 // every level
 	}
-	res := FixedDepthResult{Value: math.Inf(-1)}
-	for _, m := range moves {
-		p.Play(m)
-		_, eu, reply := s.value(p, depth-1, 1, levels)
-		p.Undo()
-		if s.aborted {
-			break
+	return s.searchFrom(p, ctl, depth, func(p games.Position, moves []games.Move) ModelResult {
+		best, move, predicted := math.Inf(-1), games.NoMove, games.NoMove
+		for _, m := range moves {
+			p.Play(m)
+			_, eu, reply := s.value(p, depth-1, 1, levels)
+			p.Undo()
+			if s.aborted {
+				break
+			}
+			if eu > best {
+				best, move, predicted = eu, m, reply
+			}
 		}
-		if eu > res.Value {
-			res.Value, res.Move, res.Predicted = eu, m, reply
-		}
-	}
-	res.Nodes = s.totalNodes()
-	res.Complete = !s.aborted
-	return res
+		return s.result(move, predicted, best)
+	})
 }
 
 // value returns the minimax value and the expected value of p for the root player, and at a MIN node
@@ -388,5 +381,5 @@ func (s *MEU) value(p games.Position, depth, ply, levels int) (minimax, expected
 
 // Search runs iterative deepening MEU under ctl (see Searcher).
 func (s *MEU) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return omIterate(p, ctl, report, func(depth int) FixedDepthResult { return s.searchDepth(p, depth, ctl) })
+	return s.iterate(p, ctl, report, s.searchRoot)
 }

@@ -165,26 +165,6 @@ type ModelOptions struct {
 	Order bool
 }
 
-// ModelResult is the outcome of one fixed-depth model search.
-type ModelResult struct {
-	// Move is the player's choice (the first of equally valued moves), games.NoMove without legal moves.
-	Move games.Move
-	// Predicted is the opponent's reply to Move that the model predicts, or games.NoMove.
-	Predicted games.Move
-	// Value is the M* value of the position for the player, from the player's point of view.
-	Value float64
-	// Vector is the root's value vector (M* 1-pass and alpha-beta*): the player's value, its model's,
-	// and so on, one entry per level down to the search depth.
-	Vector []float64
-	// Nodes counts the positions expanded (move lists generated).
-	Nodes uint64
-	// Leaves counts the static evaluations: feature extractions, each serving every function at a leaf.
-	Leaves uint64
-	// Aborted reports that the Control stopped the search before it finished; the other fields then hold
-	// what was found so far (Move the best fully searched root move, or games.NoMove).
-	Aborted bool
-}
-
 // modelPollMask sets how often a model search polls its Control: every 1024 nodes.
 const modelPollMask = 1023
 
@@ -246,12 +226,12 @@ func newModelCore(game games.Game, chain []Evaluation, opts ModelOptions) (*mode
 	return c, nil
 }
 
-// chainOf returns the model's chain of evaluations, or an error for a nil model.
-func modelChain(model *PlayerModel) ([]Evaluation, error) {
+// newPlayerModelCore returns the core of a search for the player model (the M* family's constructors).
+func newPlayerModelCore(game games.Game, model *PlayerModel, opts ModelOptions) (*modelCore, error) {
 	if model == nil {
 		return nil, errors.New("model search: nil player model")
 	}
-	return model.Chain(), nil
+	return newModelCore(game, model.Chain(), opts)
 }
 
 // begin binds the core to a position and a Control for a search of the given depth.
@@ -423,88 +403,79 @@ func (c *modelCore) vectorLeaf(depth, ply int, dst []float64) (bool, []games.Mov
 	return false, moves
 }
 
-// prepareRoot sets the root move list for a search of p: the legal moves, restricted to the Control's
-// SearchMoves when any of them is legal, with first (when legal) moved to the front.
+// prepareRoot sets the root move list for a search of p: the legal moves (tactical first with Order),
+// restricted to the Control's SearchMoves when any of them is legal, with first (when legal) moved to the
+// front.
 func (c *modelCore) prepareRoot(p games.Position, ctl *Control, first games.Move) {
 	c.tactical, _ = p.(games.Tactical)
-	c.root = c.order(p.AppendMoves(c.root[:0]), c.keys[0][:])
-	if ctl != nil {
-		if only := ctl.Limits().SearchMoves; len(only) > 0 {
-			restricted := c.root[:0:0]
-			for _, m := range c.root {
-				if slices.Contains(only, m) {
-					restricted = append(restricted, m)
-				}
-			}
-			if len(restricted) > 0 {
-				c.root = restricted
-			}
-		}
-	}
-	if i := slices.Index(c.root, first); i > 0 {
-		copy(c.root[1:i+1], c.root[:i])
-		c.root[0] = first
-	}
+	c.root = c.order(searchableRootMoves(p, ctl, games.NoMove, c.root), c.keys[0][:])
+	moveToFront(c.root, first)
 }
 
-// fixedDepth is one fixed-depth search of a model searcher, with the root moves already prepared.
-type modelFixedDepth func(p games.Position, ctl *Control, depth int) ModelResult
+// modelRun is a model Searcher's fixed-depth search of the root its core has prepared.
+type modelRun func(p games.Position, ctl *Control, depth int) ModelResult
 
-// iterate is the iterative-deepening driver every model Searcher shares: depth 1, 2, ... until the
-// Control says stop, the depth limit or the end of the tree is reached. It always returns a legal move
-// when there is one.
-func (c *modelCore) iterate(p games.Position, ctl *Control, report func(Info), search modelFixedDepth) Result {
-	defer func() { <-ctl.Released() }()
-	var res Result
-	if o := p.Status(); o.Result != games.Ongoing {
-		c.pos = p
-		res.Score = c.outcomeValue(o.Result, 0, 0)
-		return res
-	}
-	c.prepareRoot(p, ctl, games.NoMove)
-	if len(c.root) == 0 {
-		c.pos = p
-		if o := p.NoMovesOutcome(); o.Result != games.Ongoing {
-			res.Score = c.outcomeValue(o.Result, 0, 0)
-		} else {
-			c.begin(p, nil, 0)
-			res.Score = c.staticValue(0, 0)
-		}
-		return res
-	}
-	res.Move = c.root[0]
-	maxDepth := maxPly - 2
-	if d := ctl.Limits().Depth; d > 0 {
-		maxDepth = min(d, maxDepth)
-	}
-	var total, leaves uint64
-	defer func() { c.leaves = leaves }() // Leaves reports the whole search
-	for depth := 1; depth <= maxDepth; depth++ {
-		if !ctl.NextIteration(depth) {
-			break
-		}
-		c.prepareRoot(p, ctl, res.Move)
-		r := search(p, ctl, depth)
-		total += r.Nodes
+// modelSearcher gives an M*-family search its Searcher methods and its fixed-depth search, around run,
+// the search's own fixed-depth search of a prepared root.
+type modelSearcher struct {
+	core *modelCore
+	run  modelRun
+}
+
+// SearchDepth runs the search on p to depth plies in the game's move order (see ModelOptions.Order) and
+// returns the player's move, the predicted reply, the value (and vector) and the effort; p is left as it
+// was.
+func (m *modelSearcher) SearchDepth(p games.Position, depth int) ModelResult {
+	return m.core.searchDepth(p, depth, m.run)
+}
+
+// Search runs iterative deepening until ctl (not nil) stops it; the previous iteration's best move is
+// searched first, and Info.Predicted is the model's predicted reply.
+func (m *modelSearcher) Search(p games.Position, ctl *Control, report func(Info)) Result {
+	return m.core.search(p, ctl, report, m.run)
+}
+
+// NewGame does nothing: the search keeps nothing from one search to the next.
+func (m *modelSearcher) NewGame() {}
+
+// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
+// Search.
+func (m *modelSearcher) Leaves() uint64 { return m.core.leaves }
+
+// searchDepth runs a fixed-depth search of p in the game's move order (with Order, tactical moves
+// first); p is left as it was.
+func (c *modelCore) searchDepth(p games.Position, depth int, run modelRun) ModelResult {
+	c.prepareRoot(p, nil, games.NoMove)
+	return run(p, nil, max(depth, 0))
+}
+
+// search is iterative deepening with run as the iteration; afterwards the core's leaf count covers
+// every iteration.
+func (c *modelCore) search(p games.Position, ctl *Control, report func(Info), run modelRun) Result {
+	var leaves uint64
+	res := iterateModel(p, ctl, report, func(depth int, first games.Move) ModelResult {
+		c.prepareRoot(p, ctl, first)
+		r := run(p, ctl, depth)
 		leaves += r.Leaves
-		if r.Aborted {
-			if depth == 1 && r.Move != games.NoMove {
-				res.Move, res.Score, res.Ponder = r.Move, r.Value, r.Predicted
-			}
-			break
-		}
-		res = Result{Move: r.Move, Ponder: r.Predicted, Score: r.Value, Depth: depth, PV: []games.Move{r.Move}}
-		if r.Predicted != games.NoMove {
-			res.PV = append(res.PV, r.Predicted)
-		}
-		if report != nil {
-			report(Info{Depth: depth, SelDepth: depth, Score: r.Value, Nodes: total,
-				TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Predicted: r.Predicted})
-		}
-		if c.horizon == 0 {
-			break // every leaf was the end of the game or of the tree: deeper searches change nothing
-		}
-	}
-	res.Nodes = total
+		return r
+	})
+	c.leaves = leaves
 	return res
+}
+
+// result is the ModelResult of the search the core has just run, with its effort and state.
+func (c *modelCore) result(move, reply games.Move, value float64, vector []float64) ModelResult {
+	return ModelResult{Move: move, Predicted: reply, Value: value, Vector: vector, Nodes: c.nodes, Leaves: c.leaves,
+		Aborted: c.aborted, Solved: c.horizon == 0 && !c.aborted}
+}
+
+// searchFixedDepth runs a searcher that was just built (or returns the error that prevented it) to depth
+// on p: the SearchMStar-style functions.
+func searchFixedDepth[S interface {
+	SearchDepth(p games.Position, depth int) ModelResult
+}](s S, err error, p games.Position, depth int) (ModelResult, error) {
+	if err != nil {
+		return ModelResult{}, err
+	}
+	return s.SearchDepth(p, depth), nil
 }

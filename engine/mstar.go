@@ -17,7 +17,7 @@ import (
 // are completed as minimax players. It re-expands subtrees many times (Theorem 2); M* 1-pass returns the
 // same value in one pass (Theorem 1). It is a Searcher.
 type MStar struct {
-	core  *modelCore
+	modelSearcher
 	ties  [maxPly + 1][games.MaxMoves]games.Move
 	nties [maxPly + 1]int
 
@@ -28,55 +28,27 @@ var _ Searcher = (*MStar)(nil)
 
 // NewMStar returns a recursive M* searcher for game with the given player model; game may be nil.
 func NewMStar(game games.Game, model *PlayerModel, opts ModelOptions) (*MStar, error) {
-	chain, err := modelChain(model)
+	core, err := newPlayerModelCore(game, model, opts)
 	if err != nil {
 		return nil, err
 	}
-	core, err := newModelCore(game, chain, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &MStar{core: core}, nil
+	s := &MStar{}
+	s.modelSearcher = modelSearcher{core, s.run}
+	return s, nil
 }
 
 // SearchMStar runs recursive M* on p to a fixed depth in the game's move order (see ModelOptions.Order).
 func SearchMStar(p games.Position, depth int, model *PlayerModel, opts ModelOptions) (ModelResult, error) {
 	s, err := NewMStar(nil, model, opts)
-	if err != nil {
-		return ModelResult{}, err
-	}
-	return s.SearchDepth(p, depth), nil
+	return searchFixedDepth(s, err, p, depth)
 }
-
-// SearchDepth runs M* on p to depth plies; p is left as it was. Leaves counts every evaluation: the
-// recursion evaluates one function per call, and the same board many times.
-func (s *MStar) SearchDepth(p games.Position, depth int) ModelResult {
-	s.core.prepareRoot(p, nil, games.NoMove)
-	return s.run(p, nil, depth)
-}
-
-// Search runs iterative-deepening M* until ctl (not nil) stops it; Info.Predicted is the model's
-// predicted reply.
-func (s *MStar) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return s.core.iterate(p, ctl, report, s.run)
-}
-
-// NewGame does nothing: M* keeps nothing from one search to the next.
-func (s *MStar) NewGame() {}
-
-// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
-// Search.
-func (s *MStar) Leaves() uint64 { return s.core.leaves }
 
 // run searches the prepared root to depth.
 func (s *MStar) run(p games.Position, ctl *Control, depth int) ModelResult {
-	depth = max(depth, 0)
-	c := s.core
-	c.begin(p, ctl, depth)
+	s.core.begin(p, ctl, depth)
 	s.best, s.bestReply = games.NoMove, games.NoMove
 	v, _ := s.node(depth, 0, 0)
-	return ModelResult{Move: s.best, Predicted: s.bestReply, Value: v, Nodes: c.nodes, Leaves: c.leaves,
-		Aborted: c.aborted}
+	return s.core.result(s.best, s.bestReply, v, nil)
 }
 
 // leafValue returns level j's value of the position at ply when it is a leaf for a search of depth
@@ -181,7 +153,7 @@ func (s *MStar) afterMove(depth, ply, j int) (float64, games.Move) {
 // for the opponent's first reply and takes the minimum of the player's values at deeper opponent nodes.
 // It is a Searcher.
 type MStarStrategy struct {
-	core        *modelCore
+	modelSearcher
 	model       Strategy
 	riskReduced bool
 	frontier    int // the model's search frontier in the current search (ply)
@@ -202,7 +174,9 @@ func NewMStarStrategy(game games.Game, player Evaluation, model Strategy, riskRe
 	if err != nil {
 		return nil, err
 	}
-	return &MStarStrategy{core: core, model: model, riskReduced: riskReduced}, nil
+	s := &MStarStrategy{model: model, riskReduced: riskReduced}
+	s.modelSearcher = modelSearcher{core, s.run}
+	return s, nil
 }
 
 // SearchMStarStrategy runs the strategy form of M* on p to depth plies, with model.Depth <= depth - 1
@@ -212,44 +186,19 @@ func SearchMStarStrategy(p games.Position, depth int, player Evaluation, model S
 		return ModelResult{}, errors.New("M* strategy: the model must search fewer plies than the player")
 	}
 	s, err := NewMStarStrategy(nil, player, model, riskReduced, opts)
-	if err != nil {
-		return ModelResult{}, err
-	}
-	return s.SearchDepth(p, depth), nil
+	return searchFixedDepth(s, err, p, depth)
 }
-
-// SearchDepth runs the strategy form of M* on p to depth plies; p is left as it was. Vector holds the
-// root's pair (player's value, model's value).
-func (s *MStarStrategy) SearchDepth(p games.Position, depth int) ModelResult {
-	s.core.prepareRoot(p, nil, games.NoMove)
-	return s.run(p, nil, depth)
-}
-
-// Search runs iterative deepening until ctl (not nil) stops it; the model searches min(d, depth - 1)
-// plies at each iteration's depth.
-func (s *MStarStrategy) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return s.core.iterate(p, ctl, report, s.run)
-}
-
-// NewGame does nothing: M* keeps nothing from one search to the next.
-func (s *MStarStrategy) NewGame() {}
-
-// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
-// Search.
-func (s *MStarStrategy) Leaves() uint64 { return s.core.leaves }
 
 // run searches the prepared root to depth.
 func (s *MStarStrategy) run(p games.Position, ctl *Control, depth int) ModelResult {
-	depth = max(depth, 0)
 	c := s.core
 	c.begin(p, ctl, depth)
 	c.levels, c.real = 2, 2
 	s.frontier = 1 + min(s.model.Depth, max(depth-1, 1))
 	s.best, s.bestReply = games.NoMove, games.NoMove
-	var pair [2]float64
-	s.node(depth, 0, pair[:])
-	return ModelResult{Move: s.best, Predicted: s.bestReply, Value: pair[0], Vector: pair[:],
-		Nodes: c.nodes, Leaves: c.leaves, Aborted: c.aborted}
+	pair := make([]float64, 2)
+	s.node(depth, 0, pair)
+	return c.result(s.best, s.bestReply, pair[0], pair)
 }
 
 // node writes the pair (player's value, model's value) of the position at ply into v and reports

@@ -15,7 +15,7 @@ import (
 // children that tie for level j's choice, the one worst for level j-1 (the minimal V_{j-1}) is passed up,
 // as in Carmel & Markovitch's first paper. Its value equals M*'s (Theorem 1). It is a Searcher.
 type MStarOnePass struct {
-	core *modelCore
+	modelSearcher
 	vec  [maxPly + 1][]float64 // each ply's value vector, sized for the current depth
 	flat []float64
 
@@ -27,56 +27,29 @@ var _ Searcher = (*MStarOnePass)(nil)
 // NewMStarOnePass returns an M* 1-pass searcher for game with the given player model; game may be nil
 // (the evaluations are then only checked against each other).
 func NewMStarOnePass(game games.Game, model *PlayerModel, opts ModelOptions) (*MStarOnePass, error) {
-	chain, err := modelChain(model)
+	core, err := newPlayerModelCore(game, model, opts)
 	if err != nil {
 		return nil, err
 	}
-	core, err := newModelCore(game, chain, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &MStarOnePass{core: core}, nil
+	s := &MStarOnePass{}
+	s.modelSearcher = modelSearcher{core, s.run}
+	return s, nil
 }
 
 // SearchMStarOnePass runs M* 1-pass on p to a fixed depth in the game's move order (see ModelOptions.Order).
 func SearchMStarOnePass(p games.Position, depth int, model *PlayerModel, opts ModelOptions) (ModelResult, error) {
 	s, err := NewMStarOnePass(nil, model, opts)
-	if err != nil {
-		return ModelResult{}, err
-	}
-	return s.SearchDepth(p, depth), nil
+	return searchFixedDepth(s, err, p, depth)
 }
-
-// SearchDepth runs M* 1-pass on p to depth plies and returns the player's move, the predicted reply, the
-// root's value vector and the effort; p is left as it was.
-func (s *MStarOnePass) SearchDepth(p games.Position, depth int) ModelResult {
-	s.core.prepareRoot(p, nil, games.NoMove)
-	return s.run(p, nil, depth)
-}
-
-// Search runs iterative-deepening M* 1-pass until ctl (not nil) stops it; the previous iteration's best
-// move is searched first, and Info.Predicted is the model's predicted reply.
-func (s *MStarOnePass) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return s.core.iterate(p, ctl, report, s.run)
-}
-
-// NewGame does nothing: M* 1-pass keeps nothing from one search to the next.
-func (s *MStarOnePass) NewGame() {}
-
-// Leaves returns the static evaluations of the latest SearchDepth, or of every iteration of the latest
-// Search.
-func (s *MStarOnePass) Leaves() uint64 { return s.core.leaves }
 
 // run searches the prepared root to depth.
 func (s *MStarOnePass) run(p games.Position, ctl *Control, depth int) ModelResult {
-	depth = max(depth, 0)
 	c := s.core
 	c.begin(p, ctl, depth)
 	s.flat = sizeModelVectors(&s.vec, s.flat, c.levels)
 	s.best, s.bestReply = games.NoMove, games.NoMove
 	v := s.node(depth, 0)
-	return ModelResult{Move: s.best, Predicted: s.bestReply, Value: v[0], Vector: slices.Clone(v),
-		Nodes: c.nodes, Leaves: c.leaves, Aborted: c.aborted}
+	return c.result(s.best, s.bestReply, v[0], slices.Clone(v))
 }
 
 // node returns the value vector of the current position at ply, searched depth plies deeper.

@@ -128,6 +128,8 @@ type omValueCache struct {
 	gen      uint32
 	values   []float64 // stride per entry
 	features []float64
+	// extractions counts the feature extractions (the cache's misses).
+	extractions uint64
 }
 
 // newOMValueCache returns the cache for evaluations given as root-owned weights; waiting is nil when
@@ -149,6 +151,7 @@ func (c *omValueCache) fill(p games.Position, dst []float64) {
 	entry := c.values[i*c.stride : i*c.stride+c.stride]
 	if c.gens[i] != c.gen || c.keys[i] != key {
 		p.Features(c.features)
+		c.extractions++
 		n := len(c.toMove)
 		for k, w := range c.toMove {
 			entry[k] = weightsDot(w, c.features)
@@ -358,8 +361,14 @@ type omBase struct {
 	gainPerLevel float64
 	// rootFirst is the root move to search first (the previous iteration's choice).
 	rootFirst games.Move
+	// root is the root move list of the current iteration of Search (the searchable moves, rootFirst
+	// first), nil in a fixed-depth search, which generates it.
+	root    []games.Move
+	rootBuf [games.MaxMoves]games.Move
 	// pruned counts the MAX-node children skipped by the similarity test.
 	pruned uint64
+	// extractionStart is the value cache's feature extractions when the search began.
+	extractionStart uint64
 }
 
 // omPollMask sets how often a model search polls its Control: every 256 of its own nodes (probes poll
@@ -370,6 +379,7 @@ func (b *omBase) begin(p games.Position, ctl *Control) {
 	b.rootSide = p.ToMove()
 	if b.cache != nil {
 		b.cache.root = b.rootSide
+		b.extractionStart = b.cache.extractions
 	}
 	b.ctl = ctl
 	b.aborted = false
@@ -416,8 +426,12 @@ func (b *omBase) stoppedBy() bool {
 	return b.aborted
 }
 
-// movesAt returns the legal moves of p in the buffer of ply.
+// movesAt returns the legal moves of p in the buffer of ply (at the root of an iteration of Search, the
+// prepared root moves).
 func (b *omBase) movesAt(p games.Position, ply int) []games.Move {
+	if ply == 0 && b.root != nil {
+		return b.root
+	}
 	for len(b.moves) <= ply {
 		b.moves = append(b.moves, make([]games.Move, 0, games.MaxMoves))
 	}
@@ -557,6 +571,49 @@ func (b *omBase) exactValue(p games.Position, depth, ply int) float64 {
 	return b.toRoot(p, v, ply)
 }
 
+// omRun is an opponent-model search's fixed-depth search of p.
+type omRun func(p games.Position, ctl *Control, depth int) ModelResult
+
+// fixedDepth runs a fixed-depth search of p without limits, in the game's move order at the root.
+func (b *omBase) fixedDepth(p games.Position, depth int, run omRun) ModelResult {
+	b.root, b.rootFirst = nil, games.NoMove
+	return run(p, nil, depth)
+}
+
+// iterate is iterative deepening with run as the iteration, each searching the previous iteration's
+// move first and only the Control's SearchMoves.
+func (b *omBase) iterate(p games.Position, ctl *Control, report func(Info), run omRun) Result {
+	defer func() { b.root, b.rootFirst = nil, games.NoMove }()
+	return iterateModel(p, ctl, report, func(depth int, first games.Move) ModelResult {
+		b.root = searchableRootMoves(p, ctl, first, b.rootBuf[:0])
+		b.rootFirst = first
+		return run(p, ctl, depth)
+	})
+}
+
+// searchFrom begins a search of p and runs body on the wrapped root and its moves, unless the root is a
+// frontier (the end of the game or of the depth), whose value it returns.
+func (b *omBase) searchFrom(p games.Position, ctl *Control, depth int, body func(p games.Position, moves []games.Move) ModelResult) ModelResult {
+	b.begin(p, ctl)
+	defer b.end()
+	p = b.wrap(p)
+	v, moves, done := b.frontier(p, depth, 0)
+	if done {
+		return b.result(games.NoMove, games.NoMove, v)
+	}
+	b.nodes++
+	return body(p, moves)
+}
+
+// result is the ModelResult of the search just run: its choice and value, and its effort since begin.
+func (b *omBase) result(move, reply games.Move, value float64) ModelResult {
+	r := ModelResult{Move: move, Predicted: reply, Value: value, Nodes: b.totalNodes(), Aborted: b.aborted}
+	if b.cache != nil {
+		r.Leaves = b.cache.extractions - b.extractionStart
+	}
+	return r
+}
+
 // newGame clears every probe's table and history, and the value cache.
 func (b *omBase) newGame() {
 	for _, pr := range b.probes {
@@ -568,39 +625,29 @@ func (b *omBase) newGame() {
 }
 
 // OMSearch is OM search with alpha-beta probing and beta-pruning (OmSearchBPb): our evaluation at the
-// leaves, the opponent's model at its moves.
+// leaves, the opponent's model at its moves. It is PrOM search with a single opponent type of
+// probability 1 (see PromSearch), whose expected value at a MIN node is the value of that type's move.
 type OMSearch struct {
-	omBase
+	promCore
 	model OMModel
-	opts  OMOptions
-	opp   *omProbe
 }
 
 var _ Searcher = (*OMSearch)(nil)
 
 // NewOMSearch returns an OM search for game with our evaluation own and the opponent model.
 func NewOMSearch(game games.Game, own Evaluation, model OMModel, opts OMOptions) (*OMSearch, error) {
-	if err := own.Check(game); err != nil {
-		return nil, err
-	}
 	if err := model.Opponent.Check(game); err != nil {
 		return nil, fmt.Errorf("opponent model: %w", err)
 	}
 	if model.ProbeDepth < 0 {
 		return nil, fmt.Errorf("opponent model: probe depth %d is negative", model.ProbeDepth)
 	}
-	if err := checkSimilarity(opts); err != nil {
+	s := &OMSearch{model: model}
+	types := []OpponentType{{Name: model.Opponent.Name, Eval: model.Opponent}}
+	if err := s.init(game, own, PromModel{Types: types, TypeProbabilities: []float64{1}}, opts); err != nil {
 		return nil, err
 	}
-	if err := opts.Mirror.Check(len(game.FeatureNames())); err != nil {
-		return nil, err
-	}
-	s := &OMSearch{model: model, opts: opts}
-	s.opp = s.setup(game, opts.Probe, opts.Mirror, own, []Evaluation{model.Opponent})[1]
-	s.similarity = opts.SimilarityPruning
-	if s.opp != s.own {
-		s.gainPerLevel = 2 * opts.SimilarityBound
-	}
+	s.probeDepths = []int{model.ProbeDepth}
 	return s, nil
 }
 
@@ -617,170 +664,11 @@ func (s *OMSearch) NewGame() { s.newGame() }
 
 // SearchDepth runs OM search on p to depth plies without limits and returns the value, the move and the
 // predicted reply; p is left as it was.
-func (s *OMSearch) SearchDepth(p games.Position, depth int) FixedDepthResult {
-	s.rootFirst = games.NoMove
-	return s.searchDepth(p, depth, nil)
-}
-
-func (s *OMSearch) searchDepth(p games.Position, depth int, ctl *Control) FixedDepthResult {
-	s.begin(p, ctl)
-	defer s.end()
-	p = s.wrap(p)
-	v, moves, done := s.frontier(p, depth, 0)
-	if done {
-		return FixedDepthResult{Value: v, Nodes: 1, Complete: true}
-	}
-	s.nodes++
-	res := FixedDepthResult{}
-	res.Value, res.Move, res.Predicted = s.maxNode(p, moves, depth, 0, math.Inf(-1))
-	res.Nodes = s.totalNodes()
-	res.Complete = !s.aborted
-	return res
-}
-
-// maxNode searches a node of the root player with its legal moves: the best child's value, its move and
-// the reply predicted there. When stopped it returns the best of the children searched.
-func (s *OMSearch) maxNode(p games.Position, moves []games.Move, depth, ply int, bound float64) (best float64, move, reply games.Move) {
-	best = math.Inf(-1)
-	s.orderMoves(p, moves, ply)
-	for _, m := range moves {
-		p.Play(m)
-		if s.cannotBeat(p, depth-1, ply+1, best) {
-			p.Undo()
-			continue
-		}
-		v, r := s.value(p, depth-1, ply+1, bound)
-		p.Undo()
-		if s.aborted {
-			break
-		}
-		if v > best {
-			best, move, reply = v, m, r
-		}
-	}
-	return best, move, reply
-}
-
-// value is the OM value of p for the root player, with the opponent's reply when p is a MIN node.
-// bound is a lower bound on the opponent's probe value at the MIN nodes of this MAX node's children
-// (-inf for none).
-func (s *OMSearch) value(p games.Position, depth, ply int, bound float64) (float64, games.Move) {
-	if s.visit() {
-		return 0, games.NoMove
-	}
-	v, moves, done := s.frontier(p, depth, ply)
-	if done {
-		return v, games.NoMove
-	}
-	if p.ToMove() == s.rootSide {
-		if depth == 1 {
-			return s.maxOverLeaves(p, ply), games.NoMove
-		}
-		best, _, _ := s.maxNode(p, moves, depth, ply, bound)
-		return best, games.NoMove
-	}
-	probeDepth := depth
-	if s.model.ProbeDepth > 0 {
-		probeDepth = min(s.model.ProbeDepth, depth)
-	}
-	alpha := math.Inf(-1)
-	if s.opts.BetaPruning {
-		alpha = math.Nextafter(bound, math.Inf(-1))
-	}
-	u, reply, again := s.opp.bestMove(p, probeDepth, alpha)
-	if again {
-		s.reprobes++
-	}
-	if s.stoppedBy() || reply == games.NoMove {
-		s.aborted = true
-		return 0, games.NoMove
-	}
-	if depth == 1 && s.opp == s.own {
-		// The opponent is minimax's model: its probe's value is our value of the leaf it chose.
-		return s.toRoot(p, u, ply), reply
-	}
-	childBound := math.Inf(-1)
-	if probeDepth == depth { // the grandchildren's probes search to the same horizon
-		childBound = omGrandchildBound(u)
-	}
-	p.Play(reply)
-	v, _ = s.value(p, depth-1, ply+1, childBound)
-	p.Undo()
-	return v, reply
+func (s *OMSearch) SearchDepth(p games.Position, depth int) ModelResult {
+	return s.fixedDepth(p, depth, s.searchRoot)
 }
 
 // Search runs iterative deepening OM search under ctl (see Searcher).
 func (s *OMSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	s.rootFirst = games.NoMove
-	return omIterate(p, ctl, report, func(depth int) FixedDepthResult {
-		r := s.searchDepth(p, depth, ctl)
-		if r.Complete {
-			s.rootFirst = r.Move
-		}
-		return r
-	})
-}
-
-// omIterate is the iterative deepening loop of the opponent-model searches: one fixed-depth search per
-// depth until ctl stops it or its depth limit is reached. The move of the deepest completed iteration is
-// played; an interrupted first iteration still yields its best searched root move, and a search stopped
-// before that the first legal move, so that a legal move is always returned. When pondering or searching
-// infinitely it does not return before ctl is released, as UCI requires.
-func omIterate(p games.Position, ctl *Control, report func(Info), searchDepth func(depth int) FixedDepthResult) Result {
-	defer func() { <-ctl.Released() }()
-	var buf [games.MaxMoves]games.Move
-	if o := p.Status(); o.Result != games.Ongoing {
-		return Result{Score: omRootOutcome(o.Result, p.ToMove())}
-	}
-	moves := p.AppendMoves(buf[:0])
-	if len(moves) == 0 {
-		if o := p.NoMovesOutcome(); o.Result != games.Ongoing {
-			return Result{Score: omRootOutcome(o.Result, p.ToMove())}
-		}
-		r := searchDepth(0)
-		return Result{Score: r.Value, Nodes: r.Nodes}
-	}
-	res := Result{Move: moves[0], PV: []games.Move{moves[0]}}
-	maxDepth := maxPly - 2
-	if d := ctl.Limits().Depth; d > 0 {
-		maxDepth = min(d, maxDepth)
-	}
-	var nodes uint64
-	for depth := 1; depth <= maxDepth && ctl.NextIteration(depth); depth++ {
-		r := searchDepth(depth)
-		nodes += r.Nodes
-		if !r.Complete {
-			if res.Depth == 0 && r.Move != games.NoMove {
-				res.Move, res.Score, res.Ponder = r.Move, r.Value, r.Predicted
-				res.PV = omPV(r)
-			}
-			break
-		}
-		res = Result{Move: r.Move, Ponder: r.Predicted, Score: r.Value, Depth: depth, PV: omPV(r)}
-		if report != nil {
-			report(Info{Depth: depth, SelDepth: depth, Score: r.Value, Nodes: nodes,
-				TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Predicted: r.Predicted})
-		}
-	}
-	res.Nodes = nodes
-	return res
-}
-
-// omPV is the principal variation an opponent-model search knows: its move and the predicted reply.
-func omPV(r FixedDepthResult) []games.Move {
-	if r.Predicted == games.NoMove {
-		return []games.Move{r.Move}
-	}
-	return []games.Move{r.Move, r.Predicted}
-}
-
-// omRootOutcome is a finished game's score for the side to move at the root.
-func omRootOutcome(r games.Result, toMove games.Side) float64 {
-	if r == games.Draw {
-		return 0
-	}
-	if w, _ := r.Winner(); w == toMove {
-		return MateScore
-	}
-	return -MateScore
+	return s.iterate(p, ctl, report, s.searchRoot)
 }

@@ -55,29 +55,29 @@ func TestOMWithZeroSumModelIsMinimaxOfThePlayersView(t *testing.T) {
 		}
 		zeroSum := ZeroSumOpponent(f, mirror)
 		want := msMinimax(tc.p, f, mirror, tc.p.ToMove(), tc.depth, 0)
-		searches := map[string]func() (FixedDepthResult, error){
-			"OM": func() (FixedDepthResult, error) {
+		searches := map[string]func() (ModelResult, error){
+			"OM": func() (ModelResult, error) {
 				s, err := NewOMSearch(g, f, OMModel{Opponent: zeroSum}, OMOptions{Mirror: mirror, BetaPruning: true})
 				if err != nil {
-					return FixedDepthResult{}, err
+					return ModelResult{}, err
 				}
-				if s.opp != s.own {
+				if s.typeAB[0] != s.own {
 					t.Errorf("OM with minimax's model probes the opponent apart from us")
 				}
 				return s.SearchDepth(tc.p, tc.depth), nil
 			},
-			"PrOM, P(w_0) = 1": func() (FixedDepthResult, error) {
+			"PrOM, P(w_0) = 1": func() (ModelResult, error) {
 				model := PromModel{Types: []OpponentType{{"minimax", zeroSum}, {"f", f}}, TypeProbabilities: []float64{1, 0}}
 				s, err := NewPromSearch(g, f, model, OMOptions{Mirror: mirror, BetaPruning: true})
 				if err != nil {
-					return FixedDepthResult{}, err
+					return ModelResult{}, err
 				}
 				return s.SearchDepth(tc.p, tc.depth), nil
 			},
-			"MEU, Ps = 1": func() (FixedDepthResult, error) {
+			"MEU, Ps = 1": func() (ModelResult, error) {
 				s, err := NewMEU(g, f, RankModel{Ps: 1}, MEUOptions{Mirror: mirror, ExpectedLevels: 1})
 				if err != nil {
-					return FixedDepthResult{}, err
+					return ModelResult{}, err
 				}
 				return s.SearchDepth(tc.p, tc.depth), nil
 			},
@@ -119,7 +119,7 @@ func TestOMWithExchangeLovingModelIsMStar(t *testing.T) {
 			if r.Value != star.Value || r.Move != star.Move || r.Predicted != star.Predicted {
 				t.Errorf("%s depth %d (beta-pruning %v): OM %v (%s, reply %s), M* strategy %v (%s, reply %s)", tc.p.FEN(),
 					tc.depth, beta, r.Value, tc.p.FormatMove(r.Move), omReply(tc.p, r), star.Value,
-					tc.p.FormatMove(star.Move), omReply(tc.p, FixedDepthResult{Move: star.Move, Predicted: star.Predicted}))
+					tc.p.FormatMove(star.Move), omReply(tc.p, ModelResult{Move: star.Move, Predicted: star.Predicted}))
 			}
 			prom, err := NewPromSearch(g, f, PromModel{Types: []OpponentType{{"op", op}}, TypeProbabilities: []float64{1}},
 				OMOptions{Mirror: mirror, BetaPruning: beta})

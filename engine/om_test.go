@@ -177,7 +177,7 @@ func TestOMOnRandomTrees(t *testing.T) {
 			if !distinct && name != "plain" {
 				continue
 			}
-			var results [2]FixedDepthResult
+			var results [2]ModelResult
 			for k, beta := range []bool{false, true} {
 				s := cache.get(t, tree, fmt.Sprint(name, beta), own, OMModel{Opponent: opp}, OMOptions{Probe: probe, BetaPruning: beta})
 				p.ResetLog()
@@ -208,7 +208,7 @@ func TestOMOnRandomTrees(t *testing.T) {
 }
 
 // omReply names the predicted reply of a result at the root p.
-func omReply(p games.Position, r FixedDepthResult) string {
+func omReply(p games.Position, r ModelResult) string {
 	if r.Move == games.NoMove || r.Predicted == games.NoMove {
 		return "none"
 	}
@@ -346,7 +346,7 @@ func TestOMOnRealPositions(t *testing.T) {
 				if r := self.SearchDepth(p, depth); r.Value != minimax || !omLegal(p, r.Move) {
 					t.Errorf("%s: OM with the minimax model %v (%s), alpha-beta %v", p.FEN(), r.Value, p.FormatMove(r.Move), minimax)
 				}
-				var results [2]FixedDepthResult
+				var results [2]ModelResult
 				for k, beta := range []bool{false, true} {
 					s, err := NewOMSearch(g, own, OMModel{Opponent: opp}, OMOptions{Probe: omExactProbe(), BetaPruning: beta})
 					if err != nil {

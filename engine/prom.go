@@ -66,10 +66,20 @@ func (m PromModel) Check(game games.Game) error {
 
 // PromSearch is PrOM search with alpha-beta probing and beta-pruning (PromSearchBPb).
 type PromSearch struct {
+	promCore
+}
+
+var _ Searcher = (*PromSearch)(nil)
+
+// promCore is the PrOM machinery, which OM search shares (a single type of probability 1).
+type promCore struct {
 	omBase
 	model  PromModel
 	opts   OMOptions
-	typeAB []*omProbe // each type's probe (types with our own weights share ours)
+	typeAB []*omProbe // each type's probe (a type that is minimax's model shares ours)
+	// probeDepths holds how many plies each type searches from its moves, 0 (or a nil slice) meaning to
+	// our horizon: PrOM's assumption, under which beta-pruning holds. OM's model may search less.
+	probeDepths []int
 
 	// Per-ply scratch: the types' values and moves at a MIN node, the bounds handed to a child, and the
 	// distinct moves the types chose.
@@ -79,26 +89,33 @@ type PromSearch struct {
 	distinct   [][]games.Move
 }
 
-var _ Searcher = (*PromSearch)(nil)
-
 // NewPromSearch returns a PrOM search for game with our evaluation own and the opponent model; each type
 // gets its own probe and transposition table, except that a type equal to minimax's model
-// (ZeroSumOpponent of own) shares ours. Types without probability are not probed (they cannot change an expected value) until
-// SetTypeProbabilities gives them some.
+// (ZeroSumOpponent of own) shares ours. Types without probability are not probed (they cannot change an
+// expected value) until SetTypeProbabilities gives them some.
 func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOptions) (*PromSearch, error) {
-	if err := own.Check(game); err != nil {
+	s := &PromSearch{}
+	if err := s.init(game, own, model, opts); err != nil {
 		return nil, err
+	}
+	return s, nil
+}
+
+// init checks the evaluations, the model and the options against game and builds the probes.
+func (s *promCore) init(game games.Game, own Evaluation, model PromModel, opts OMOptions) error {
+	if err := own.Check(game); err != nil {
+		return err
 	}
 	if err := model.Check(game); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkSimilarity(opts); err != nil {
-		return nil, err
+		return err
 	}
 	if err := opts.Mirror.Check(len(game.FeatureNames())); err != nil {
-		return nil, err
+		return err
 	}
-	s := &PromSearch{opts: opts}
+	s.opts = opts
 	var evals []Evaluation
 	for _, t := range model.Types {
 		evals = append(evals, t.Eval)
@@ -107,7 +124,7 @@ func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOpti
 	s.similarity = opts.SimilarityPruning
 	s.model = PromModel{Types: slices.Clone(model.Types)}
 	s.setProbabilities(model.TypeProbabilities)
-	return s, nil
+	return nil
 }
 
 // Model returns the opponent model the search uses, with the current type probabilities.
@@ -125,7 +142,7 @@ func (s *PromSearch) SetTypeProbabilities(probabilities []float64) error {
 	return nil
 }
 
-func (s *PromSearch) setProbabilities(probabilities []float64) {
+func (s *promCore) setProbabilities(probabilities []float64) {
 	s.model.TypeProbabilities = slices.Clone(probabilities)
 	s.gainPerLevel = 0
 	for k, pr := range s.typeAB {
@@ -140,13 +157,17 @@ func (s *PromSearch) NewGame() { s.newGame() }
 
 // SearchDepth runs PrOM search on p to depth plies without limits and returns the value, the move and
 // the most probable reply; p is left as it was.
-func (s *PromSearch) SearchDepth(p games.Position, depth int) FixedDepthResult {
-	s.rootFirst = games.NoMove
-	return s.searchDepth(p, depth, nil)
+func (s *PromSearch) SearchDepth(p games.Position, depth int) ModelResult {
+	return s.fixedDepth(p, depth, s.searchRoot)
+}
+
+// Search runs iterative deepening PrOM search under ctl (see Searcher).
+func (s *PromSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
+	return s.iterate(p, ctl, report, s.searchRoot)
 }
 
 // scratch makes sure the per-ply buffers reach ply.
-func (s *PromSearch) scratch(ply int) {
+func (s *promCore) scratch(ply int) {
 	n := len(s.typeAB)
 	for len(s.typeValue) <= ply {
 		s.typeValue = append(s.typeValue, make([]float64, n))
@@ -156,30 +177,21 @@ func (s *PromSearch) scratch(ply int) {
 	}
 }
 
-func (s *PromSearch) searchDepth(p games.Position, depth int, ctl *Control) FixedDepthResult {
-	s.begin(p, ctl)
-	defer s.end()
-	p = s.wrap(p)
+// searchRoot is the fixed-depth search of p (the root moves prepared as omBase says).
+func (s *promCore) searchRoot(p games.Position, ctl *Control, depth int) ModelResult {
 	s.scratch(depth + 1)
-	v, moves, done := s.frontier(p, depth, 0)
-	if done {
-		return FixedDepthResult{Value: v, Nodes: 1, Complete: true}
-	}
-	s.nodes++
-	none := s.childBound[0]
-	for i := range none {
-		none[i] = math.Inf(-1)
-	}
-	res := FixedDepthResult{}
-	res.Value, res.Move, res.Predicted = s.maxNode(p, moves, depth, 0, none)
-	res.Nodes = s.totalNodes()
-	res.Complete = !s.aborted
-	return res
+	return s.searchFrom(p, ctl, depth, func(p games.Position, moves []games.Move) ModelResult {
+		none := s.childBound[0]
+		for i := range none {
+			none[i] = math.Inf(-1)
+		}
+		return s.result(s.maxNode(p, moves, depth, 0, none))
+	})
 }
 
-// maxNode searches a node of the root player with its legal moves: the best child's value, its move and
-// the reply predicted there. When stopped it returns the best of the children searched.
-func (s *PromSearch) maxNode(p games.Position, moves []games.Move, depth, ply int, bounds []float64) (best float64, move, reply games.Move) {
+// maxNode searches a node of the root player with its legal moves: the best child's move, the reply
+// predicted there and the value. When stopped it returns the best of the children searched.
+func (s *promCore) maxNode(p games.Position, moves []games.Move, depth, ply int, bounds []float64) (move, reply games.Move, best float64) {
 	best = math.Inf(-1)
 	s.orderMoves(p, moves, ply)
 	for _, m := range moves {
@@ -197,13 +209,21 @@ func (s *PromSearch) maxNode(p games.Position, moves []games.Move, depth, ply in
 			best, move, reply = v, m, r
 		}
 	}
-	return best, move, reply
+	return move, reply, best
+}
+
+// probeDepth is how far type k's probe searches at a MIN node with depth plies left.
+func (s *promCore) probeDepth(k, depth int) int {
+	if k < len(s.probeDepths) && s.probeDepths[k] > 0 {
+		return min(s.probeDepths[k], depth)
+	}
+	return depth
 }
 
 // value is the PrOM value of p for the root player, with the most probable reply when p is a MIN node.
 // bounds[k] is a lower bound on active type k's probe value at the MIN nodes among this MAX node's
 // children (-inf for none); the slice is only read.
-func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (float64, games.Move) {
+func (s *promCore) value(p games.Position, depth, ply int, bounds []float64) (float64, games.Move) {
 	if s.visit() {
 		return 0, games.NoMove
 	}
@@ -215,7 +235,7 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 		if depth == 1 {
 			return s.maxOverLeaves(p, ply), games.NoMove
 		}
-		best, _, _ := s.maxNode(p, moves, depth, ply, bounds)
+		_, _, best := s.maxNode(p, moves, depth, ply, bounds)
 		return best, games.NoMove
 	}
 
@@ -228,7 +248,7 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 		if prob[k] == 0 {
 			continue
 		}
-		if j := s.sameProbe(k, bounds); j >= 0 { // a type with the same weights: the same probe
+		if j := s.sameProbe(k, depth, bounds); j >= 0 { // a type with the same weights: the same probe
 			values[k], chosen[k] = values[j], chosen[j]
 			continue
 		}
@@ -236,7 +256,7 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 		if s.opts.BetaPruning {
 			alpha = math.Nextafter(bounds[k], math.Inf(-1))
 		}
-		u, m, again := pr.bestMove(p, depth, alpha)
+		u, m, again := pr.bestMove(p, s.probeDepth(k, depth), alpha)
 		if again {
 			s.reprobes++
 		}
@@ -245,7 +265,7 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 			return 0, games.NoMove
 		}
 		values[k], chosen[k] = u, m
-		if !promHasMove(distinct, m) {
+		if !slices.Contains(distinct, m) {
 			distinct = append(distinct, m)
 		}
 	}
@@ -258,15 +278,17 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 		known := false // whether a type with our own weights chose m one ply above the horizon
 		var v float64
 		for k, pr := range s.typeAB {
-			if chosen[k] == m {
+			childBound[k] = math.Inf(-1)
+			if chosen[k] != m {
+				continue
+			}
+			total += prob[k]
+			if s.probeDepth(k, depth) == depth { // the grandchildren's probes search to the same horizon
 				childBound[k] = omGrandchildBound(values[k])
-				total += prob[k]
 				if depth == 1 && pr == s.own {
-					// That type's probe value is our value of the leaf it chose.
+					// That type is minimax's model: its probe value is our value of the leaf it chose.
 					known, v = true, s.toRoot(p, values[k], ply)
 				}
-			} else {
-				childBound[k] = math.Inf(-1)
 			}
 		}
 		if !known {
@@ -285,35 +307,14 @@ func (s *PromSearch) value(p games.Position, depth, ply int, bounds []float64) (
 	return expected, likeliest
 }
 
-// sameProbe returns an earlier type with a probability, the same probe as type k and the same bound, whose
-// probe result type k can take over; -1 if there is none.
-func (s *PromSearch) sameProbe(k int, bounds []float64) int {
+// sameProbe returns an earlier type with a probability, the same probe, probe depth and bound as type k,
+// whose probe result type k can take over; -1 if there is none.
+func (s *promCore) sameProbe(k, depth int, bounds []float64) int {
 	for j := range k {
-		if s.typeAB[j] == s.typeAB[k] && s.model.TypeProbabilities[j] > 0 && bounds[j] == bounds[k] {
+		if s.typeAB[j] == s.typeAB[k] && s.model.TypeProbabilities[j] > 0 && bounds[j] == bounds[k] &&
+			s.probeDepth(j, depth) == s.probeDepth(k, depth) {
 			return j
 		}
 	}
 	return -1
-}
-
-// promHasMove reports whether m is in moves.
-func promHasMove(moves []games.Move, m games.Move) bool {
-	for _, x := range moves {
-		if x == m {
-			return true
-		}
-	}
-	return false
-}
-
-// Search runs iterative deepening PrOM search under ctl (see Searcher).
-func (s *PromSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	s.rootFirst = games.NoMove
-	return omIterate(p, ctl, report, func(depth int) FixedDepthResult {
-		r := s.searchDepth(p, depth, ctl)
-		if r.Complete {
-			s.rootFirst = r.Move
-		}
-		return r
-	})
 }

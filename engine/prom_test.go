@@ -138,7 +138,7 @@ func TestPromOnRandomTrees(t *testing.T) {
 			if !distinct && name != "plain" {
 				continue
 			}
-			var results [2]FixedDepthResult
+			var results [2]ModelResult
 			for k, beta := range []bool{false, true} {
 				// The cache key carries the probabilities: a search keeps its model.
 				s := cache.get(t, tree, fmt.Sprint(name, beta, model.TypeProbabilities), own, model, OMOptions{Probe: probe, BetaPruning: beta})
@@ -240,7 +240,7 @@ func TestPromOnRealPositions(t *testing.T) {
 					Types:             []OpponentType{{"own", own}, {"a", a}, {"b", b}},
 					TypeProbabilities: []float64{0.5, 0.3, 0.2},
 				}
-				var results [2]FixedDepthResult
+				var results [2]ModelResult
 				for k, beta := range []bool{false, true} {
 					s, err := NewPromSearch(g, own, model, OMOptions{Probe: omExactProbe(), BetaPruning: beta})
 					if err != nil {
@@ -338,7 +338,7 @@ func TestSimilarityPruningOnRandomTrees(t *testing.T) {
 			if name == "table" {
 				continue // "default" has a table too
 			}
-			var results [2]FixedDepthResult
+			var results [2]ModelResult
 			for k, similar := range []bool{false, true} {
 				opts := OMOptions{Probe: probe, BetaPruning: true, SimilarityPruning: similar, SimilarityBound: delta}
 				s := cache.get(t, tree, fmt.Sprint(name, similar, delta, model.TypeProbabilities), own, model, opts)
@@ -357,7 +357,7 @@ func TestSimilarityPruningOnRandomTrees(t *testing.T) {
 				t.Fatalf("tree %d (%s, delta %v, P %v, depth %d): PrOM %v (%s), with similarity pruning %v (%s)\n%s", i, name,
 					delta, model.TypeProbabilities, depth, off.Value, p.FormatMove(off.Move), on.Value, p.FormatMove(on.Move), tree)
 			}
-			var om [2]FixedDepthResult
+			var om [2]ModelResult
 			for k, similar := range []bool{false, true} {
 				opts := OMOptions{Probe: probe, BetaPruning: true, SimilarityPruning: similar, SimilarityBound: delta}
 				s := omCache.get(t, tree, fmt.Sprint(name, similar, delta), own, OMModel{Opponent: omUnit(tree, 1)}, opts)

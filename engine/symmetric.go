@@ -124,6 +124,7 @@ const (
 
 // SearchDepth finds the equilibrium of the game tree below p to depth plies, its v* and the range check.
 func (s *SymmetricSearch) SearchDepth(p games.Position, depth int) SymmetricResult {
+	s.root, s.rootFirst = nil, games.NoMove
 	return s.searchDepth(p, depth, nil, true)
 }
 
@@ -273,8 +274,9 @@ func (s *SymmetricSearch) rootMinimax(p games.Position, depth, ply int, alpha, b
 // Search runs iterative deepening symmetric search under ctl (see Searcher); the score is the root
 // player's equilibrium pay-off and the predicted reply the opponent's equilibrium move.
 func (s *SymmetricSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return omIterate(p, ctl, report, func(depth int) FixedDepthResult {
+	return s.iterate(p, ctl, report, func(p games.Position, ctl *Control, depth int) ModelResult {
 		r := s.searchDepth(p, depth, ctl, false)
-		return FixedDepthResult{Move: r.Move, Value: r.RootPayoff, Predicted: r.Predicted, Nodes: r.Nodes, Complete: r.Complete}
+		return ModelResult{Move: r.Move, Value: r.RootPayoff, Predicted: r.Predicted, Nodes: r.Nodes, Leaves: r.Leaves,
+			Aborted: !r.Complete}
 	})
 }
