@@ -41,20 +41,20 @@ const (
 	MStarStrategySearch = "mstar-strategy"
 	// MStarRiskSearch is the risk-reduced strategy form of M*: the model is trusted for the first reply only.
 	MStarRiskSearch = "mstar-risk"
-	// OMSearchName is OM search with alpha-beta probing and beta-pruning.
-	OMSearchName = "om"
-	// PromSearchName is PrOM search: a probabilistic mix of opponent types.
-	PromSearchName = "prom"
-	// MEUSearchName is Sen & Arora's maximum-expected-utility search with a model of the replies.
-	MEUSearchName = "meu"
-	// SymmetricSearchName is symmetric opponent modelling (backward induction in a bounded-common-interest game).
-	SymmetricSearchName = "symmetric"
+	// OMSearch is OM search with alpha-beta probing and beta-pruning.
+	OMSearch = "om"
+	// PromSearch is PrOM search: a probabilistic mix of opponent types.
+	PromSearch = "prom"
+	// MEUSearch is Sen & Arora's maximum-expected-utility search with a model of the replies.
+	MEUSearch = "meu"
+	// SymmetricSearch is symmetric opponent modelling (backward induction in a bounded-common-interest game).
+	SymmetricSearch = "symmetric"
 )
 
 // SearchAlgorithms lists the names PlayerConfig.Search accepts, the default first.
 func SearchAlgorithms() []string {
 	return []string{AlphaBetaSearch, MStarSearch, MStarOnePassSearch, AlphaBetaStarSearch, MStarStrategySearch,
-		MStarRiskSearch, OMSearchName, PromSearchName, MEUSearchName, SymmetricSearchName}
+		MStarRiskSearch, OMSearch, PromSearch, MEUSearch, SymmetricSearch}
 }
 
 // lookupSearch returns the canonical name of a search ("" is alpha-beta), or an error listing the names.
@@ -251,12 +251,12 @@ func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 			return err
 		}
 		return strategyDepth()
-	case OMSearchName:
+	case OMSearch:
 		if err := single("P[@D]"); err != nil {
 			return err
 		}
 		return noProbabilities()
-	case SymmetricSearchName:
+	case SymmetricSearch:
 		if err := single("P"); err != nil {
 			return err
 		}
@@ -264,12 +264,12 @@ func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 			return err
 		}
 		return noDepths(" (both sides search to our horizon)")
-	case PromSearchName:
+	case PromSearch:
 		if err := noDepths(" (every type searches to our horizon)"); err != nil {
 			return err
 		}
 		return m.checkDistribution()
-	case MEUSearchName:
+	case MEUSearch:
 		t := m.Terms[0]
 		if len(m.Terms) > 1 || t.Name != RankModelName || t.Depth > 0 || !t.HasProbability {
 			return fmt.Errorf("opponent model %q: meu takes one term rank:PS (Reibman & Ballard's rank model, PS in (0, 1])", m.String())

@@ -86,7 +86,7 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 		return engine.NewAlphaBetaStar(env.game, player, bounds, modelOpts)
 	case MStarStrategySearch, MStarRiskSearch:
 		return newStrategySearcher(env, model, algorithm == MStarRiskSearch)
-	case OMSearchName:
+	case OMSearch:
 		opponent, depth, err := env.opponentOf(model)
 		if err != nil {
 			return nil, err
@@ -94,7 +94,7 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 		opts := engine.DefaultOMOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(2), env.mirror
 		return engine.NewOMSearch(env.game, env.own, engine.OMModel{Opponent: opponent, ProbeDepth: depth}, opts)
-	case PromSearchName:
+	case PromSearch:
 		prom := engine.PromModel{Types: []engine.OpponentType{{Name: "minimax",
 			Eval: engine.ZeroSumOpponent(env.own, env.mirror)}}, TypeProbabilities: []float64{1}}
 		if !model.IsZero() {
@@ -112,7 +112,7 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 		opts := engine.DefaultOMOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(1+len(prom.Types)), env.mirror
 		return engine.NewPromSearch(env.game, env.own, prom, opts)
-	case MEUSearchName:
+	case MEUSearch:
 		ps := 1.0 // all probability on the best replies: minimax
 		if !model.IsZero() {
 			ps = model.Terms[0].Probability
@@ -124,7 +124,7 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 		opts := engine.DefaultMEUOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(1), env.mirror
 		return engine.NewMEU(env.game, env.own, rank, opts)
-	case SymmetricSearchName:
+	case SymmetricSearch:
 		return newSymmetricSearcher(env, model)
 	}
 	return nil, fmt.Errorf("unknown search %q", algorithm)

@@ -133,7 +133,7 @@ func TestModelSearchesWithTheImplicitModelPlayAsAlphaBeta(t *testing.T) {
 			// The M* family and the symmetric search evaluate their leaves statically; OM, PrOM and MEU
 			// with our own probe, with quiescence where the game has tactics.
 			probe := plain
-			if algorithm == OMSearchName || algorithm == PromSearchName || algorithm == MEUSearchName {
+			if algorithm == OMSearch || algorithm == PromSearch || algorithm == MEUSearch {
 				probe = quiescent
 			}
 			ref := newReference(t, tc.game, preset.Eval, probe)
@@ -152,6 +152,14 @@ func TestModelSearchesWithTheImplicitModelPlayAsAlphaBeta(t *testing.T) {
 					}
 					if got.Depth != tc.depth || !sameValue(got.Score, want.Score) {
 						t.Fatalf("%s: depth %d value %v, alpha-beta depth %d value %v", fen, got.Depth, got.Score, want.Depth, want.Score)
+					}
+					if probe == plain {
+						// Without probes NewSearcher builds the same search; its depth cap is the Depth option.
+						public := mustSearcher(t, tc.game, PlayerConfig{Preset: tc.preset, Search: algorithm, Depth: tc.depth, HashMB: 1})
+						if res := searchLimited(public, p, engine.Limits{}); res.Move != got.Move || !sameValue(res.Score, got.Score) {
+							t.Fatalf("%s: NewSearcher's search played %v worth %v, the model searcher %v worth %v", fen,
+								res.Move, res.Score, got.Move, got.Score)
+						}
 					}
 					if got.Move != want.Move {
 						// Equally good moves: the model search must have chosen one of alpha-beta's value.
@@ -174,21 +182,21 @@ var realModels = map[string]struct {
 }{
 	"chess": {"strongest", 3, map[string]string{
 		MStarSearch: "materialist", MStarOnePassSearch: "materialist,attacker", AlphaBetaStarSearch: "materialist",
-		MStarStrategySearch: "materialist@1", MStarRiskSearch: "attacker@2", OMSearchName: "materialist@2",
-		PromSearchName: "strongest:0.5,materialist:0.3,attacker:0.2", MEUSearchName: "rank:0.6",
-		SymmetricSearchName: "materialist"}},
+		MStarStrategySearch: "materialist@1", MStarRiskSearch: "attacker@2", OMSearch: "materialist@2",
+		PromSearch: "strongest:0.5,materialist:0.3,attacker:0.2", MEUSearch: "rank:0.6",
+		SymmetricSearch: "materialist"}},
 	"checkers": {"mat-tot25", 4, map[string]string{
 		MStarSearch: "mat-tot25@3", MStarOnePassSearch: "mat-tot25,mat+tot25", AlphaBetaStarSearch: "mat-tot25",
-		MStarStrategySearch: "mat+tot25@2", MStarRiskSearch: "mat-tot25", OMSearchName: "mat-tot25",
-		PromSearchName: "mat-tot25:0.7,mat+tot25:0.3", MEUSearchName: "rank:0.5", SymmetricSearchName: "mat-tot25"}},
+		MStarStrategySearch: "mat+tot25@2", MStarRiskSearch: "mat-tot25", OMSearch: "mat-tot25",
+		PromSearch: "mat-tot25:0.7,mat+tot25:0.3", MEUSearch: "rank:0.5", SymmetricSearch: "mat-tot25"}},
 	"connect4": {"sophisticated", 4, map[string]string{
 		MStarSearch: "sp", MStarOnePassSearch: "sp,sophisticated", AlphaBetaStarSearch: "sp",
-		MStarStrategySearch: "sp@1", MStarRiskSearch: "sp@3", OMSearchName: "sp@1",
-		PromSearchName: "sp:0.6,sophisticated:0.4", MEUSearchName: "rank:0.7", SymmetricSearchName: "sp"}},
+		MStarStrategySearch: "sp@1", MStarRiskSearch: "sp@3", OMSearch: "sp@1",
+		PromSearch: "sp:0.6,sophisticated:0.4", MEUSearch: "rank:0.7", SymmetricSearch: "sp"}},
 	"tictactoe": {"strongest", 4, map[string]string{
 		MStarSearch: "open-lines", MStarOnePassSearch: "open-lines,strongest", AlphaBetaStarSearch: "open-lines",
-		MStarStrategySearch: "open-lines@2", MStarRiskSearch: "open-lines@3", OMSearchName: "open-lines@2",
-		PromSearchName: "strongest:0.5,open-lines:0.5", MEUSearchName: "rank:0.5", SymmetricSearchName: "open-lines"}},
+		MStarStrategySearch: "open-lines@2", MStarRiskSearch: "open-lines@3", OMSearch: "open-lines@2",
+		PromSearch: "strongest:0.5,open-lines:0.5", MEUSearch: "rank:0.5", SymmetricSearch: "open-lines"}},
 }
 
 func TestModelSearchesWithRealModelsPredictReplies(t *testing.T) {
