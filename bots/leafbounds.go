@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"dossier/engine"
 	"dossier/games"
+	"dossier/games/checkers"
 	"dossier/games/chess"
 )
 
@@ -32,10 +34,36 @@ import (
 type featureBounder struct {
 	// known[i] reports whether feature i has a proven bound.
 	known []bool
+	// nonNegative[i] reports whether feature i is never negative, read from either side (a count that is
+	// not a difference, such as Tot): its values lie in [0, X_i] rather than [-X_i, X_i].
+	nonNegative []bool
 	// at writes X_i >= |x_i| for every position reachable from p and either side's view into dst
 	// (+Inf for the features without a bound); it reports false when p is not a position the bounder
 	// can read (then every bound is +Inf).
 	at func(p games.Position, dst []float64) bool
+	// refine, when not nil, narrows the intervals [low_i, high_i] of the features at the leaves of a
+	// search of depth plies below p (every leaf static: no finished game among them), or leaves them
+	// as they are.
+	refine func(p games.Position, depth int, low, high []float64)
+}
+
+// intervals writes [low_i, high_i] holding feature i at every leaf of a search of depth plies below p
+// (depth < 1: of any search below p), or reports false when p is not a position the bounder can read.
+// Unless a refinement says otherwise, every interval holds 0.
+func (b featureBounder) intervals(p games.Position, depth int, low, high []float64) bool {
+	if !b.at(p, high) {
+		return false
+	}
+	for i, x := range high {
+		low[i] = -x
+		if b.nonNegative[i] {
+			low[i] = 0
+		}
+	}
+	if b.refine != nil && depth >= 1 {
+		b.refine(p, depth, low, high)
+	}
+	return true
 }
 
 // featureBounderOf returns the bounder of g's features; a game without one has no known bound.
@@ -51,13 +79,15 @@ func featureBounderOf(g games.Game) featureBounder {
 	case "tictactoe":
 		return tictactoeBounder(names)
 	}
-	return featureBounder{known: make([]bool, len(names)), at: func(games.Position, []float64) bool { return false }}
+	return featureBounder{known: make([]bool, len(names)), nonNegative: make([]bool, len(names)),
+		at: func(games.Position, []float64) bool { return false }}
 }
 
 // boundRule is how a feature's bound scales with the per-side quantities a game reads at the node.
 type boundRule struct {
-	quantity int     // which quantity (game-specific index), or -1 for a constant
-	factor   float64 // the bound is factor * quantity (or factor alone for a constant)
+	quantity    int     // which quantity (game-specific index), or -1 for a constant
+	factor      float64 // the bound is factor * quantity (or factor alone for a constant)
+	nonNegative bool    // the feature is a count, never negative from either side
 }
 
 // resolveRules maps every feature to its rule; features without one are unknown.
@@ -68,6 +98,15 @@ func resolveRules(names []string, rules map[string]boundRule) ([]boundRule, []bo
 		resolved[i], known[i] = rules[n]
 	}
 	return resolved, known
+}
+
+// nonNegativeOf lists which resolved rules are counts.
+func nonNegativeOf(rules []boundRule) []bool {
+	out := make([]bool, len(rules))
+	for i, r := range rules {
+		out[i] = r.nonNegative
+	}
+	return out
 }
 
 // applyRules writes factor * quantity per feature into dst, +Inf for the unknown ones.
@@ -101,16 +140,17 @@ type checkersMaterial interface {
 // checkersBounder bounds the checkers features: every difference feature counts a side's own men or
 // pieces (at most a few per piece, mobility at most four moves per piece), or is 0/1.
 func checkersBounder(names []string) featureBounder {
-	piece := func(f float64) boundRule { return boundRule{checkersPieces, f} }
-	man := func(f float64) boundRule { return boundRule{checkersMen, f} }
-	one := boundRule{-1, 1}
+	piece := func(f float64) boundRule { return boundRule{quantity: checkersPieces, factor: f} }
+	man := func(f float64) boundRule { return boundRule{quantity: checkersMen, factor: f} }
+	one := boundRule{quantity: -1, factor: 1}
+	tot := slices.Index(names, "tot")
 	rules, known := resolveRules(names, map[string]boundRule{
-		"men": man(1), "kings": piece(1), "tot": {checkersTotal, 1}, "advance": man(7), "backRank": man(1),
+		"men": man(1), "kings": piece(1), "tot": {quantity: checkersTotal, factor: 1, nonNegative: true}, "advance": man(7), "backRank": man(1),
 		"bridge": one, "oreo": one, "centreMen": man(1), "centreKings": piece(1), "mobility": piece(4),
 		"threats": piece(1), "runaway": man(1), "dogHole": one, "mainDiagonal": piece(1),
 		"doubleCorner": piece(1), "edge": piece(1), "backed": man(1), "isolated": piece(1), "nearCrown": man(1),
 	})
-	return featureBounder{known: known, at: func(p games.Position, dst []float64) bool {
+	return featureBounder{known: known, nonNegative: nonNegativeOf(rules), at: func(p games.Position, dst []float64) bool {
 		cp, ok := p.(checkersMaterial)
 		if !ok {
 			applyRules(rules, make([]bool, len(rules)), nil, dst)
@@ -125,7 +165,34 @@ func checkersBounder(names []string) featureBounder {
 		}
 		applyRules(rules, known, q[:], dst)
 		return true
+	}, refine: func(p games.Position, depth int, low, high []float64) {
+		if tot >= 0 && depth == 1 {
+			checkersRefineTot(p, tot, low, high)
+		}
 	}}
+}
+
+// checkersRefineTot narrows Tot's interval one ply from the horizon, where the leaves are p's children
+// (this reasoning follows the engine's exact range of the paper's checkers pair). None of them is a
+// finished game unless a draw can arise in one ply: only a king's quiet move can repeat a position (which
+// needs four plies without a capture or a man move) or reach the no-progress limit. Where captures are
+// forced every child has lost at least one of the opponent's pieces and at most all of them; otherwise,
+// when no draw can arise, every child keeps p's Tot.
+func checkersRefineTot(p games.Position, tot int, low, high []float64) {
+	cp, ok := p.(*checkers.Position)
+	if !ok {
+		return
+	}
+	mover := cp.ToMove()
+	pieces := float64(bits.OnesCount32(cp.Men(games.First) | cp.Kings(games.First) | cp.Men(games.Second) | cp.Kings(games.Second)))
+	noProgress := cp.NoProgress() + 1
+	switch {
+	case cp.TacticsForced():
+		theirs := float64(bits.OnesCount32(cp.Men(mover.Other()) | cp.Kings(mover.Other())))
+		low[tot], high[tot] = pieces-theirs, pieces-1
+	case cp.Kings(mover) == 0 || (noProgress < 4 && noProgress < checkers.NoProgressPlies):
+		low[tot], high[tot] = pieces, pieces
+	}
 }
 
 // Chess quantities, each the larger of the two sides' (or the sum where noted) at the node.
@@ -153,23 +220,23 @@ type chessBitboards interface {
 // table and 50 in the endgame table, so the difference is at most that times both sides' pieces.
 func chessBounder(names []string) featureBounder {
 	raw := map[string]boundRule{
-		"pawn": {chessPawns, 1}, "knight": {chessKnights, 1}, "bishop": {chessBishops, 1},
-		"rook": {chessRooks, 1}, "queen": {chessQueens, 1}, "bishop_pair": {-1, 1},
-		"mobility_knight": {chessKnights, 8}, "mobility_bishop": {chessBishops, 13},
-		"mobility_rook": {chessRooks, 14}, "mobility_queen": {chessQueens, 27},
+		"pawn": {quantity: chessPawns, factor: 1}, "knight": {quantity: chessKnights, factor: 1}, "bishop": {quantity: chessBishops, factor: 1},
+		"rook": {quantity: chessRooks, factor: 1}, "queen": {quantity: chessQueens, factor: 1}, "bishop_pair": {quantity: -1, factor: 1},
+		"mobility_knight": {quantity: chessKnights, factor: 8}, "mobility_bishop": {quantity: chessBishops, factor: 13},
+		"mobility_rook": {quantity: chessRooks, factor: 14}, "mobility_queen": {quantity: chessQueens, factor: 27},
 		// Each officer attacks at most the 9 squares of the king's zone, weighing at most 5 per square.
-		"king_attack": {chessOfficers, 45}, "king_attackers": {chessOfficers, 1}, "king_danger": {chessDanger, 1},
-		"pawn_shield": {chessPawns, 1}, "king_open_files": {-1, 3},
-		"doubled_pawns": {chessPawns, 1}, "isolated_pawns": {chessPawns, 1}, "backward_pawns": {chessPawns, 1},
-		"connected_pawns": {chessPawns, 1}, "passed_rank2": {chessPawns, 1}, "passed_rank3": {chessPawns, 1},
-		"passed_rank4": {chessPawns, 1}, "passed_rank5": {chessPawns, 1}, "passed_rank6": {chessPawns, 1},
-		"passed_rank7": {chessPawns, 1}, "passed_free": {chessPawns, 1},
-		"rook_open_file": {chessRooks, 1}, "rook_semiopen_file": {chessRooks, 1}, "rook_seventh": {chessRooks, 1},
+		"king_attack": {quantity: chessOfficers, factor: 45}, "king_attackers": {quantity: chessOfficers, factor: 1}, "king_danger": {quantity: chessDanger, factor: 1},
+		"pawn_shield": {quantity: chessPawns, factor: 1}, "king_open_files": {quantity: -1, factor: 3},
+		"doubled_pawns": {quantity: chessPawns, factor: 1}, "isolated_pawns": {quantity: chessPawns, factor: 1}, "backward_pawns": {quantity: chessPawns, factor: 1},
+		"connected_pawns": {quantity: chessPawns, factor: 1}, "passed_rank2": {quantity: chessPawns, factor: 1}, "passed_rank3": {quantity: chessPawns, factor: 1},
+		"passed_rank4": {quantity: chessPawns, factor: 1}, "passed_rank5": {quantity: chessPawns, factor: 1}, "passed_rank6": {quantity: chessPawns, factor: 1},
+		"passed_rank7": {quantity: chessPawns, factor: 1}, "passed_free": {quantity: chessPawns, factor: 1},
+		"rook_open_file": {quantity: chessRooks, factor: 1}, "rook_semiopen_file": {quantity: chessRooks, factor: 1}, "rook_seventh": {quantity: chessRooks, factor: 1},
 		// Threats count enemy pieces, which the enemy's piece count bounds.
-		"pawn_threats": {chessPieces, 1}, "minor_threats": {chessPieces, 1},
-		"space": {-1, 12}, "outposts": {chessOfficers, 1}, "tempo": {-1, 1},
+		"pawn_threats": {quantity: chessPieces, factor: 1}, "minor_threats": {quantity: chessPieces, factor: 1},
+		"space": {quantity: -1, factor: 12}, "outposts": {quantity: chessOfficers, factor: 1}, "tempo": {quantity: -1, factor: 1},
 	}
-	byFeature := map[string]boundRule{"pst_mg": {chessBothPieces, 45}, "pst_eg": {chessBothPieces, 50}}
+	byFeature := map[string]boundRule{"pst_mg": {quantity: chessBothPieces, factor: 45}, "pst_eg": {quantity: chessBothPieces, factor: 50}}
 	for _, n := range names {
 		base := strings.TrimSuffix(strings.TrimSuffix(n, "_mg"), "_eg")
 		if r, ok := raw[base]; ok && !strings.HasPrefix(n, "pst_") {
@@ -177,7 +244,7 @@ func chessBounder(names []string) featureBounder {
 		}
 	}
 	rules, known := resolveRules(names, byFeature)
-	return featureBounder{known: known, at: func(p games.Position, dst []float64) bool {
+	return featureBounder{known: known, nonNegative: nonNegativeOf(rules), at: func(p games.Position, dst []float64) bool {
 		cp, ok := p.(chessBitboards)
 		if !ok {
 			applyRules(rules, make([]bool, len(rules)), nil, dst)
@@ -224,16 +291,16 @@ type connect4Board interface {
 // connect4Bounder bounds the window counts by the number of windows of their direction on the board,
 // and the centre balance by the cells of the (at most two) centre columns.
 func connect4Bounder(names []string) featureBounder {
-	byFeature := map[string]boundRule{"centre": {connect4Centre, 1}}
+	byFeature := map[string]boundRule{"centre": {quantity: connect4Centre, factor: 1}}
 	for k := 1; k <= 3; k++ {
 		for _, side := range []string{"mine", "theirs"} {
-			byFeature[fmt.Sprintf("h%d_%s", k, side)] = boundRule{connect4Horizontal, 1}
-			byFeature[fmt.Sprintf("v%d_%s", k, side)] = boundRule{connect4Vertical, 1}
-			byFeature[fmt.Sprintf("d%d_%s", k, side)] = boundRule{connect4Diagonal, 1}
+			byFeature[fmt.Sprintf("h%d_%s", k, side)] = boundRule{quantity: connect4Horizontal, factor: 1, nonNegative: true}
+			byFeature[fmt.Sprintf("v%d_%s", k, side)] = boundRule{quantity: connect4Vertical, factor: 1, nonNegative: true}
+			byFeature[fmt.Sprintf("d%d_%s", k, side)] = boundRule{quantity: connect4Diagonal, factor: 1, nonNegative: true}
 		}
 	}
 	rules, known := resolveRules(names, byFeature)
-	return featureBounder{known: known, at: func(p games.Position, dst []float64) bool {
+	return featureBounder{known: known, nonNegative: nonNegativeOf(rules), at: func(p games.Position, dst []float64) bool {
 		b, ok := p.(connect4Board)
 		if !ok {
 			applyRules(rules, make([]bool, len(rules)), nil, dst)
@@ -254,9 +321,11 @@ func connect4Bounder(names []string) featureBounder {
 // tictactoeBounder bounds the tic-tac-toe features by the board: 8 lines, 1 centre, 4 corners.
 func tictactoeBounder(names []string) featureBounder {
 	rules, known := resolveRules(names, map[string]boundRule{
-		"open_lines": {-1, 8}, "twos_mine": {-1, 8}, "twos_theirs": {-1, 8}, "centre": {-1, 1}, "corners": {-1, 4},
+		"open_lines": {quantity: -1, factor: 8}, "twos_mine": {quantity: -1, factor: 8, nonNegative: true},
+		"twos_theirs": {quantity: -1, factor: 8, nonNegative: true}, "centre": {quantity: -1, factor: 1},
+		"corners": {quantity: -1, factor: 4},
 	})
-	return featureBounder{known: known, at: func(_ games.Position, dst []float64) bool {
+	return featureBounder{known: known, nonNegative: nonNegativeOf(rules), at: func(_ games.Position, dst []float64) bool {
 		applyRules(rules, known, nil, dst)
 		return true
 	}}
@@ -295,37 +364,79 @@ func newPairGap(g games.Game, bounder featureBounder, f, model engine.Evaluation
 	return pairGap{gap: gap}, nil
 }
 
-// bound returns sum_i |gap_i| X_i for the feature bounds X (0 for a zero-sum pair).
-func (pg pairGap) bound(featureBounds []float64) float64 {
-	b := 0.0
+// rangeOf returns the range [lo, hi] of gap . x over the feature intervals x_i in [low_i, high_i]; both
+// ends are 0 for a zero-sum pair.
+func (pg pairGap) rangeOf(low, high []float64) (lo, hi float64) {
 	for i, d := range pg.gap {
-		if d != 0 {
-			b += math.Abs(d) * featureBounds[i]
+		if d == 0 {
+			continue
 		}
+		a, b := d*low[i], d*high[i]
+		lo += min(a, b)
+		hi += max(a, b)
 	}
-	return b
+	return lo, hi
 }
 
-// modelLeafBounds returns alpha-beta*'s leaf bounds for the chain of functions (the player's, its model's,
-// ...): |f_k + f_{k+1}| at every leaf below the node, or an error when a pair has no proven bound.
-func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafBounds, error) {
-	bounder := featureBounderOf(g)
+// bound returns a bound on |gap . x| over the feature intervals, the larger end of rangeOf.
+func (pg pairGap) bound(low, high []float64) float64 {
+	lo, hi := pg.rangeOf(low, high)
+	return max(-lo, hi)
+}
+
+// modelGaps returns the gaps of the chain of functions (the player's, its model's, ...), pair by pair, or
+// an error when a pair has no proven bound.
+func modelGaps(g games.Game, bounder featureBounder, chain []engine.Evaluation, mirror engine.Mirror) ([]pairGap, error) {
 	var pairs []pairGap
 	for k := 0; k+1 < len(chain); k++ {
 		pg, err := newPairGap(g, bounder, chain[k], chain[k+1], mirror)
 		if err != nil {
-			return nil, fmt.Errorf("alphabeta-star needs a bound on |f + g| at the leaves: %w (search=mstar-1pass gives the same moves without one)", err)
+			return nil, fmt.Errorf("alphabeta-star needs a bound on f + g at the leaves: %w (search=mstar-1pass gives the same moves without one)", err)
 		}
 		pairs = append(pairs, pg)
 	}
-	features := make([]float64, len(g.FeatureNames()))
+	return pairs, nil
+}
+
+// modelLeafBounds returns alpha-beta*'s leaf bounds for the chain of functions: |f_k + f_{k+1}| at every
+// leaf below the node, or an error when a pair has no proven bound.
+func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafBounds, error) {
+	bounder := featureBounderOf(g)
+	pairs, err := modelGaps(g, bounder, chain, mirror)
+	if err != nil {
+		return nil, err
+	}
+	n := len(g.FeatureNames())
+	low, high := make([]float64, n), make([]float64, n)
 	return func(p games.Position, dst []float64) {
-		ok := bounder.at(p, features)
+		ok := bounder.intervals(p, 0, low, high)
 		for k := range dst {
 			dst[k] = math.Inf(1)
 			if ok && k < len(pairs) {
-				dst[k] = pairs[k].bound(features)
+				dst[k] = pairs[k].bound(low, high)
 			}
+		}
+	}, nil
+}
+
+// modelLeafRanges returns the one-sided, depth-aware form of modelLeafBounds: the range of f_k + f_{k+1}
+// at every leaf of the search below the node. For Carmel & Markovitch's checkers pair it is
+// [-(2/25) Tot, 0] (Tot a count), where the bound alone says |f1 + f0| <= (2/25) Tot, and one ply from the
+// horizon often a single value.
+func modelLeafRanges(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafRanges, error) {
+	bounder := featureBounderOf(g)
+	pairs, err := modelGaps(g, bounder, chain, mirror)
+	if err != nil {
+		return nil, err
+	}
+	n := len(g.FeatureNames())
+	low, high := make([]float64, n), make([]float64, n)
+	return func(p games.Position, depth int, lo, hi []float64) {
+		if !bounder.intervals(p, depth, low, high) {
+			return // nothing known: the ranges stay as they were
+		}
+		for k := range min(len(lo), len(pairs)) {
+			lo[k], hi[k] = pairs[k].rangeOf(low, high)
 		}
 	}, nil
 }

@@ -83,7 +83,16 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 		if err != nil {
 			return nil, err
 		}
-		return engine.NewAlphaBetaStar(env.game, player, bounds, modelOpts)
+		ranges, err := modelLeafRanges(env.game, chain, env.mirror)
+		if err != nil {
+			return nil, err
+		}
+		s, err := engine.NewAlphaBetaStar(env.game, player, bounds, modelOpts)
+		if err != nil {
+			return nil, err
+		}
+		s.SetLeafRanges(ranges) // one-sided where the functions say so: more pruning than the bounds
+		return s, nil
 	case MStarStrategySearch, MStarRiskSearch:
 		return newStrategySearcher(env, model, algorithm == MStarRiskSearch)
 	case OMSearch:
@@ -190,7 +199,7 @@ type symmetricSearcher struct {
 	common      engine.Evaluation
 	gap         pairGap
 	bounder     featureBounder
-	bounds      []float64
+	low, bounds []float64 // scratch: the features' intervals below the root
 }
 
 // newSymmetricSearcher builds the symmetric searcher, or an error when the pair has no proven bound.
@@ -208,7 +217,7 @@ func newSymmetricSearcher(env modelEnv, model ModelSpec) (engine.Searcher, error
 	f2, g2 := mirrored(f, env.mirror), mirrored(g, env.mirror)
 	n := len(f)
 	s := &symmetricSearcher{split: newSplitGame(env.game), gap: gap, bounder: bounder,
-		bounds:      make([]float64, n),
+		low: make([]float64, n), bounds: make([]float64, n),
 		competitive: engine.Evaluation{Name: "competitive", Weights: make([]float64, 2*n)},
 		common:      engine.Evaluation{Name: "common interest", Weights: make([]float64, 2*n)}}
 	for i := range n {
@@ -220,8 +229,8 @@ func newSymmetricSearcher(env modelEnv, model ModelSpec) (engine.Searcher, error
 
 // Search runs the symmetric search on p with the bound on common interest read at p.
 func (s *symmetricSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
-	pruning := s.bounder.at(p, s.bounds)
-	bound := s.gap.bound(s.bounds)
+	pruning := s.bounder.intervals(p, 0, s.low, s.bounds)
+	bound := s.gap.bound(s.low, s.bounds)
 	if !pruning || math.IsInf(bound, 0) || math.IsNaN(bound) {
 		// Not a position the bounder reads: no bound, so neither pruning nor clipping.
 		pruning, bound = false, math.MaxFloat64/4

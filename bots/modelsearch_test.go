@@ -296,6 +296,9 @@ func TestFeatureBoundsHoldAlongRandomLines(t *testing.T) {
 					t.Fatalf("the bounder cannot read %s", p.FEN())
 				}
 				for i := range bounds {
+					if j := m.Partner[i]; bounder.nonNegative[i] && (!bounder.nonNegative[j] || m.Sign[i] != 1) {
+						t.Fatalf("feature %s is a count but reads as %v times %s from the other side", names[i], m.Sign[i], names[j])
+					}
 					if j := m.Partner[i]; bounds[j] != bounds[i] {
 						t.Fatalf("%s: features %s and %s read each other from the other side but are bounded by %v and %v",
 							p.FEN(), names[i], names[j], bounds[i], bounds[j])
@@ -304,7 +307,7 @@ func TestFeatureBoundsHoldAlongRandomLines(t *testing.T) {
 				for ply := 0; ply <= plies && games.OutcomeOf(p).Result == games.Ongoing; ply++ {
 					p.Features(x)
 					for i, v := range x {
-						if math.Abs(v) > bounds[i] {
+						if math.Abs(v) > bounds[i] || (bounder.nonNegative[i] && v < 0) {
 							t.Fatalf("%s: %s = %v beyond its bound %v", p.FEN(), names[i], v, bounds[i])
 						}
 					}
@@ -317,6 +320,47 @@ func TestFeatureBoundsHoldAlongRandomLines(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestCheckersTotOnePlyFromTheHorizon(t *testing.T) {
+	// Where the refinement narrows Tot's interval, every child lies in it and none is a finished game.
+	g := checkers.Game{}
+	bounder := featureBounderOf(g)
+	n := len(g.FeatureNames())
+	low, high := make([]float64, n), make([]float64, n)
+	rng := rand.New(rand.NewPCG(4, 4))
+	narrowed := 0
+	for game := range 60 {
+		p := randomPositions(g, uint64(game), 0)[0]
+		for ply := 0; ply < 150 && games.OutcomeOf(p).Result == games.Ongoing; ply++ {
+			if !bounder.intervals(p, 1, low, high) {
+				t.Fatal("the bounder cannot read a checkers position")
+			}
+			var buf [games.MaxMoves]games.Move
+			moves := p.AppendMoves(buf[:0])
+			if len(moves) == 0 {
+				break
+			}
+			if tot := float64(bitsOnBoard(p)); low[checkers.FeatTotal] > 0 {
+				narrowed++
+				for _, m := range moves {
+					fen, move := p.FEN(), p.FormatMove(m)
+					p.Play(m)
+					child := float64(bitsOnBoard(p))
+					if p.Status().Result != games.Ongoing || p.Repetitions() > 0 || child < low[checkers.FeatTotal] ||
+						child > high[checkers.FeatTotal] {
+						t.Fatalf("%s: after %s Tot %v (status %v, repetitions %d), interval [%v, %v] from Tot %v", fen,
+							move, child, p.Status(), p.Repetitions(), low[checkers.FeatTotal], high[checkers.FeatTotal], tot)
+					}
+					p.Undo()
+				}
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	if narrowed == 0 {
+		t.Error("no position had its interval narrowed")
 	}
 }
 
@@ -342,11 +386,45 @@ func TestCheckersExchangeBoundIsTheirPapers(t *testing.T) {
 		}
 		got := make([]float64, len(tc.want))
 		bounds(p, got)
+		ranges, err := modelLeafRanges(g, tc.chain, mirrorOfGame(t, g))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := make([]float64, len(tc.want)), make([]float64, len(tc.want))
+		ranges(p, 4, lo, hi)
 		for k := range got {
-			if got[k] != tc.want[k] {
-				t.Errorf("chain of %d: bounds %v, want %v", len(tc.chain), got, tc.want)
+			// Tot is a count: the sum f_k + f_{k+1} = -8 Tot is never positive.
+			if got[k] != tc.want[k] || lo[k] != -tc.want[k] || hi[k] != 0 {
+				t.Errorf("chain of %d: bounds %v, ranges [%v, %v], want bounds %v", len(tc.chain), got, lo, hi, tc.want)
 			}
 		}
+	}
+}
+
+func TestAlphaBetaStarWithTheDerivedBoundsIsMStarOnePass(t *testing.T) {
+	// Theorem 4: whenever the leaf bounds hold alpha-beta* returns M* 1-pass's value, move and prediction.
+	for _, g := range bookedGames() {
+		spec := realModels[g.Name()]
+		t.Run(g.Name(), func(t *testing.T) {
+			positions := randomPositions(g, 13, 2, 5, 9, 14, 20, 27)
+			if testing.Short() {
+				positions = positions[:2]
+			}
+			for _, model := range []string{spec.models[AlphaBetaStarSearch], spec.models[MStarOnePassSearch]} {
+				cfg := PlayerConfig{Preset: spec.preset, Model: model, Depth: spec.depth, HashMB: 1}
+				cfg.Search = AlphaBetaStarSearch
+				star := mustSearcher(t, g, cfg)
+				cfg.Search = MStarOnePassSearch
+				onePass := mustSearcher(t, g, cfg)
+				for _, p := range positions {
+					a, b := searchLimited(star, p, engine.Limits{}), searchLimited(onePass, p, engine.Limits{})
+					if a.Move != b.Move || a.Ponder != b.Ponder || !sameValue(a.Score, b.Score) {
+						t.Fatalf("%s model %s: alpha-beta* %v %v %v, M* 1-pass %v %v %v", p.FEN(), model, a.Move, a.Ponder,
+							a.Score, b.Move, b.Ponder, b.Score)
+					}
+				}
+			}
+		})
 	}
 }
 
