@@ -9,7 +9,8 @@ import (
 )
 
 // An opponent model is written as comma-separated terms, each NAME[@DEPTH][:PROBABILITY], where NAME is a
-// preset of the game being played (or the word rank for MEU). What the terms mean depends on the search:
+// preset of the game being played (or the word rank for MEU), or as discrepancy:PATH, MEU's learned counts
+// (the rest of the text is the path, commas included). What the terms mean depends on the search:
 //
 //	mstar, mstar-1pass, alphabeta-star   P1,P2,...  the opponent plays preset P1, models us as P2, which
 //	                                                models the opponent as P3, ...; below the last term the
@@ -22,6 +23,9 @@ import (
 //	prom                                 P1:p1,...  the opponent is type Pi with probability pi (sum 1)
 //	meu                                  rank:PS    Reibman & Ballard: the reply of rank r is played with
 //	                                                probability proportional to (1-PS)^(r-1) PS
+//	                                discrepancy:PATH  Sen & Arora: the counts of the opponent's moves by
+//	                                                discrepancy range in the counts file PATH (written by
+//	                                                dossier learn; see DiscrepancyCounts)
 //	symmetric                            P          both sides know each other's evaluation: ours and P's
 //
 // The empty model is minimax's own implicit model (the opponent minimises our evaluation), with which
@@ -73,6 +77,12 @@ func lookupSearch(name string) (string, error) {
 // RankModelName is the term name of MEU's rank model (rank:PS).
 const RankModelName = "rank"
 
+// DiscrepancyModelName is the term name of MEU's learned discrepancy model (discrepancy:PATH).
+const DiscrepancyModelName = "discrepancy"
+
+// discrepancyPrefix starts a model that is a counts file's path.
+const discrepancyPrefix = DiscrepancyModelName + ":"
+
 // Limits of the model grammar.
 const (
 	// maxModelTerms bounds the number of terms: nesting deeper than this says nothing a search can use.
@@ -93,12 +103,17 @@ type ModelTerm struct {
 	// term gives one.
 	Probability    float64
 	HasProbability bool
+	// Path is the counts file of a discrepancy:PATH model ("" for any other term).
+	Path string
 	// Text is the term as written (trimmed), for error messages.
 	Text string
 }
 
 // String writes the term in canonical form.
 func (t ModelTerm) String() string {
+	if t.Path != "" {
+		return discrepancyPrefix + t.Path
+	}
 	s := t.Name
 	if t.Depth > 0 {
 		s += "@" + strconv.Itoa(t.Depth)
@@ -134,6 +149,13 @@ func ParseModelSpec(text string) (ModelSpec, error) {
 	if text == "" {
 		return ModelSpec{}, nil
 	}
+	if len(text) >= len(discrepancyPrefix) && strings.EqualFold(text[:len(discrepancyPrefix)], discrepancyPrefix) {
+		path := strings.TrimSpace(text[len(discrepancyPrefix):])
+		if path == "" {
+			return ModelSpec{}, fmt.Errorf("opponent model %q: discrepancy:PATH needs the path of a counts file", text)
+		}
+		return ModelSpec{Terms: []ModelTerm{{Name: DiscrepancyModelName, Path: path, Text: text}}}, nil
+	}
 	parts := strings.Split(text, ",")
 	if len(parts) > maxModelTerms {
 		return ModelSpec{}, fmt.Errorf("opponent model %q has %d terms, at most %d are allowed", text, len(parts), maxModelTerms)
@@ -155,6 +177,9 @@ func ParseModelSpec(text string) (ModelSpec, error) {
 // parseModelTerm reads NAME[@DEPTH][:PROBABILITY].
 func parseModelTerm(text string) (ModelTerm, error) {
 	term := ModelTerm{Text: text}
+	if len(text) >= len(discrepancyPrefix) && strings.EqualFold(text[:len(discrepancyPrefix)], discrepancyPrefix) {
+		return ModelTerm{}, fmt.Errorf("term %q: discrepancy:PATH is a whole model (MEU's learned counts), not one term among others", text)
+	}
 	rest := text
 	if i := strings.IndexByte(rest, ':'); i >= 0 {
 		prob := strings.TrimSpace(rest[i+1:])
@@ -197,6 +222,9 @@ func isModelNameRune(r rune) bool {
 func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 	if m.IsZero() {
 		return nil
+	}
+	if t := m.Terms[0]; t.Path != "" && algorithm != MEUSearch {
+		return fmt.Errorf("opponent model term %q: %s takes no discrepancy counts (only meu does)", t.Text, algorithm)
 	}
 	noProbabilities := func() error {
 		for _, t := range m.Terms {
@@ -271,8 +299,12 @@ func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 		return m.checkDistribution()
 	case MEUSearch:
 		t := m.Terms[0]
+		if t.Path != "" {
+			return nil
+		}
 		if len(m.Terms) > 1 || t.Name != RankModelName || t.Depth > 0 || !t.HasProbability {
-			return fmt.Errorf("opponent model %q: meu takes one term rank:PS (Reibman & Ballard's rank model, PS in (0, 1])", m.String())
+			return fmt.Errorf("opponent model %q: meu takes one term rank:PS (Reibman & Ballard's rank model, PS in (0, 1]) "+
+				"or the model discrepancy:PATH (Sen & Arora's learned counts)", m.String())
 		}
 		if t.Probability <= 0 {
 			return fmt.Errorf("opponent model term %q: PS must be above 0", t.Text)

@@ -122,21 +122,47 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 		opts.Probe, opts.Mirror = env.probeOptions(1+len(prom.Types)), env.mirror
 		return engine.NewPromSearch(env.game, env.own, prom, opts)
 	case MEUSearch:
-		ps := 1.0 // all probability on the best replies: minimax
-		if !model.IsZero() {
-			ps = model.Terms[0].Probability
-		}
-		rank, err := engine.NewRankModel(ps)
+		replies, err := env.replyModel(model)
 		if err != nil {
-			return nil, fmt.Errorf("opponent model %q: %w", model.String(), err)
+			return nil, err
 		}
 		opts := engine.DefaultMEUOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(1), env.mirror
-		return engine.NewMEU(env.game, env.own, rank, opts)
+		return engine.NewMEU(env.game, env.own, replies, opts)
 	case SymmetricSearch:
 		return newSymmetricSearcher(env, model)
 	}
 	return nil, fmt.Errorf("unknown search %q", algorithm)
+}
+
+// replyModel returns MEU's model of the opponent's replies: the rank model of rank:PS (Ps = 1, minimax,
+// for the empty model), or the counts read from the file of discrepancy:PATH, which must be counts of
+// the game being played.
+func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error) {
+	if !model.IsZero() && model.Terms[0].Path != "" {
+		t := model.Terms[0]
+		counts, err := LoadDiscrepancyCounts(t.Path)
+		if err != nil {
+			return nil, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+		}
+		if counts.Game != env.game.Name() {
+			return nil, fmt.Errorf("opponent model term %q: the counts are of %s, not %s", t.Text, counts.Game, env.game.Name())
+		}
+		m, err := counts.Model()
+		if err != nil {
+			return nil, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+		}
+		return m, nil
+	}
+	ps := 1.0 // all probability on the best replies: minimax
+	if !model.IsZero() {
+		ps = model.Terms[0].Probability
+	}
+	rank, err := engine.NewRankModel(ps)
+	if err != nil {
+		return nil, fmt.Errorf("opponent model %q: %w", model.String(), err)
+	}
+	return rank, nil
 }
 
 // normalise scales probabilities that sum to 1 within the grammar's tolerance to sum to 1 within the

@@ -13,6 +13,7 @@ var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"perft": runPerft,
 	"bench": runBench,
 	"match": runMatch,
+	"learn": runLearn,
 }
 
 func main() {
@@ -41,6 +42,7 @@ usage:
   dossier perft --game G [--fen F] --depth N [--divide] [--json] [--threads T]
   dossier bench [--game G] [--repeat N] [--reference /usr/games/stockfish] [--json]
   dossier match --player1 SPEC --player2 SPEC [options]   (dossier match --help lists them)
+  dossier learn --player SPEC --opponent SPEC --out FILE [options]   (learn an opponent's discrepancy counts)
   dossier help
 `)
 }

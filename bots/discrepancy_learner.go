@@ -1,0 +1,406 @@
+// The discrepancy learner: Sen & Arora's training phase, counting the opponent's moves by discrepancy range.
+package bots
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"sync"
+
+	"dossier/bots/match"
+	"dossier/engine"
+	"dossier/games"
+)
+
+// Sen & Arora's learner watches the opponent move and, for every move, measures its discrepancy: how much
+// better for the learner the reply it chose is than the opponent's best reply, both valued by the
+// learner's own minimax search. The counts of the discrepancy ranges, per band of move numbers, are the
+// model MEU plays with (engine.DiscrepancyModel).
+//
+// Which search values the replies: MEU at depth d values the replies to its move by alpha-beta to depth
+// d - 2 below each reply (the expectation is taken one ply below the root, over positions searched to the
+// horizon). The learner values the replies it sees the same way, so that a discrepancy it counts is one
+// MEU would measure in the same position: the counts are calibrated for MEU at depth d. A win or loss
+// within that horizon is worth engine.MateScore less the plies to it, so a reply that lets a forced win
+// through, or misses one, has a discrepancy near MateScore.
+//
+// A choice among replies that all fall in one range (a single legal move, or every move equally good)
+// says nothing about which ranges the opponent prefers: the model takes a range among those offered with
+// probability proportional to its count, and a choice with one range offered has probability 1 whatever
+// the counts. Such moves are not counted.
+
+// DiscrepancyLearnerConfig says how a learner measures discrepancies and how it groups them.
+type DiscrepancyLearnerConfig struct {
+	// Preset names the preset whose evaluation values the replies ("" is the game's default).
+	Preset string
+	// Depth is the search depth of the player that will use the counts (at least 1); the replies are
+	// searched to max(Depth - 2, 0).
+	Depth int
+	// Edges are the discrepancy ranges' upper ends; nil is DefaultDiscrepancyEdges of the evaluation.
+	Edges []float64
+	// BandPlies is the width of a band of move numbers in plies (0: one band for the whole game).
+	BandPlies int
+	// HashMB is the size of the learner's probe table; 0 is the alpha-beta default.
+	HashMB int
+	// Opponent describes the opponent for the counts file.
+	Opponent string
+}
+
+// DiscrepancyLearner counts an opponent's moves by discrepancy range. It is also the opponent model of
+// the MEU player that learns while it plays (Probabilities, NewMEUSearcher). Its methods are safe for
+// concurrent use; observations are serialised.
+type DiscrepancyLearner struct {
+	game   games.Game
+	preset Preset
+
+	mu     sync.RWMutex // guards everything below; Probabilities reads the model under the read lock
+	probe  *engine.AlphaBeta
+	view   *viewSpec // nil: the evaluation is antisymmetric and needs no view
+	model  *engine.DiscrepancyModel
+	counts *DiscrepancyCounts
+}
+
+var _ engine.MoveProbabilities = (*DiscrepancyLearner)(nil)
+
+// DefaultDiscrepancyEdges returns ranges on the scale of an evaluation: the smallest weight magnitude m
+// times powers of the evaluation's step s (the geometric mean ratio between its distinct weight
+// magnitudes, at least 2), m, m s, m s^2, ... up to one step above the largest weight, and a last edge
+// at half engine.MateBound that parts the replies which let a forced win through or miss one from the
+// rest. For Sen & Arora's sophisticated Connect-Four evaluation (windows of 1, 2, 3 stones weigh 1, 5,
+// 25) the edges are 1, 5, 25, 125 and 495000: a discrepancy up to 1 is one one-stone window, up to 5
+// one two-stone window, up to 25 one open three, up to 125 several threats at once (no reply measured
+// at depth 2 against SP differed by more without a forced result), the last range a forced win or loss.
+func DefaultDiscrepancyEdges(eval engine.Evaluation) []float64 {
+	var mags []float64
+	for _, w := range eval.Weights {
+		if a := math.Abs(w); a > 0 && !slices.Contains(mags, a) {
+			mags = append(mags, a)
+		}
+	}
+	sort.Float64s(mags)
+	low, high, step := 1.0, 1.0, 2.0
+	if n := len(mags); n > 0 {
+		low, high = mags[0], mags[n-1]
+	}
+	if n := len(mags); n >= 2 {
+		step = max(step, math.Pow(high/low, 1/float64(n-1)))
+	}
+	var edges []float64
+	for e := low; e <= high*step*(1+1e-9) && e < engine.MateBound/2 && len(edges) < maxDiscrepancyEdges-1; e *= step {
+		edges = append(edges, roundEdge(e))
+	}
+	return append(edges, engine.MateBound/2)
+}
+
+// roundEdge rounds an edge to 3 significant digits, so that 5^k prints as 5^k.
+func roundEdge(e float64) float64 {
+	scale := math.Pow(10, math.Floor(math.Log10(e))-2)
+	return math.Round(e/scale) * scale
+}
+
+// NewDiscrepancyLearner returns a learner for game g with empty counts.
+func NewDiscrepancyLearner(g games.Game, cfg DiscrepancyLearnerConfig) (*DiscrepancyLearner, error) {
+	preset, err := LookupPreset(g, cfg.Preset)
+	if err != nil {
+		return nil, err
+	}
+	if err := preset.Eval.Check(g); err != nil {
+		return nil, err
+	}
+	if cfg.Depth < 1 || cfg.Depth > maxDepthCap {
+		return nil, fmt.Errorf("discrepancy learner: depth %d, want the player's search depth in 1..%d", cfg.Depth, maxDepthCap)
+	}
+	edges := cfg.Edges
+	if edges == nil {
+		edges = DefaultDiscrepancyEdges(preset.Eval)
+	}
+	counts, err := NewDiscrepancyCounts(g.Name(), preset.Name, cfg.Depth, max(cfg.Depth-2, 0), edges, cfg.BandPlies)
+	if err != nil {
+		return nil, fmt.Errorf("discrepancy learner: %w", err)
+	}
+	counts.Opponent = cfg.Opponent
+	counts.Offered = [][]float64{}
+	model, err := counts.Model()
+	if err != nil {
+		return nil, fmt.Errorf("discrepancy learner: %w", err)
+	}
+	book, _ := bookOf(g.Name())
+	partner, sign, err := book.mirrorTable(g)
+	if err != nil {
+		return nil, err
+	}
+	opts := engine.DefaultAlphaBetaOptions(g)
+	if cfg.HashMB > 0 {
+		opts.HashMB = cfg.HashMB
+	}
+	opts.Threads = 1
+	l := &DiscrepancyLearner{game: g, preset: preset, probe: engine.NewAlphaBeta(g, preset.Eval, opts),
+		model: model, counts: counts}
+	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
+		l.view = &spec
+	}
+	return l, nil
+}
+
+// ReplyValues writes into values[j] the value, for the player who waits in p, of the position after
+// replies[j] of the side to move in p: our evaluation's alpha-beta value to the reply depth, a finished
+// game ±engine.MateScore (a win found k plies later: MateScore - k). p is left as it was.
+func (l *DiscrepancyLearner) ReplyValues(p games.Position, replies []games.Move, values []float64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.replyValues(p, replies, values)
+}
+
+// replyValues is ReplyValues with l.mu held.
+func (l *DiscrepancyLearner) replyValues(p games.Position, replies []games.Move, values []float64) {
+	player := p.ToMove().Other()
+	for j, m := range replies {
+		p.Play(m)
+		switch o := p.Status(); {
+		case o.Result == games.Draw:
+			values[j] = 0
+		case o.Result.Over():
+			values[j] = -engine.MateScore
+			if w, _ := o.Result.Winner(); w == player {
+				values[j] = engine.MateScore
+			}
+		default:
+			var view games.Position = p
+			if l.view != nil {
+				view = newPlayerView(p, *l.view)
+			}
+			values[j] = l.probe.Probe(view, l.counts.ReplyDepth, math.Inf(-1), math.Inf(1))
+		}
+		p.Undo()
+	}
+}
+
+// DiscrepancyObservation is what the learner measured of one move of the opponent.
+type DiscrepancyObservation struct {
+	// Ply is the ply of the position the move was played in; Band its band.
+	Ply, Band int
+	// Discrepancy is the chosen reply's value for the learner minus the lowest reply value; Range its range.
+	Discrepancy float64
+	Range       int
+	// Offered says for each range whether some reply fell in it.
+	Offered []bool
+	// Counted is false when every reply fell in one range, which says nothing of the opponent's choices.
+	Counted bool
+}
+
+// Observe measures the discrepancy of the opponent's move m in p (the opponent to move) and counts it.
+// p is left as it was; a move that is not legal in p is an error.
+func (l *DiscrepancyLearner) Observe(p games.Position, m games.Move) (DiscrepancyObservation, error) {
+	var buf [games.MaxMoves]games.Move
+	replies := p.AppendMoves(buf[:0])
+	chosen := slices.Index(replies, m)
+	if chosen < 0 {
+		return DiscrepancyObservation{}, fmt.Errorf("discrepancy learner: move %s is not legal in %s", p.FormatMove(m), p.FEN())
+	}
+	var values [games.MaxMoves]float64
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.replyValues(p, replies, values[:len(replies)])
+	best := slices.Min(values[:len(replies)])
+	obs := DiscrepancyObservation{Ply: p.Ply(), Band: l.model.Band(p.Ply()), Discrepancy: values[chosen] - best,
+		Offered: make([]bool, l.model.Ranges())}
+	obs.Range = l.model.Range(obs.Discrepancy)
+	offered := 0
+	for _, v := range values[:len(replies)] {
+		if r := l.model.Range(v - best); !obs.Offered[r] {
+			obs.Offered[r] = true
+			offered++
+		}
+	}
+	if offered < 2 {
+		return obs, nil
+	}
+	if obs.Band >= maxDiscrepancyBands {
+		return obs, fmt.Errorf("discrepancy learner: ply %d lies in band %d, beyond the %d bands a counts file holds", obs.Ply, obs.Band, maxDiscrepancyBands)
+	}
+	if err := l.model.Add(obs.Ply, obs.Discrepancy, 1); err != nil {
+		return obs, err
+	}
+	for len(l.counts.Counts) <= obs.Band {
+		l.counts.Counts = append(l.counts.Counts, make([]float64, l.model.Ranges()))
+		l.counts.Offered = append(l.counts.Offered, make([]float64, l.model.Ranges()))
+	}
+	l.counts.Counts[obs.Band][obs.Range]++
+	for r, ok := range obs.Offered {
+		if ok {
+			l.counts.Offered[obs.Band][r]++
+		}
+	}
+	l.counts.Observations++
+	obs.Counted = true
+	return obs, nil
+}
+
+// ObserveGame replays a game from start and observes every move of the opponent's side; it returns how
+// many moves it counted. start is not changed.
+func (l *DiscrepancyLearner) ObserveGame(start games.Position, moves []games.Move, opponent games.Side) (int, error) {
+	p := start.Clone()
+	counted := 0
+	for i, m := range moves {
+		if p.ToMove() == opponent {
+			obs, err := l.Observe(p, m)
+			if err != nil {
+				return counted, fmt.Errorf("move %d of the game: %w", i+1, err)
+			}
+			if obs.Counted {
+				counted++
+			}
+		} else if !isLegalMove(p, m) {
+			return counted, fmt.Errorf("move %d of the game: %s is not legal in %s", i+1, p.FormatMove(m), p.FEN())
+		}
+		p.Play(m)
+	}
+	l.mu.Lock()
+	l.counts.Games++
+	l.mu.Unlock()
+	return counted, nil
+}
+
+// isLegalMove reports whether m is one of the legal moves of p.
+func isLegalMove(p games.Position, m games.Move) bool {
+	var buf [games.MaxMoves]games.Move
+	return slices.Contains(p.AppendMoves(buf[:0]), m)
+}
+
+// Counts returns a copy of the counts learned so far.
+func (l *DiscrepancyLearner) Counts() *DiscrepancyCounts {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	c := *l.counts
+	c.Edges = slices.Clone(c.Edges)
+	c.Counts = cloneTable(c.Counts)
+	c.Offered = cloneTable(c.Offered)
+	return &c
+}
+
+// cloneTable returns a deep copy of a table of numbers.
+func cloneTable(t [][]float64) [][]float64 {
+	if t == nil {
+		return nil
+	}
+	out := make([][]float64, len(t))
+	for i, row := range t {
+		out[i] = slices.Clone(row)
+	}
+	return out
+}
+
+// Probabilities implements engine.MoveProbabilities with the counts learned so far.
+func (l *DiscrepancyLearner) Probabilities(p games.Position, replies []games.Move, values []float64, probs []float64) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	l.model.Probabilities(p, replies, values, probs)
+}
+
+// NewMEUSearcher builds the player that learns while it plays, as Sen & Arora's MEU did: the MEU search
+// of cfg (its preset must be the learner's; cfg.Search and cfg.Model are ignored) with the learner's
+// counts as its opponent model, which every later observation updates.
+func (l *DiscrepancyLearner) NewMEUSearcher(cfg PlayerConfig) (engine.Searcher, error) {
+	cfg.Search, cfg.Model = MEUSearch, ""
+	preset, err := LookupPreset(l.game, cfg.Preset)
+	if err != nil {
+		return nil, err
+	}
+	if preset.Name != l.preset.Name {
+		return nil, fmt.Errorf("discrepancy learner: the player's preset %s is not the learner's %s", preset.Name, l.preset.Name)
+	}
+	// NewSearcher checks the configuration and builds the depth cap around an MEU search, whose model
+	// is then replaced by the learner.
+	base, err := NewSearcher(l.game, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := base.(*presetSearcher)
+	if !ok {
+		return nil, errors.New("discrepancy learner: the MEU player is not a preset searcher")
+	}
+	book, _ := bookOf(l.game.Name())
+	partner, sign, err := book.mirrorTable(l.game)
+	if err != nil {
+		return nil, err
+	}
+	opts := engine.DefaultMEUOptions(l.game)
+	if cfg.HashMB > 0 {
+		opts.Probe.HashMB = cfg.HashMB
+	}
+	opts.Mirror = engine.Mirror{Partner: partner, Sign: sign}
+	meu, err := engine.NewMEU(l.game, preset.Eval, l, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.inner = meu
+	return s, nil
+}
+
+// DiscrepancyStarts returns count distinct random starting configurations of g for training: the i-th
+// has plies[i % len(plies)] random legal moves played from the start (Sen & Arora's n in {2, 4, ..., 16}),
+// drawn from a source seeded by seed and i, and leaves the game going.
+func DiscrepancyStarts(g games.Game, plies []int, count int, seed uint64) ([]games.Position, error) {
+	if len(plies) == 0 {
+		return nil, errors.New("starting configurations: no numbers of plies given")
+	}
+	for _, n := range plies {
+		if n < 0 {
+			return nil, fmt.Errorf("starting configurations: %d plies is negative", n)
+		}
+	}
+	const triesPerStart = 200
+	seen := map[string]bool{}
+	out := make([]games.Position, 0, count)
+	for i := 0; i < count; i++ {
+		n := plies[i%len(plies)]
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		found := false
+		for try := 0; try < triesPerStart && !found; try++ {
+			p, err := match.RandomOpening(g.Start(), n, rng)
+			if err != nil {
+				return nil, fmt.Errorf("starting configuration %d: %w", i+1, err)
+			}
+			if key := p.FEN(); !seen[key] {
+				seen[key], found = true, true
+				out = append(out, p)
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("starting configuration %d: no new position after %d random plies in %d tries (too few such positions)",
+				i+1, n, triesPerStart)
+		}
+	}
+	return out, nil
+}
+
+// TrainDiscrepancies plays the match cfg describes with the learner's player as player 1 and observes
+// every move of player 2 after each game (cfg.OnGame, if set, is called after the learner has seen the
+// game). It returns the match's tally; a game the learner cannot replay ends the training with an error.
+func TrainDiscrepancies(ctx context.Context, cfg match.Config, learner *DiscrepancyLearner) (match.Summary, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	onGame := cfg.OnGame
+	var observeErr error
+	cfg.OnGame = func(rec match.GameRecord, sum match.Summary) {
+		// Run calls OnGame one game at a time, so observeErr needs no lock.
+		if observeErr == nil {
+			if _, err := learner.ObserveGame(rec.Start, rec.Moves, rec.Player1.Other()); err != nil {
+				observeErr = fmt.Errorf("game %d: %w", rec.Number, err)
+				cancel()
+			}
+		}
+		if onGame != nil {
+			onGame(rec, sum)
+		}
+	}
+	sum, err := match.Run(ctx, cfg)
+	if observeErr != nil {
+		return sum, observeErr
+	}
+	return sum, err
+}
