@@ -11,10 +11,11 @@ import (
 // LeafRanges is the one-sided, depth-aware form of LeafBounds: for a position p that alpha-beta* reaches
 // with depth plies still to search, it writes lo[k] <= f_k(leaf) + f_{k+1}(leaf) <= hi[k] for every leaf
 // of the search below p (k indexes pairs of levels as in LeafBounds). lo and hi come filled with the range
-// known at p's parent (infinite at the root), and entries it leaves alone keep that range; the search
-// only ever narrows it. A finished game's leaf values are zero-sum (f_k + f_{k+1} = 0), so wherever such
-// a leaf may lie below p the range must contain 0. Knowing the sign of the sum, or what the next plies
-// can change, prunes far more than a bound on its absolute value.
+// known at p's parent (infinite at the root), and the search keeps the intersection of what it writes
+// with that range (a NaN says nothing). A finished game's leaf values are zero-sum (f_k + f_{k+1} = 0),
+// so wherever such a leaf may lie below p the range must contain 0. Knowing the sign of the sum, or what
+// the next plies can change, prunes far more than a bound on its absolute value. It may play moves on p
+// if it takes them back.
 type LeafRanges func(p games.Position, depth int, lo, hi []float64)
 
 // Ranges returns the LeafRanges of b (nil for nil): |f_k + f_{k+1}| <= b_k is the range [-b_k, b_k]; a
@@ -23,15 +24,16 @@ func (b LeafBounds) Ranges() LeafRanges {
 	if b == nil {
 		return nil
 	}
-	var buf []float64
 	return func(p games.Position, _ int, lo, hi []float64) {
-		buf = append(buf[:0], hi...)
-		b(p, buf)
-		for k, x := range buf {
-			if math.IsNaN(x) || x < 0 || math.IsInf(x, 0) {
-				continue
+		for k := range lo {
+			lo[k] = math.NaN() // lo as the buffer: an entry b leaves alone says nothing
+		}
+		b(p, lo)
+		for k, x := range lo {
+			lo[k] = math.Inf(-1)
+			if !math.IsNaN(x) && x >= 0 && !math.IsInf(x, 0) {
+				lo[k], hi[k] = -x, x
 			}
-			lo[k], hi[k] = -x, x
 		}
 	}
 }
@@ -86,7 +88,7 @@ func (r *abStarRanges) size(pairs, given int, source LeafRanges) {
 }
 
 // enter computes the ranges of the node at ply, with depth plies left, in position p, and returns the
-// upper ends at its children (nil when the node has no children to bound).
+// upper ends at its children.
 func (r *abStarRanges) enter(p games.Position, depth, ply int) []float64 {
 	lo, hi := r.leafLo[ply], r.leafHi[ply]
 	if ply == 0 {
