@@ -328,7 +328,22 @@ func (b *omBase) wrap(p games.Position) games.Position { return newOMView(p, b.c
 // searching from the window (alpha, +inf). When that window proves wrong (the value is not above alpha,
 // which a selective or table-grafted probe can produce) it searches again with the full window. It
 // returns games.NoMove only when the probe was stopped.
-func (pr *omProbe) bestMove(p games.Position, depth int, alpha float64) (float64, games.Move, bool) {
+//
+// A probe of p to the same depth that the table still holds exactly (the type's predicted line through
+// p, or a transposition) is taken from it instead of searched again. Otherwise, when the table knows no
+// move for p, hint (unless games.NoMove) is searched first: the move another type chose at p, often this
+// type's best too, and the one it then picks among equally good moves, which keeps the types' predicted
+// replies together where the type is indifferent.
+func (pr *omProbe) bestMove(p games.Position, depth int, alpha float64, hint games.Move) (float64, games.Move, bool) {
+	tt := pr.ab.TT()
+	key := p.Hash()
+	if e, ok := tt.Probe(key, 0); ok {
+		if e.Bound == BoundExact && e.Move != games.NoMove && (e.Draft == depth || e.Draft >= SolvedDraft) {
+			return e.Score, e.Move, false
+		}
+	} else if hint != games.NoMove {
+		tt.Store(key, 0, hint, 0, math.NaN(), 0, BoundNone) // a move to try first, no score
+	}
 	v, m := pr.ab.ProbeMove(p, depth, alpha, math.Inf(1))
 	if m != games.NoMove && v > alpha {
 		return v, m, false
@@ -665,10 +680,10 @@ func (s *OMSearch) NewGame() { s.newGame() }
 // SearchDepth runs OM search on p to depth plies without limits and returns the value, the move and the
 // predicted reply; p is left as it was.
 func (s *OMSearch) SearchDepth(p games.Position, depth int) ModelResult {
-	return s.fixedDepth(p, depth, s.searchRoot)
+	return s.searchFixed(p, depth)
 }
 
 // Search runs iterative deepening OM search under ctl (see Searcher).
 func (s *OMSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return s.iterate(p, ctl, report, s.searchRoot)
+	return s.searchIterative(p, ctl, report)
 }

@@ -80,6 +80,10 @@ type promCore struct {
 	// probeDepths holds how many plies each type searches from its moves, 0 (or a nil slice) meaning to
 	// our horizon: PrOM's assumption, under which beta-pruning holds. OM's model may search less.
 	probeDepths []int
+	// table holds the PrOM values of the positions already searched in the current fixed-depth search.
+	table promTable
+	// effort counts the work of the latest SearchDepth or Search.
+	effort PromEffort
 
 	// Per-ply scratch: the types' values and moves at a MIN node, the bounds handed to a child, and the
 	// distinct moves the types chose.
@@ -87,6 +91,61 @@ type promCore struct {
 	typeMove   [][]games.Move
 	childBound [][]float64
 	distinct   [][]games.Move
+}
+
+// PromEffort is where the work of a PrOM (or OM) search went: in the latest SearchDepth, or in every
+// iteration of the latest Search.
+type PromEffort struct {
+	// Nodes counts every node: the model search's own and every probe's.
+	Nodes uint64
+	// ModelNodes counts the model search's own nodes (leaves included); MaxNodes and MinNodes its
+	// expanded nodes of each side, the root among MaxNodes; TableHits the nodes whose value PrOM's table
+	// held.
+	ModelNodes, MaxNodes, MinNodes, TableHits uint64
+	// MinimalLeaves estimates the least work of any exact PrOM search of the same tree: for each MIN node
+	// with b replies whose types search r plies, the leaves of the minimal alpha-beta tree that proves a
+	// choice, b^ceil(r/2) + b^floor(r/2) - 1 (Knuth and Moore, the tree taken as uniform), counted once
+	// for all the types. No expected value bounds a MIN node before its types have chosen, so every MIN
+	// child of a MAX node needs its types' choices.
+	MinimalLeaves uint64
+	// Probes and ProbeNodes count each type's probes at MIN nodes and the nodes they searched (a probe
+	// read from the type's table counts with no nodes).
+	Probes, ProbeNodes []uint64
+	// LeafNodes counts the nodes of our own evaluation's searches: leaf values (quiescence), the root
+	// player's moves one ply above the horizon, and the similarity tests.
+	LeafNodes uint64
+	// Extractions counts the feature extractions, each serving every evaluation.
+	Extractions uint64
+}
+
+// Effort returns where the work of the latest SearchDepth or Search went.
+func (s *promCore) Effort() PromEffort {
+	e := s.effort
+	e.Probes, e.ProbeNodes = slices.Clone(e.Probes), slices.Clone(e.ProbeNodes)
+	return e
+}
+
+// resetEffort starts the count of a SearchDepth or Search.
+func (s *promCore) resetEffort() {
+	probes, nodes := s.effort.Probes, s.effort.ProbeNodes
+	if len(probes) != len(s.typeAB) {
+		probes, nodes = make([]uint64, len(s.typeAB)), make([]uint64, len(s.typeAB))
+	}
+	clear(probes)
+	clear(nodes)
+	s.effort = PromEffort{Probes: probes, ProbeNodes: nodes}
+}
+
+// searchFixed is SearchDepth for PrOM and OM.
+func (s *promCore) searchFixed(p games.Position, depth int) ModelResult {
+	s.resetEffort()
+	return s.fixedDepth(p, depth, s.searchRoot)
+}
+
+// searchIterative is Search for PrOM and OM.
+func (s *promCore) searchIterative(p games.Position, ctl *Control, report func(Info)) Result {
+	s.resetEffort()
+	return s.iterate(p, ctl, report, s.searchRoot)
 }
 
 // NewPromSearch returns a PrOM search for game with our evaluation own and the opponent model; each type
@@ -124,6 +183,7 @@ func (s *promCore) init(game games.Game, own Evaluation, model PromModel, opts O
 	s.similarity = opts.SimilarityPruning
 	s.model = PromModel{Types: slices.Clone(model.Types)}
 	s.setProbabilities(model.TypeProbabilities)
+	s.resetEffort()
 	return nil
 }
 
@@ -158,12 +218,12 @@ func (s *PromSearch) NewGame() { s.newGame() }
 // SearchDepth runs PrOM search on p to depth plies without limits and returns the value, the move and
 // the most probable reply; p is left as it was.
 func (s *PromSearch) SearchDepth(p games.Position, depth int) ModelResult {
-	return s.fixedDepth(p, depth, s.searchRoot)
+	return s.searchFixed(p, depth)
 }
 
 // Search runs iterative deepening PrOM search under ctl (see Searcher).
 func (s *PromSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return s.iterate(p, ctl, report, s.searchRoot)
+	return s.searchIterative(p, ctl, report)
 }
 
 // scratch makes sure the per-ply buffers reach ply.
@@ -180,13 +240,25 @@ func (s *promCore) scratch(ply int) {
 // searchRoot is the fixed-depth search of p (the root moves prepared as omBase says).
 func (s *promCore) searchRoot(p games.Position, ctl *Control, depth int) ModelResult {
 	s.scratch(depth + 1)
-	return s.searchFrom(p, ctl, depth, func(p games.Position, moves []games.Move) ModelResult {
+	s.table.newSearch()
+	probeNodes := slices.Clone(s.effort.ProbeNodes)
+	r := s.searchFrom(p, ctl, depth, func(p games.Position, moves []games.Move) ModelResult {
+		s.effort.MaxNodes++
 		none := s.childBound[0]
 		for i := range none {
 			none[i] = math.Inf(-1)
 		}
 		return s.result(s.maxNode(p, moves, depth, 0, none))
 	})
+	e := &s.effort
+	e.Nodes += r.Nodes
+	e.ModelNodes += s.nodes
+	e.Extractions += r.Leaves
+	e.LeafNodes += r.Nodes - s.nodes
+	for k, n := range e.ProbeNodes {
+		e.LeafNodes -= n - probeNodes[k]
+	}
+	return r
 }
 
 // maxNode searches a node of the root player with its legal moves: the best child's move, the reply
@@ -227,6 +299,20 @@ func (s *promCore) value(p games.Position, depth, ply int, bounds []float64) (fl
 	if s.visit() {
 		return 0, games.NoMove
 	}
+	key := p.Hash()
+	if v, reply, ok := s.table.lookup(key, depth); ok {
+		s.effort.TableHits++
+		return v, reply
+	}
+	v, reply := s.searchValue(p, depth, ply, bounds)
+	if !s.aborted {
+		s.table.store(key, depth, v, reply)
+	}
+	return v, reply
+}
+
+// searchValue is value for a position not in the table.
+func (s *promCore) searchValue(p games.Position, depth, ply int, bounds []float64) (float64, games.Move) {
 	v, moves, done := s.frontier(p, depth, ply)
 	if done {
 		return v, games.NoMove
@@ -235,11 +321,14 @@ func (s *promCore) value(p games.Position, depth, ply int, bounds []float64) (fl
 		if depth == 1 {
 			return s.maxOverLeaves(p, ply), games.NoMove
 		}
+		s.effort.MaxNodes++
 		_, _, best := s.maxNode(p, moves, depth, ply, bounds)
 		return best, games.NoMove
 	}
 
 	// MIN node: every type's move, then the expected value over the distinct moves.
+	s.effort.MinNodes++
+	s.effort.MinimalLeaves += MinimalTreeLeaves(len(moves), s.probeDepth(0, depth))
 	prob := s.model.TypeProbabilities
 	values, chosen := s.typeValue[ply], s.typeMove[ply]
 	distinct := s.distinct[ply][:0]
@@ -256,7 +345,14 @@ func (s *promCore) value(p games.Position, depth, ply int, bounds []float64) (fl
 		if s.opts.BetaPruning {
 			alpha = math.Nextafter(bounds[k], math.Inf(-1))
 		}
-		u, m, again := pr.bestMove(p, s.probeDepth(k, depth), alpha)
+		hint := games.NoMove
+		if len(distinct) > 0 {
+			hint = distinct[0]
+		}
+		before := pr.ab.Nodes()
+		u, m, again := pr.bestMove(p, s.probeDepth(k, depth), alpha, hint)
+		s.effort.Probes[k]++
+		s.effort.ProbeNodes[k] += pr.ab.Nodes() - before
 		if again {
 			s.reprobes++
 		}
@@ -317,4 +413,75 @@ func (s *promCore) sameProbe(k, depth int, bounds []float64) int {
 		}
 	}
 	return -1
+}
+
+// promTableEntries is the size of PrOM's table of node values (about 1.5 MiB).
+const promTableEntries = 1 << 16
+
+// promTable is a direct-mapped table of PrOM values of positions, keyed by the position's hash and the
+// plies left. A PrOM value is a function of the position and the plies left, the root being fixed: the
+// probes and our leaf values look at the same subtree (up to repetitions of positions on the path, as
+// any transposition table). Entries live for one fixed-depth search, so that the values, whose mates are
+// counted from the root, keep one root and one ply per depth.
+type promTable struct {
+	keys    []uint64
+	gens    []uint32 // the search that wrote each entry
+	depths  []int32
+	values  []float64
+	replies []games.Move
+	gen     uint32
+}
+
+// newSearch empties the table (allocating it the first time).
+func (t *promTable) newSearch() {
+	if t.keys == nil {
+		t.keys = make([]uint64, promTableEntries)
+		t.gens = make([]uint32, promTableEntries)
+		t.depths = make([]int32, promTableEntries)
+		t.values = make([]float64, promTableEntries)
+		t.replies = make([]games.Move, promTableEntries)
+	}
+	t.gen++
+	if t.gen == 0 {
+		clear(t.gens)
+		t.gen = 1
+	}
+}
+
+// lookup returns the stored value and reply of the position with the given hash and plies left.
+func (t *promTable) lookup(key uint64, depth int) (float64, games.Move, bool) {
+	if t.keys == nil {
+		return 0, games.NoMove, false
+	}
+	i := key & (promTableEntries - 1)
+	if t.gens[i] != t.gen || t.keys[i] != key || t.depths[i] != int32(depth) {
+		return 0, games.NoMove, false
+	}
+	return t.values[i], t.replies[i], true
+}
+
+// store records a position's value and reply, replacing what its slot held.
+func (t *promTable) store(key uint64, depth int, value float64, reply games.Move) {
+	if t.keys == nil {
+		return
+	}
+	i := key & (promTableEntries - 1)
+	t.keys[i], t.gens[i], t.depths[i], t.values[i], t.replies[i] = key, t.gen, int32(depth), value, reply
+}
+
+// MinimalTreeLeaves is the number of leaves of the minimal tree that proves the value of a uniform tree
+// with b moves per node to depth plies, b^ceil(depth/2) + b^floor(depth/2) - 1 (Knuth and Moore): the
+// least any alpha-beta search of it visits.
+func MinimalTreeLeaves(b, depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	power := func(n int) uint64 {
+		x := uint64(1)
+		for range n {
+			x *= uint64(b)
+		}
+		return x
+	}
+	return power((depth+1)/2) + power(depth/2) - 1
 }

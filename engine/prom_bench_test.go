@@ -28,7 +28,8 @@ var promBenchPositions = []string{
 // pruning under assumed bounds delta (in centipawns; these types differ from strongest by 150-400 cp
 // within a few plies, so the pruning is then a forward pruning, not exact). It reports CPU milliseconds
 // per move (the process's, so that other processes' load does not count) and each PrOM variant's ratio to
-// alpha-beta; the searches alternate position by position.
+// alpha-beta; the searches alternate position by position. For exact PrOM it also reports where the nodes
+// went against alpha-beta's (PromEffort) and the ratio of the minimal trees the two must search.
 func BenchmarkPromChess(b *testing.B) {
 	g := chess.Game{}
 	preset := func(name string) engine.Evaluation {
@@ -66,10 +67,6 @@ func BenchmarkPromChess(b *testing.B) {
 		b.Run(fmt.Sprintf("depth%d", depth), func(b *testing.B) {
 			searchers := []engine.Searcher{engine.NewAlphaBeta(g, strongest, engine.DefaultAlphaBetaOptions(g))}
 			for _, v := range variants {
-				if depth >= 5 && v.exact {
-					searchers = append(searchers, nil) // exact PrOM at depth 5 takes minutes a move
-					continue
-				}
 				s, err := engine.NewPromSearch(g, strongest, model, v.opts)
 				if err != nil {
 					b.Fatal(err)
@@ -78,26 +75,44 @@ func BenchmarkPromChess(b *testing.B) {
 			}
 			spent := make([]time.Duration, len(searchers))
 			moves := 0
+			var abNodes, abMinimal uint64
+			var exact engine.PromEffort
 			for b.Loop() {
 				for _, p := range positions {
 					for i, s := range searchers {
-						if s == nil {
-							continue
-						}
 						s.NewGame()
 						start := promCPUTime()
-						s.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
+						res := s.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
 						spent[i] += promCPUTime() - start
+						if i == 0 {
+							abNodes += res.Nodes
+							for d := 1; d <= depth; d++ {
+								abMinimal += engine.MinimalTreeLeaves(len(p.AppendMoves(nil)), d)
+							}
+						} else if variants[i-1].exact {
+							promAddEffort(&exact, s.(*engine.PromSearch).Effort())
+						}
 					}
 					moves++
 				}
 			}
 			perMove := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(moves) }
 			b.ReportMetric(perMove(spent[0]), "ab-ms/move")
-			for i, v := range variants {
-				if searchers[i+1] == nil {
-					continue
+			if exact.Nodes > 0 {
+				// Where exact PrOM's nodes go, against alpha-beta's (see PromEffort), and the ratio of the
+				// minimal trees: what exact PrOM must prove against what alpha-beta must, every iteration.
+				var probes uint64
+				for _, n := range exact.ProbeNodes {
+					probes += n
 				}
+				ratio := func(n uint64) float64 { return float64(n) / float64(abNodes) }
+				b.ReportMetric(ratio(exact.Nodes), "prom-nodes/ab")
+				b.ReportMetric(ratio(probes), "type-probe-nodes/ab")
+				b.ReportMetric(ratio(exact.LeafNodes), "leaf-nodes/ab")
+				b.ReportMetric(float64(exact.MinimalLeaves)/float64(abMinimal), "minimal-trees-prom/ab")
+				b.ReportMetric(float64(abNodes)/float64(moves), "ab-nodes/move")
+			}
+			for i, v := range variants {
 				b.ReportMetric(perMove(spent[i+1]), v.name+"-ms/move")
 				b.ReportMetric(perMove(spent[i+1])/perMove(spent[0]), v.name+"/ab")
 			}
@@ -110,4 +125,23 @@ func promSimilar(g games.Game, delta float64) engine.OMOptions {
 	o := engine.DefaultOMOptions(g)
 	o.SimilarityPruning, o.SimilarityBound = true, delta
 	return o
+}
+
+// promAddEffort adds the counts of one search to a total.
+func promAddEffort(total *engine.PromEffort, e engine.PromEffort) {
+	total.Nodes += e.Nodes
+	total.ModelNodes += e.ModelNodes
+	total.MaxNodes += e.MaxNodes
+	total.MinNodes += e.MinNodes
+	total.TableHits += e.TableHits
+	total.MinimalLeaves += e.MinimalLeaves
+	total.LeafNodes += e.LeafNodes
+	total.Extractions += e.Extractions
+	if total.ProbeNodes == nil {
+		total.Probes, total.ProbeNodes = make([]uint64, len(e.Probes)), make([]uint64, len(e.ProbeNodes))
+	}
+	for k := range e.Probes {
+		total.Probes[k] += e.Probes[k]
+		total.ProbeNodes[k] += e.ProbeNodes[k]
+	}
 }
