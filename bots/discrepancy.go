@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,7 @@ type DiscrepancyCounts struct {
 // NewDiscrepancyCounts returns empty counts for a game, evaluation and depths with the given ranges and bands.
 func NewDiscrepancyCounts(game, evaluation string, depth, replyDepth int, edges []float64, bandPlies int) (*DiscrepancyCounts, error) {
 	c := &DiscrepancyCounts{Format: DiscrepancyCountsFormat, Version: DiscrepancyCountsVersion, Game: game,
-		Evaluation: evaluation, Depth: depth, ReplyDepth: replyDepth, Edges: append([]float64(nil), edges...),
+		Evaluation: evaluation, Depth: depth, ReplyDepth: replyDepth, Edges: slices.Clone(edges),
 		BandPlies: bandPlies, Counts: [][]float64{}}
 	if err := c.Check(); err != nil {
 		return nil, err

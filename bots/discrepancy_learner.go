@@ -146,9 +146,13 @@ func NewDiscrepancyLearner(g games.Game, cfg DiscrepancyLearnerConfig) (*Discrep
 	return l, nil
 }
 
+// replyPlies is how far below MEU's root the replies to its move lie.
+const replyPlies = 2
+
 // ReplyValues writes into values[j] the value, for the player who waits in p, of the position after
-// replies[j] of the side to move in p: our evaluation's alpha-beta value to the reply depth, a finished
-// game ±engine.MateScore (a win found k plies later: MateScore - k). p is left as it was.
+// replies[j] of the side to move in p: our evaluation's alpha-beta value to the reply depth. A won or
+// lost game scores ±(engine.MateScore - k), k counting the plies from the player's move before p (as MEU
+// counts them from its root): 2 for a game the reply ends. p is left as it was.
 func (l *DiscrepancyLearner) ReplyValues(p games.Position, replies []games.Move, values []float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -174,6 +178,12 @@ func (l *DiscrepancyLearner) replyValues(p games.Position, replies []games.Move,
 				view = newPlayerView(p, *l.view)
 			}
 			values[j] = l.probe.Probe(view, l.counts.ReplyDepth, math.Inf(-1), math.Inf(1))
+		}
+		switch v := values[j]; {
+		case v >= engine.MateBound:
+			values[j] = v - replyPlies
+		case v <= -engine.MateBound:
+			values[j] = v + replyPlies
 		}
 		p.Undo()
 	}

@@ -25,6 +25,10 @@ func TestParseModelSpec(t *testing.T) {
 		{"rank:0.6", "rank:0.6", ""},
 		{"sp@2:1", "sp@2:1", ""},
 		{"open_lines:0", "open_lines:0", ""},
+		{"discrepancy:sp.json", "discrepancy:sp.json", ""},
+		{" Discrepancy: /tmp/sp counts,1.json ", "discrepancy:/tmp/sp counts,1.json", ""},
+		{"discrepancy:", "", `opponent model "discrepancy:": discrepancy:PATH needs the path of a counts file`},
+		{"sp,discrepancy:a.json", "", `term "discrepancy:a.json": discrepancy:PATH is a whole model`},
 		{"a,,b", "", `term 2 is empty`},
 		{"a,", "", `term 2 is empty`},
 		{"mat-tot25@x", "", `term "mat-tot25@x": depth "x" is not a whole number in 1..100`},
@@ -104,6 +108,9 @@ func TestModelShapesPerSearch(t *testing.T) {
 		{MEUSearch, "rank:0", 0, `term "rank:0": PS must be above 0`},
 		{MEUSearch, "rank", 0, `meu takes one term rank:PS`},
 		{MEUSearch, "sp:0.6", 0, `meu takes one term rank:PS`},
+		{MEUSearch, "discrepancy:sp.json", 0, ""},
+		{OMSearch, "discrepancy:sp.json", 0, `term "discrepancy:sp.json": om takes no discrepancy counts (only meu does)`},
+		{MStarSearch, "discrepancy:sp.json", 4, `mstar takes no discrepancy counts`},
 		{SymmetricSearch, "mat-tot25", 0, ""},
 		{SymmetricSearch, "mat-tot25@2", 0, `symmetric takes no @depth`},
 		{SymmetricSearch, "a,b", 0, `symmetric takes one term, P, not 2`},
@@ -145,7 +152,7 @@ func TestLookupSearch(t *testing.T) {
 func FuzzParseModelSpec(f *testing.F) {
 	for _, seed := range []string{"", "mat-tot25", "mat-tot25@3", "mat-tot25,strongest,mat+tot25",
 		"strongest:0.5,materialist:0.3,attacker:0.2", "rank:0.6", "a,,b", "x@0", "x:2", "@", ":", ",", "a@1:0.5",
-		"mat+tot25:1", "sp@99", "\x00", "a@3 :0.1"} {
+		"mat+tot25:1", "sp@99", "\x00", "a@3 :0.1", "discrepancy:x,y.json", "DISCREPANCY: ", "a,discrepancy:b"} {
 		f.Add(seed)
 	}
 	g := checkers.Game{}
