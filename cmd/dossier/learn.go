@@ -26,8 +26,8 @@ const learnUsage = `usage: dossier learn --learner discrepancy --player SPEC --o
 
 Plays --games games between the player and the opponent from random starting configurations (each played
 twice, colours swapped) and counts every move of the opponent by its discrepancy: how much worse for the
-opponent it is than its best reply, both valued by the player's evaluation searched as MEU at the player's
-depth values the replies to its move (depth - 2 plies below each reply). Writes the counts file (JSON) that
+opponent it is than its best reply, both valued as MEU at the player's depth values the replies to its move
+(the player's evaluation searched depth - 2 plies below each reply). Writes the counts file (JSON) that
 search=meu model=discrepancy:FILE reads, and prints the counts per band of move numbers (Sen & Arora's
 Figure 2).
 
