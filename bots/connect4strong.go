@@ -1,5 +1,5 @@
-// Connect-Four's strongest player: the exact solver when it finishes within the move's budget, alpha-beta
-// with the sophisticated evaluation otherwise.
+// Connect-Four's strongest player: the first player's opening book, then the exact solver when it
+// finishes within the move's budget, alpha-beta with the sophisticated evaluation otherwise.
 package bots
 
 import (
@@ -20,15 +20,20 @@ const (
 	openSolveNodes    = 20_000_000
 )
 
-// solverSearcher tries the exact solver first and falls back on an alpha-beta searcher.
+// solverSearcher plays from the opening book, else tries the exact solver and falls back on an
+// alpha-beta searcher.
 type solverSearcher struct {
+	book     *connect4solver.Book // nil: no book
 	solver   *connect4solver.Solver
 	fallback engine.Searcher
 }
 
-// newSolverSearcher returns a solving searcher with a table of solverMB MiB in front of fallback.
+// newSolverSearcher returns a solving searcher with the embedded opening book and a table of solverMB
+// MiB in front of fallback.
 func newSolverSearcher(solverMB int, fallback engine.Searcher) *solverSearcher {
-	return &solverSearcher{solver: connect4solver.New(solverMB), fallback: fallback}
+	// A book that does not parse is left out; the book's tests make sure the embedded one parses.
+	book, _ := connect4solver.DefaultBook()
+	return &solverSearcher{book: book, solver: connect4solver.New(solverMB), fallback: fallback}
 }
 
 // NewGame clears the solver's table and the fallback's tables.
@@ -37,12 +42,18 @@ func (s *solverSearcher) NewGame() {
 	s.fallback.NewGame()
 }
 
-// Search solves p within the budget solveBudget allows and plays the best move of the exact solution;
-// when the solver gives up, the fallback searches under ctl, whose clock kept running meanwhile.
+// Search plays the book's move when p is in the book; otherwise it solves p within the budget
+// solveBudget allows and plays the best move of the exact solution, and when the solver gives up, the
+// fallback searches under ctl, whose clock kept running meanwhile.
 func (s *solverSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	pos, ok := p.(*connect4.Position)
 	if !ok || games.OutcomeOf(p).Result != games.Ongoing || len(ctl.Limits().SearchMoves) > 0 {
 		return s.fallback.Search(p, ctl, report)
+	}
+	if entry, ok := s.book.Lookup(pos); ok {
+		// Lookup checked that the move is legal. Early in a game the solver could not find a winning
+		// move within a move's budget, and alpha-beta's move may throw the win away.
+		return s.playSolved(pos, ctl, report, entry, 0, fmt.Sprintf("book: a win (Pons score %d)", entry.Score), false)
 	}
 	budget, nodes := solveBudget(ctl.Limits(), p.ToMove())
 	limits := connect4solver.Limits{MaxNodes: nodes}
@@ -60,15 +71,25 @@ func (s *solverSearcher) Search(p games.Position, ctl *engine.Control, report fu
 		ctl.HandOver()
 		return s.fallback.Search(p, ctl, report)
 	}
+	return s.playSolved(pos, ctl, report, best, s.solver.Nodes()-before, describeSolution(best.Score), true)
+}
+
+// playSolved returns the result of playing best, whose exact score is known, after reporting it with
+// text and waiting for ctl to release the move. With predict, the solver looks for the expected reply
+// (cheap right after solving, with the table warm; not after a book move).
+func (s *solverSearcher) playSolved(pos *connect4.Position, ctl *engine.Control, report func(engine.Info),
+	best connect4solver.MoveScore, nodes uint64, text string, predict bool) engine.Result {
 	res := engine.Result{Move: best.Move, Score: solvedScore(best.Score, pos), Depth: pos.Width()*pos.Height() - pos.Moves(),
-		Nodes: s.solver.Nodes() - before, PV: []games.Move{best.Move}}
-	res.Ponder = s.expectedReply(pos, best.Move)
+		Nodes: nodes, PV: []games.Move{best.Move}}
+	if predict {
+		res.Ponder = s.expectedReply(pos, best.Move)
+	}
 	if res.Ponder != games.NoMove {
 		res.PV = append(res.PV, res.Ponder)
 	}
 	if report != nil {
 		report(engine.Info{Depth: res.Depth, SelDepth: res.Depth, Score: res.Score, Nodes: res.Nodes,
-			TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Text: describeSolution(best.Score)})
+			TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Text: text})
 	}
 	<-ctl.Released()
 	return res
