@@ -33,7 +33,7 @@ func main() {
 	tableMB := flag.Int("table-mb", 2048, "the table of the solver that chooses the book's moves, in MiB")
 	out := flag.String("out", "", "the book file to write (empty: write nothing, only measure)")
 	reuse := flag.String("reuse", "", "a book file whose moves stand for the solver's where it has the position (to rebuild quickly; the moves are the same)")
-	beyond := flag.Bool("beyond", true, "also check every position two plies past a leaf, after the solver's move there, with the table as the leaf's solve left it")
+	beyond := flag.Uint64("beyond-nodes", 2_000_000, "also solve every position two plies past a leaf, after the solver's move there, with the table as the leaf's solve left it, within this many nodes (0: no check)")
 	flag.Parse()
 	if *leafNodes <= 0 {
 		log.Fatalf("c4book: -leaf-nodes %d must be positive", *leafNodes)
@@ -68,8 +68,9 @@ func main() {
 		}
 		fmt.Printf("wrote %s: %d bytes\n", *out, len(data))
 	}
-	if *beyond {
-		fmt.Printf("two plies beyond the leaves: %v\n", b.checkBeyond())
+	if *beyond > 0 {
+		costs, unsolved := b.checkBeyond(*beyond)
+		fmt.Printf("two plies beyond the leaves: %v; %d not solved within %d nodes\n", costs, unsolved, *beyond)
 	}
 	fmt.Printf("total time %v\n", time.Since(start).Round(time.Second))
 }
@@ -187,7 +188,7 @@ func (b *builder) build() {
 // book, from an empty table within the leaf node limit, and returns the costlier solve and whether both
 // succeeded.
 func (b *builder) solveWithin(l line) (cost, bool) {
-	var worst cost
+	worst := cost{line: l}
 	for _, o := range l.orientations() {
 		b.checker.Reset()
 		cpuBefore := threadCPUTime()
@@ -198,7 +199,7 @@ func (b *builder) solveWithin(l line) (cost, bool) {
 		if best.Score <= 0 {
 			log.Fatalf("c4book: %q: the first player does not win (score %d)", o, best.Score)
 		}
-		if c := (cost{line: o, nodes: b.checker.Nodes(), cpu: threadCPUTime() - cpuBefore}); c.nodes > worst.nodes {
+		if c := (cost{line: o, nodes: b.checker.Nodes(), cpu: threadCPUTime() - cpuBefore}); c.nodes >= worst.nodes {
 			worst = c
 		}
 	}
@@ -225,38 +226,47 @@ func (b *builder) choose(p *connect4.Position, l line, key uint64) games.Move {
 }
 
 // checkBeyond solves every leaf again in both orientations, plays the solver's move and solves every
-// reply's position with the table the leaf's solve left, as the player does in a game, and returns the
-// costs of the replies.
-func (b *builder) checkBeyond() summary {
+// reply's position with the table the leaf's solve left, as the player does in a game, each within
+// limit nodes (the player's budget at depth-limited settings); it returns the costs of the replies
+// solved and the number that were not.
+func (b *builder) checkBeyond(limit uint64) (summary, int) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var costs []cost
-	var leaves []line
+	unsolved := 0
 	for _, leaf := range b.leaves {
-		leaves = append(leaves, leaf.line.orientations()...)
-	}
-	for _, leaf := range leaves {
-		p := leaf.position()
-		b.checker.Reset()
-		best := b.checker.BestMove(p)
-		p.Play(best.Move)
-		if p.Status().Result != games.Ongoing {
-			continue
-		}
-		for _, reply := range p.AppendMoves(nil) {
-			p.Play(reply)
-			if p.Status().Result == games.Ongoing {
-				next := leaf + line([]byte{digit(best.Move), digit(reply)})
-				nodesBefore, cpuBefore := b.checker.Nodes(), threadCPUTime()
-				if after := b.checker.BestMove(p); after.Score <= 0 {
-					log.Fatalf("c4book: %q: the first player does not win (score %d)", next, after.Score)
-				}
-				costs = append(costs, cost{line: next, nodes: b.checker.Nodes() - nodesBefore, cpu: threadCPUTime() - cpuBefore})
+		for _, image := range leaf.line.orientations() {
+			p := image.position()
+			b.checker.Reset()
+			best, ok := b.checker.BestMoveWithin(p, connect4solver.Limits{MaxNodes: b.leafNodes})
+			if !ok {
+				log.Fatalf("c4book: leaf %q not solved within %d nodes", image, b.leafNodes)
 			}
-			p.Undo()
+			p.Play(best.Move)
+			if p.Status().Result != games.Ongoing {
+				continue
+			}
+			for _, reply := range p.AppendMoves(nil) {
+				p.Play(reply)
+				if p.Status().Result == games.Ongoing {
+					next := image + line([]byte{digit(best.Move), digit(reply)})
+					nodesBefore, cpuBefore := b.checker.Nodes(), threadCPUTime()
+					after, ok := b.checker.BestMoveWithin(p, connect4solver.Limits{MaxNodes: limit})
+					switch {
+					case !ok:
+						unsolved++
+						fmt.Printf("  %q: not solved within %d nodes\n", next, limit)
+					case after.Score <= 0:
+						log.Fatalf("c4book: %q: the first player does not win (score %d)", next, after.Score)
+					default:
+						costs = append(costs, cost{line: next, nodes: b.checker.Nodes() - nodesBefore, cpu: threadCPUTime() - cpuBefore})
+					}
+				}
+				p.Undo()
+			}
 		}
 	}
-	return summarize(costs)
+	return summarize(costs), unsolved
 }
 
 // summary is the worst and typical costs of a set of solves.
