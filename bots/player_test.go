@@ -152,11 +152,14 @@ func TestPlayerTranscripts(t *testing.T) {
 		foreign   string // a preset of another game
 		goDepth   int
 		gameDepth int
+		// opening is played before the searches: Connect-Four's strongest
+		// player answers the empty board from its book, without a search.
+		opening string
 	}{
-		{chess.Game{}, "chess", "materialist", 0, "open-lines", 4, 2},
-		{checkers.Game{}, "checkers", "mat-tot25", 4, "sp", 5, 2},
-		{connect4.Game{}, "cfour", "sp", 1, "mat+tot25", 5, 2},
-		{tictactoe.Game{}, "tictactoe", "open-lines", 2, "sophisticated", 5, 2},
+		{chess.Game{}, "chess", "materialist", 0, "open-lines", 4, 2, ""},
+		{checkers.Game{}, "checkers", "mat-tot25", 4, "sp", 5, 2, ""},
+		{connect4.Game{}, "cfour", "sp", 1, "mat+tot25", 5, 2, "P@d1"},
+		{tictactoe.Game{}, "tictactoe", "open-lines", 2, "sophisticated", 5, 2, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name(), func(t *testing.T) {
@@ -167,8 +170,17 @@ func TestPlayerTranscripts(t *testing.T) {
 			tr.send("setoption name UCI_Variant value " + tc.variant)
 			tr.send("setoption name Hash value 1")
 			tr.send("ucinewgame")
-			tr.send("position startpos")
 			start := tc.game.Start()
+			if tc.opening == "" {
+				tr.send("position startpos")
+			} else {
+				tr.send("position startpos moves " + tc.opening)
+				m, err := start.ParseMove(tc.opening)
+				if err != nil {
+					t.Fatalf("opening %s: %v", tc.opening, err)
+				}
+				start.Play(m)
+			}
 
 			depth, _, move := tr.search(fmt.Sprintf("depth %d", tc.goDepth))
 			if _, err := start.ParseMove(move); err != nil || depth != tc.goDepth {
