@@ -44,6 +44,7 @@ Searches (search=S; the preset's evaluation is ours, model=M the opponent model,
   om                             model=P[@D]      the opponent plays P searching D plies (default: our horizon)
   prom                           model=P1:p1,...  the opponent is type Pi with probability pi (sum 1)
   meu                            model=rank:PS    the opponent's reply of rank r has probability ~ (1-PS)^(r-1)
+                                 model=discrepancy:PATH  the counts file written by dossier learn
   symmetric                      model=P          both sides know each other's evaluation (ours and P's)
 Without model= a model search uses minimax's implicit model and plays as alpha-beta at equal depth.
 e.g. --game checkers --player1 'preset=mat-tot25 search=mstar model=mat-tot25@3' --player2 'preset=mat-tot25'
