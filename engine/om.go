@@ -36,22 +36,6 @@ import (
 // our own evaluation decides at the cost of alpha-beta's test of a non-principal move. With delta' = 0
 // (the model is minimax's) the searches prune like alpha-beta at the MAX nodes.
 
-// FixedDepthResult is what an opponent-model search to a fixed depth returns.
-type FixedDepthResult struct {
-	// Move is the chosen move at the root (games.NoMove when the root has no legal move).
-	Move games.Move
-	// Value is the search value of the root for the root player, in its own evaluation's units.
-	Value float64
-	// Predicted is the opponent's reply to Move that the model predicts (the most probable one for the
-	// probabilistic models), or games.NoMove when the depth leaves the opponent no move to predict.
-	Predicted games.Move
-	// Nodes counts the nodes visited, probes included.
-	Nodes uint64
-	// Complete is false when the search was stopped before it finished; Move is then the best root move
-	// among those already searched (games.NoMove if none was).
-	Complete bool
-}
-
 // OMModel is OM search's model of the opponent: a minimax player with a known evaluation and depth.
 type OMModel struct {
 	// Opponent is the opponent's evaluation, valued from the opponent's point of view as the M* family
