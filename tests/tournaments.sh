@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The papers' tournaments as dossier match commands: what the README and the issues report was measured with these.
+#
+# usage: tests/tournaments.sh [--dry-run] NAME...   (NAME: one of the functions below, or all)
+# Results go to $OUT (default ./tournaments-out): one .json summary and one game record per match.
+# Run on a quiet machine: the timed matches (sf2000, abstar-time) depend on it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OUT=${OUT:-tournaments-out}
+DRY=0
+if [ "${1:-}" = --dry-run ]; then DRY=1; shift; fi
+mkdir -p "$OUT"
+BIN=$OUT/dossier
+[ "$DRY" = 1 ] || go build -o "$BIN" ./cmd/dossier
+
+# The first 400 distinct 8-ply openings of the ACF games (dossier match keeps a repeated position once).
+ACF=(--openings ../shared/data/checkers/ACF_converted.pdn --opening-plies 8)
+
+# run NAME ARGS...: one match, its summary in $OUT/NAME.json.
+run() {
+  local name=$1
+  shift
+  echo "== $name: dossier match $*"
+  [ "$DRY" = 1 ] && return
+  "$BIN" match --json "$@" >"$OUT/$name.json"
+  cat "$OUT/$name.json"
+}
+
+# Carmel & Markovitch's second experiment: all at depth 4 with Mat - Tot/25; OP plays minimax with it, MM
+# assumes an opponent that avoids exchanges (-f), MSTAR knows OP (the paper: MM 803, MSTAR 931 of 1600).
+checkers-mstar() {
+  local common=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --concurrency 2)
+  run mm-vs-op "${common[@]}" --pdn "$OUT/mm-vs-op.pdn" \
+    --player1 'name=MM preset=mat-tot25 search=mstar depth=4' --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+  run mstar-vs-op "${common[@]}" --pdn "$OUT/mstar-vs-op.pdn" \
+    --player1 'name=MSTAR preset=mat-tot25 search=mstar model=mat-tot25@3 depth=4' \
+    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+  run mstar1pass-vs-op "${common[@]}" \
+    --player1 'name=MSTAR1 preset=mat-tot25 search=mstar-1pass model=mat-tot25 depth=4' \
+    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+}
+
+# The equal-resources match at an equal time per move: iterative-deepening alpha-beta* (modelling OP as
+# Mat - Tot/25) against OP as the same iterative-deepening code without a model (alpha-beta), and against
+# dossier's full alpha-beta with the same evaluation (depth=60 lifts the preset's depth cap of 4) (the paper, at equal leaves: 780 of 1600).
+abstar-time() {
+  local common=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --movetime "${MOVETIME:-20}" --concurrency 2)
+  run abstar-vs-idab "${common[@]}" --pdn "$OUT/abstar-vs-idab.pdn" \
+    --player1 'name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60' \
+    --player2 'name=OP preset=mat-tot25 search=alphabeta-star depth=60'
+  run abstar-vs-ab "${common[@]}" --pdn "$OUT/abstar-vs-ab.pdn" \
+    --player1 'name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60' \
+    --player2 'name=OP preset=mat-tot25 depth=60'
+}
+
+# Benefit curves (Carmel & Markovitch 1993): M* with a perfect model of a DOP-ply opponent searching DOP+K
+# plies, and minimax searching DOP+K plies, each against that opponent; the benefit is M*'s score minus
+# minimax's.
+benefit() {
+  local game=$1 preset=$2 dop=$3 games=$4
+  shift 4
+  local k
+  for k in 1 2 3 4 5 6; do
+    local d=$((dop + k))
+    run "benefit-$game-d$dop-k$k-mstar" --game "$game" --games "$games" "$@" \
+      --player1 "name=MSTAR preset=$preset search=mstar model=$preset@$dop depth=$d" \
+      --player2 "name=OP preset=$preset search=alphabeta-star depth=$dop"
+    run "benefit-$game-d$dop-k$k-mm" --game "$game" --games "$games" "$@" \
+      --player1 "name=MM preset=$preset search=alphabeta-star depth=$d" \
+      --player2 "name=OP preset=$preset search=alphabeta-star depth=$dop"
+  done
+}
+benefit-tictactoe() {
+  benefit tictactoe open-lines 1 100 --random-plies 2 --seed 3
+  benefit tictactoe open-lines 2 100 --random-plies 2 --seed 3
+}
+benefit-checkers() {
+  benefit checkers strongest 2 100 "${ACF[@]}" --max-moves 100 --concurrency 2
+}
+
+# Sen & Arora: MEU with counts learned against SP, and minimax, both with the sophisticated evaluation, against
+# SP from 30 two-token openings (a seeded shuffle of the 49); pgnlengths counts the games MEU wins in fewer,
+# more and the same plies (the paper: 10, 4, 16).
+connect4-meu() {
+  local depth=${DEPTH:-4}
+  local openings=$OUT/c4open30.txt
+  if [ "$DRY" = 0 ]; then
+    for a in 1 2 3 4 5 6 7; do for b in 1 2 3 4 5 6 7; do echo "$a$b"; done; done |
+      awk 'BEGIN { srand(1997) } { print rand() "\t" $0 }' | sort -n | cut -f2 | head -30 >"$openings"
+    "$BIN" learn --game connect4 --learner discrepancy --player "preset=sophisticated depth=$depth" \
+      --opponent 'preset=sp' --games 400 --start-plies 2,4,6,8,10,12,14,16 --seed 1 --out "$OUT/counts-d$depth.json"
+  fi
+  run "meu-d$depth" --game connect4 --openings "$openings" --games 60 --pgn "$OUT/meu-d$depth.pgn" \
+    --player1 "name=MEU preset=sophisticated search=meu model=discrepancy:$OUT/counts-d$depth.json depth=$depth" \
+    --player2 'name=SP preset=sp'
+  run "mm-d$depth" --game connect4 --openings "$openings" --games 60 --pgn "$OUT/mm-d$depth.pgn" \
+    --player1 "name=MM preset=sophisticated depth=$depth" --player2 'name=SP preset=sp'
+  [ "$DRY" = 1 ] || go run ./tests/pgnlengths "$OUT/meu-d$depth.pgn" "$OUT/mm-d$depth.pgn"
+}
+
+# The strongest chess player against Stockfish limited to 2000 Elo (issue 3: at least 50%).
+sf2000() {
+  run sf2000 --game chess --games 100 --random-plies 4 --seed 7 --tc 10+0.1 --pgn "$OUT/sf2000.pgn" \
+    --player1 'name=dossier preset=strongest' \
+    --player2 'name=sf2000 uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=2000'
+}
+
+names=("$@")
+if [ "${#names[@]}" = 0 ] || [ "${names[0]}" = all ]; then
+  names=(checkers-mstar abstar-time benefit-tictactoe benefit-checkers connect4-meu sf2000)
+fi
+for n in "${names[@]}"; do
+  "$n"
+done
