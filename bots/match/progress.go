@@ -4,35 +4,41 @@ package match
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
-	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
-// Progress reports finished games. On a terminal it redraws one line with a bar; elsewhere it writes a
-// line per game, so that logs stay readable.
+// Progress reports finished games. On a terminal it redraws one line with a bar (schollz/progressbar);
+// elsewhere it writes a line per game, so that logs stay readable.
 type Progress struct {
-	w        io.Writer
-	terminal bool
-	total    int
-	start    time.Time
-	drawn    bool
+	w     io.Writer
+	total int
+	bar   *progressbar.ProgressBar // nil: plain lines
+	drawn bool
 }
 
 // NewProgress returns a reporter writing to w for a match of total games; terminal selects the redrawn bar.
 func NewProgress(w io.Writer, total int, terminal bool) *Progress {
-	return &Progress{w: w, terminal: terminal, total: total, start: time.Now()}
+	p := &Progress{w: w, total: total}
+	if terminal {
+		p.bar = progressbar.NewOptions(max(total, 1),
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetWidth(progressBarWidth),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionShowDescriptionAtLineEnd(),
+			progressbar.OptionSetTheme(progressbar.Theme{Saucer: "#", SaucerPadding: ".", BarStart: "[", BarEnd: "]"}))
+	}
+	return p
 }
 
-// IsTerminal reports whether w is a character device (a terminal), where a redrawn line makes sense.
+// IsTerminal reports whether w is a terminal, where a redrawn line makes sense.
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // progressBarWidth is the number of cells of the bar.
@@ -43,7 +49,7 @@ func (p *Progress) Game(rec GameRecord, sum Summary) {
 	diff, half := EloInterval(sum.Wins, sum.Draws, sum.Losses)
 	tally := fmt.Sprintf("+%d =%d -%d  score %.1f%%  elo %s ± %s", sum.Wins, sum.Draws, sum.Losses,
 		100*sum.Score(), formatElo(diff), strings.TrimPrefix(formatElo(half), "+"))
-	if !p.terminal {
+	if p.bar == nil {
 		why := string(rec.Termination)
 		if rec.Detail != "" && rec.Detail != why {
 			why += ": " + rec.Detail
@@ -52,21 +58,16 @@ func (p *Progress) Game(rec GameRecord, sum Summary) {
 			rec.Names[0], rec.Names[1], rec.Result, why, tally)
 		return
 	}
-	filled := int(math.Round(float64(progressBarWidth) * float64(sum.Games) / float64(max(p.total, 1))))
-	filled = max(0, min(filled, progressBarWidth))
-	bar := strings.Repeat("#", filled) + strings.Repeat(".", progressBarWidth-filled)
-	eta := ""
-	if sum.Games > 0 && sum.Games < p.total {
-		left := time.Since(p.start) / time.Duration(sum.Games) * time.Duration(p.total-sum.Games)
-		eta = "  eta " + left.Round(time.Second).String()
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K[%s] %d/%d  %s%s", bar, sum.Games, p.total, tally, eta)
+	p.bar.Describe(tally)
+	// A write error on the terminal cannot be reported anywhere better than the terminal itself.
+	_ = p.bar.Set(min(sum.Games, p.total))
 	p.drawn = true
 }
 
 // Done ends the redrawn line, so that what follows starts on a line of its own.
 func (p *Progress) Done() {
 	if p.drawn {
+		_ = p.bar.Exit()
 		fmt.Fprintln(p.w)
 		p.drawn = false
 	}
