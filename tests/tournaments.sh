@@ -54,6 +54,13 @@ abstar-time() {
     --player2 'name=OP preset=mat-tot25 depth=60'
 }
 
+# The paper's own condition: the same node budget a move (its leaves) for alpha-beta* and OP.
+abstar-nodes() {
+  run abstar-nodes --game checkers "${ACF[@]}" --games 800 --max-moves 100 --nodes "${NODES:-5000}" --concurrency 2 \
+    --player1 'name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60' \
+    --player2 'name=OP preset=mat-tot25 search=alphabeta-star depth=60'
+}
+
 # Benefit curves (Carmel & Markovitch 1993): M* with a perfect model of a DOP-ply opponent searching DOP+K
 # plies, and minimax searching DOP+K plies, each against that opponent; the benefit is M*'s score minus
 # minimax's.
@@ -108,7 +115,7 @@ sf2000() {
 
 names=("$@")
 if [ "${#names[@]}" = 0 ] || [ "${names[0]}" = all ]; then
-  names=(checkers-mstar abstar-time benefit-tictactoe benefit-checkers connect4-meu sf2000)
+  names=(checkers-mstar abstar-time abstar-nodes benefit-tictactoe benefit-checkers connect4-meu sf2000)
 fi
 for n in "${names[@]}"; do
   "$n"
