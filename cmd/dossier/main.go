@@ -1,5 +1,5 @@
 // Command dossier is a game engine that keeps a dossier on every opponent: a UCI engine by default,
-// with the subcommands perft, bench, match, memory and learn.
+// with the subcommands perft, bench, match and learn (memory comes with the per-opponent store).
 package main
 
 import (
