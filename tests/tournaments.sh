@@ -103,7 +103,7 @@ connect4-meu() {
     --player2 'name=SP preset=sp'
   run "mm-d$depth" --game connect4 --openings "$openings" --games 60 --pgn "$OUT/mm-d$depth.pgn" \
     --player1 "name=MM preset=sophisticated depth=$depth" --player2 'name=SP preset=sp'
-  [ "$DRY" = 1 ] || go run ./tests/pgnlengths "$OUT/meu-d$depth.pgn" "$OUT/mm-d$depth.pgn"
+  [ "$DRY" = 1 ] || go run ./tests/pgnlengths --opponent SP "$OUT/meu-d$depth.pgn" "$OUT/mm-d$depth.pgn"
 }
 
 # The strongest chess player against Stockfish limited to 2000 Elo (issue 3: at least 50%).
