@@ -113,8 +113,10 @@ func NewSearcherPlayer(name string, searcher engine.Searcher) Player {
 	return &searcherPlayer{name: name, searcher: searcher}
 }
 
+// Name is the player's display name.
 func (p *searcherPlayer) Name() string { return p.name }
 
+// NewGame clears the searcher's tables, as ucinewgame would.
 func (p *searcherPlayer) NewGame(context.Context) error {
 	if p.lost {
 		return errors.New("the player's previous search never returned")
@@ -123,8 +125,10 @@ func (p *searcherPlayer) NewGame(context.Context) error {
 	return nil
 }
 
+// Close has nothing to release: the searcher runs in this process.
 func (p *searcherPlayer) Close() error { return nil }
 
+// Move searches the request's position under its limits.
 func (p *searcherPlayer) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	if p.lost {
 		return Reply{}, playerErrorf(EngineError, "%s: the previous search never returned", p.name)

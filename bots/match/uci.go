@@ -200,11 +200,13 @@ func (e *uciEngine) sync(ctx context.Context, timeout time.Duration) error {
 	return e.readUntil(ctx, timeout, "readyok", func(line string) bool { return strings.TrimSpace(line) == "readyok" })
 }
 
+// Name is the engine's display name: its spec's name=, else its id name, else its program's file name.
 func (e *uciEngine) Name() string { return e.name }
 
 // newGameTimeout bounds the engine's answer to ucinewgame (clearing a large hash table takes a while).
 const newGameTimeout = 30 * time.Second
 
+// NewGame sends ucinewgame and waits for the engine to be ready.
 func (e *uciEngine) NewGame(ctx context.Context) error {
 	if err := e.send("ucinewgame"); err != nil {
 		return err
@@ -212,6 +214,7 @@ func (e *uciEngine) NewGame(ctx context.Context) error {
 	return e.sync(ctx, newGameTimeout)
 }
 
+// Move sends the position and a go command and reads the engine's bestmove.
 func (e *uciEngine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	e.drain()
 	if err := e.send(positionCommand(e.game, req.Start, req.Moves)); err != nil {
@@ -453,6 +456,7 @@ type lineWriter struct {
 	partial []byte
 }
 
+// Write passes complete lines on and keeps a partial one for the next call.
 func (w *lineWriter) Write(p []byte) (int, error) {
 	w.partial = append(w.partial, p...)
 	for {
@@ -495,6 +499,7 @@ type tailWriter struct {
 	buf   []byte
 }
 
+// Write keeps the last bytes written, for the error message of a dead engine.
 func (w *tailWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
