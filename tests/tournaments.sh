@@ -41,6 +41,20 @@ checkers-mstar() {
     --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
 }
 
+# The same with a model of OP's true depth: MSTAR and minimax search 5 plies, MSTAR models OP's 4 (the paper's
+# players could only assume 3); the risk-reduced form trusts the model for the first reply only.
+checkers-mstar-depth5() {
+  local common=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --concurrency 2)
+  run mm5-vs-op "${common[@]}" --pdn "$OUT/mm5-vs-op.pdn" \
+    --player1 'name=MM5 preset=mat-tot25 search=mstar depth=5' --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+  run mstar5-vs-op "${common[@]}" --pdn "$OUT/mstar5-vs-op.pdn" \
+    --player1 'name=MSTAR5 preset=mat-tot25 search=mstar model=mat-tot25@4 depth=5' \
+    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+  run risk5-vs-op "${common[@]}" \
+    --player1 'name=RISK5 preset=mat-tot25 search=mstar-risk model=mat-tot25@4 depth=5' \
+    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+}
+
 # The equal-resources match at an equal time per move: iterative-deepening alpha-beta* (modelling OP as
 # Mat - Tot/25) against OP as the same iterative-deepening code without a model (alpha-beta), and against
 # dossier's full alpha-beta with the same evaluation (depth=60 lifts the preset's depth cap of 4) (the paper, at equal leaves: 780 of 1600).
@@ -115,7 +129,7 @@ sf2000() {
 
 names=("$@")
 if [ "${#names[@]}" = 0 ] || [ "${names[0]}" = all ]; then
-  names=(checkers-mstar abstar-time abstar-nodes benefit-tictactoe benefit-checkers connect4-meu sf2000)
+  names=(checkers-mstar checkers-mstar-depth5 abstar-time abstar-nodes benefit-tictactoe benefit-checkers connect4-meu sf2000)
 fi
 for n in "${names[@]}"; do
   "$n"
