@@ -27,52 +27,45 @@ run() {
   cat "$OUT/$name.json"
 }
 
+# Checkers matches of 800 games against OP, Carmel & Markovitch's opponent: minimax with Mat - Tot/25 at depth 4.
+CHECKERS800=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --concurrency 2)
+OP='name=OP preset=mat-tot25 search=mstar depth=4'
+
+# vs-op NAME SPEC [OPTIONS...]: SPEC against OP, the games to $OUT/NAME.pdn.
+vs-op() {
+  local name=$1 spec=$2
+  shift 2
+  run "$name" "${CHECKERS800[@]}" --pdn "$OUT/$name.pdn" "$@" --player1 "$spec" --player2 "$OP"
+}
+
 # Carmel & Markovitch's second experiment: all at depth 4 with Mat - Tot/25; OP plays minimax with it, MM
 # assumes an opponent that avoids exchanges (-f), MSTAR knows OP (the paper: MM 803, MSTAR 931 of 1600).
 checkers-mstar() {
-  local common=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --concurrency 2)
-  run mm-vs-op "${common[@]}" --pdn "$OUT/mm-vs-op.pdn" \
-    --player1 'name=MM preset=mat-tot25 search=mstar depth=4' --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
-  run mstar-vs-op "${common[@]}" --pdn "$OUT/mstar-vs-op.pdn" \
-    --player1 'name=MSTAR preset=mat-tot25 search=mstar model=mat-tot25@3 depth=4' \
-    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
-  run mstar1pass-vs-op "${common[@]}" \
-    --player1 'name=MSTAR1 preset=mat-tot25 search=mstar-1pass model=mat-tot25 depth=4' \
-    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+  vs-op mm-vs-op 'name=MM preset=mat-tot25 search=mstar depth=4'
+  vs-op mstar-vs-op 'name=MSTAR preset=mat-tot25 search=mstar model=mat-tot25@3 depth=4'
+  vs-op mstar1pass-vs-op 'name=MSTAR1 preset=mat-tot25 search=mstar-1pass model=mat-tot25 depth=4'
 }
 
 # The same with a model of OP's true depth: MSTAR and minimax search 5 plies, MSTAR models OP's 4 (the paper's
 # players could only assume 3); the risk-reduced form trusts the model for the first reply only.
 checkers-mstar-depth5() {
-  local common=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --concurrency 2)
-  run mm5-vs-op "${common[@]}" --pdn "$OUT/mm5-vs-op.pdn" \
-    --player1 'name=MM5 preset=mat-tot25 search=mstar depth=5' --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
-  run mstar5-vs-op "${common[@]}" --pdn "$OUT/mstar5-vs-op.pdn" \
-    --player1 'name=MSTAR5 preset=mat-tot25 search=mstar model=mat-tot25@4 depth=5' \
-    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
-  run risk5-vs-op "${common[@]}" \
-    --player1 'name=RISK5 preset=mat-tot25 search=mstar-risk model=mat-tot25@4 depth=5' \
-    --player2 'name=OP preset=mat-tot25 search=mstar depth=4'
+  vs-op mm5-vs-op 'name=MM5 preset=mat-tot25 search=mstar depth=5'
+  vs-op mstar5-vs-op 'name=MSTAR5 preset=mat-tot25 search=mstar model=mat-tot25@4 depth=5'
+  vs-op risk5-vs-op 'name=RISK5 preset=mat-tot25 search=mstar-risk model=mat-tot25@4 depth=5'
 }
 
-# The equal-resources match at an equal time per move: iterative-deepening alpha-beta* (modelling OP as
-# Mat - Tot/25) against OP as the same iterative-deepening code without a model (alpha-beta), and against
-# dossier's full alpha-beta with the same evaluation (depth=60 lifts the preset's depth cap of 4) (the paper, at equal leaves: 780 of 1600).
+# The equal-resources matches: iterative-deepening alpha-beta* (modelling OP as Mat - Tot/25) against OP as the
+# same iterative-deepening code without a model, at an equal time a move and at an equal node budget (the
+# paper's condition, equal leaves: 780 of 1600), and at an equal time against dossier's full alpha-beta with the
+# same evaluation. depth=60 lifts the preset's depth cap of 4.
+ABSTAR='name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60'
 abstar-time() {
-  local common=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --movetime "${MOVETIME:-20}" --concurrency 2)
-  run abstar-vs-idab "${common[@]}" --pdn "$OUT/abstar-vs-idab.pdn" \
-    --player1 'name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60' \
-    --player2 'name=OP preset=mat-tot25 search=alphabeta-star depth=60'
-  run abstar-vs-ab "${common[@]}" --pdn "$OUT/abstar-vs-ab.pdn" \
-    --player1 'name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60' \
-    --player2 'name=OP preset=mat-tot25 depth=60'
+  local movetime=(--movetime "${MOVETIME:-50}")
+  OP='name=OP preset=mat-tot25 search=alphabeta-star depth=60' vs-op abstar-vs-idab "$ABSTAR" "${movetime[@]}"
+  OP='name=OP preset=mat-tot25 depth=60' vs-op abstar-vs-ab "$ABSTAR" "${movetime[@]}"
 }
-
-# The paper's own condition: the same node budget a move (its leaves) for alpha-beta* and OP.
 abstar-nodes() {
-  run abstar-nodes --game checkers "${ACF[@]}" --games 800 --max-moves 100 --nodes "${NODES:-5000}" --concurrency 2 \
-    --player1 'name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60' \
-    --player2 'name=OP preset=mat-tot25 search=alphabeta-star depth=60'
+  OP='name=OP preset=mat-tot25 search=alphabeta-star depth=60' vs-op abstar-nodes "$ABSTAR" --nodes "${NODES:-5000}"
 }
 
 # Benefit curves (Carmel & Markovitch 1993): M* with a perfect model of a DOP-ply opponent searching DOP+K
