@@ -14,10 +14,18 @@ const (
 // counting 1.5) and Tot all pieces on the board: when ahead it trades pieces, since each exchange lowers Tot
 // and keeps Mat. mat+tot25, f = Mat + Tot/25, avoids exchanges; it is the function minimax implicitly
 // attributes to OP (-f from OP's opponent's side). Both search 4 plies, as in the paper's tournaments.
+//
+// The paper does not say in what unit Mat counts. In men, Tot/25 only breaks ties between lines of equal
+// material (an exchange is worth 0.08 men), and its tournament result does not reproduce (README).
+// mat12-tot25 and mat12+tot25 read Mat as a fraction of a side's twelve pieces, as a function whose two
+// terms are both of order one would: Mat/12 - Tot/25, here times 1200 to keep hundredths of a man. Then
+// an exchange is worth 0.96 men, OP gives up a man to trade three pieces, and the paper's result
+// reproduces.
 // Tot is the same number for both sides, so these functions are meant from the searching player's point of
 // view at every leaf, whoever is to move there (the mirror below; see playerView).
 func checkersBook() book {
 	const totPerMan = checkersMan / 25
+	const totPerSide = 12 * checkersMan / 25 // Tot/25 against Mat/12
 	return book{
 		mirror: map[string]mirrorOf{"tot": {partner: "tot", sign: +1}},
 		specs: []presetSpec{
@@ -56,6 +64,18 @@ func checkersBook() book {
 				description: "Mat + Tot/25, avoids exchanges: what minimax assumes OP to be; 4 plies",
 				depth:       4,
 				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": totPerMan},
+			},
+			{
+				name:        "mat12-tot25",
+				description: "Mat/12 - Tot/25, Mat as a fraction of a side's 12 pieces: an exchange is worth about a man; 4 plies",
+				depth:       4,
+				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": -totPerSide},
+			},
+			{
+				name:        "mat12+tot25",
+				description: "Mat/12 + Tot/25, the exchange-avoiding mirror of mat12-tot25; 4 plies",
+				depth:       4,
+				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": totPerSide},
 			},
 		},
 	}

@@ -1,15 +1,17 @@
 // End-to-end tests of the opponent-model searches: UCI transcripts with Search and OpponentModel in chess and
-// checkers (bestmove, predicted replies, a malformed model), and a `dossier match` between a model search and
-// the player it models.
+// checkers (bestmove, predicted replies, a malformed model), a `dossier match` between a model search and
+// the player it models, and Carmel & Markovitch's checkers tournament on a quarter of its openings.
 package tests
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"dossier/games"
+	"dossier/games/gametest"
 )
 
 // predictedReplies returns the moves of the "info string predicted reply" lines among lines.
@@ -120,5 +122,43 @@ func TestMatchModelSearchAgainstItsModel(t *testing.T) {
 		"--player1", "search=prom model='mat-tot25:0.5, mat+tot25:0.4'", "--player2", "depth=1")
 	if code != 1 || !strings.Contains(stderr, "the probabilities sum to 0.9, want 1") {
 		t.Errorf("a model whose probabilities do not sum to 1: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCarmelMarkovitchTournament plays Carmel & Markovitch's second checkers experiment on its first 100
+// openings (200 games, the full one is tests/tournaments.sh checkers-mstar-mat12): everyone searches 4 plies
+// with Mat/12 - Tot/25 (Mat as a fraction of a side's pieces, so that OP really trades a man for
+// exchanges); OP is minimax, MM is minimax too, so it must score exactly half with as many wins as losses
+// (each opening is played with both colours), and MSTAR, M* knowing OP's function at 3 plies, must score
+// clearly more (the paper: MM 803, MSTAR 931 of 1600), with M* 1-pass playing the same games (Theorem 1).
+// The games are deterministic, so the scores are too.
+func TestCarmelMarkovitchTournament(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200-game tournaments (a few seconds each)")
+	}
+	acf := filepath.Join(gametest.SharedData(t, ""), "checkers", "ACF_converted.pdn")
+	const op = "name=OP preset=mat12-tot25 search=mstar depth=4"
+	match := func(player string) matchSummary {
+		sum := runMatch(t, 5*time.Minute, "--game", "checkers", "--openings", acf, "--opening-plies", "8",
+			"--games", "200", "--max-moves", "100", "--concurrency", "2", "--player1", player, "--player2", op)
+		t.Logf("%s vs OP: +%d =%d -%d, %d of %d points", sum.Players[0], sum.Wins, sum.Draws, sum.Losses, sum.Points, 2*sum.Games)
+		if sum.Games != 200 {
+			t.Fatalf("%d games, want 200", sum.Games)
+		}
+		return sum
+	}
+	mm := match("name=MM preset=mat12-tot25 search=mstar depth=4")
+	if mm.Wins != mm.Losses || mm.Points != mm.Games {
+		t.Errorf("MM against OP, the same player: +%d =%d -%d, want as many wins as losses", mm.Wins, mm.Draws, mm.Losses)
+	}
+	mstar := match("name=MSTAR preset=mat12-tot25 search=mstar model=mat12-tot25@3 depth=4")
+	if mstar.Score < 0.55 || mstar.Wins < 2*mstar.Losses {
+		t.Errorf("MSTAR against OP: +%d =%d -%d (score %.3f), want over 55%% and at least twice as many wins as losses",
+			mstar.Wins, mstar.Draws, mstar.Losses, mstar.Score)
+	}
+	onePass := match("name=MSTAR1 preset=mat12-tot25 search=mstar-1pass model=mat12-tot25 depth=4")
+	if onePass.Wins != mstar.Wins || onePass.Draws != mstar.Draws || onePass.Losses != mstar.Losses {
+		t.Errorf("M* 1-pass +%d =%d -%d, M* +%d =%d -%d: want the same games", onePass.Wins, onePass.Draws,
+			onePass.Losses, mstar.Wins, mstar.Draws, mstar.Losses)
 	}
 }

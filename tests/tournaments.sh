@@ -28,45 +28,54 @@ run() {
 }
 
 # Checkers matches of 800 games against OP, Carmel & Markovitch's opponent: minimax with Mat - Tot/25 at depth 4.
+# MAT is the preset that reads Mat - Tot/25: mat-tot25 counts Mat in men (Tot/25 then only breaks ties),
+# mat12-tot25 as a fraction of a side's 12 pieces (an exchange is then worth about a man); the *-mat12 names
+# below run the same matches with the second reading. Results go to NAME (men) or NAME-mat12.
 CHECKERS800=(--game checkers "${ACF[@]}" --games 800 --max-moves 100 --concurrency 2)
-OP='name=OP preset=mat-tot25 search=mstar depth=4'
+MAT=${MAT:-mat-tot25}
+op() { echo "name=OP preset=$MAT search=mstar depth=4"; }
+suffix() { [ "$MAT" = mat-tot25 ] || echo "-${MAT%%-*}"; }
 
-# vs-op NAME SPEC [OPTIONS...]: SPEC against OP, the games to $OUT/NAME.pdn.
+# vs-op NAME SPEC [OPTIONS...]: SPEC against OP (or $OPSPEC), the games to $OUT/NAME.pdn.
 vs-op() {
-  local name=$1 spec=$2
+  local name=$1$(suffix) spec=$2
   shift 2
-  run "$name" "${CHECKERS800[@]}" --pdn "$OUT/$name.pdn" "$@" --player1 "$spec" --player2 "$OP"
+  run "$name" "${CHECKERS800[@]}" --pdn "$OUT/$name.pdn" "$@" --player1 "$spec" --player2 "${OPSPEC:-$(op)}"
 }
 
 # Carmel & Markovitch's second experiment: all at depth 4 with Mat - Tot/25; OP plays minimax with it, MM
 # assumes an opponent that avoids exchanges (-f), MSTAR knows OP (the paper: MM 803, MSTAR 931 of 1600).
 checkers-mstar() {
-  vs-op mm-vs-op 'name=MM preset=mat-tot25 search=mstar depth=4'
-  vs-op mstar-vs-op 'name=MSTAR preset=mat-tot25 search=mstar model=mat-tot25@3 depth=4'
-  vs-op mstar1pass-vs-op 'name=MSTAR1 preset=mat-tot25 search=mstar-1pass model=mat-tot25 depth=4'
+  vs-op mm-vs-op "name=MM preset=$MAT search=mstar depth=4"
+  vs-op mstar-vs-op "name=MSTAR preset=$MAT search=mstar model=$MAT@3 depth=4"
+  vs-op mstar1pass-vs-op "name=MSTAR1 preset=$MAT search=mstar-1pass model=$MAT depth=4"
 }
+checkers-mstar-mat12() { MAT=mat12-tot25 checkers-mstar; }
 
 # The same with a model of OP's true depth: MSTAR and minimax search 5 plies, MSTAR models OP's 4 (the paper's
 # players could only assume 3); the risk-reduced form trusts the model for the first reply only.
 checkers-mstar-depth5() {
-  vs-op mm5-vs-op 'name=MM5 preset=mat-tot25 search=mstar depth=5'
-  vs-op mstar5-vs-op 'name=MSTAR5 preset=mat-tot25 search=mstar model=mat-tot25@4 depth=5'
-  vs-op risk5-vs-op 'name=RISK5 preset=mat-tot25 search=mstar-risk model=mat-tot25@4 depth=5'
+  vs-op mm5-vs-op "name=MM5 preset=$MAT search=mstar depth=5"
+  vs-op mstar5-vs-op "name=MSTAR5 preset=$MAT search=mstar model=$MAT@4 depth=5"
+  vs-op risk5-vs-op "name=RISK5 preset=$MAT search=mstar-risk model=$MAT@4 depth=5"
 }
+checkers-mstar-depth5-mat12() { MAT=mat12-tot25 checkers-mstar-depth5; }
 
 # The equal-resources matches: iterative-deepening alpha-beta* (modelling OP as Mat - Tot/25) against OP as the
 # same iterative-deepening code without a model, at an equal time a move and at an equal node budget (the
 # paper's condition, equal leaves: 780 of 1600), and at an equal time against dossier's full alpha-beta with the
 # same evaluation. depth=60 lifts the preset's depth cap of 4.
-ABSTAR='name=ABSTAR preset=mat-tot25 search=alphabeta-star model=mat-tot25 depth=60'
+abstar() { echo "name=ABSTAR preset=$MAT search=alphabeta-star model=$MAT depth=60"; }
 abstar-time() {
   local movetime=(--movetime "${MOVETIME:-50}")
-  OP='name=OP preset=mat-tot25 search=alphabeta-star depth=60' vs-op abstar-vs-idab "$ABSTAR" "${movetime[@]}"
-  OP='name=OP preset=mat-tot25 depth=60' vs-op abstar-vs-ab "$ABSTAR" "${movetime[@]}"
+  OPSPEC="name=OP preset=$MAT search=alphabeta-star depth=60" vs-op abstar-vs-idab "$(abstar)" "${movetime[@]}"
+  OPSPEC="name=OP preset=$MAT depth=60" vs-op abstar-vs-ab "$(abstar)" "${movetime[@]}"
 }
 abstar-nodes() {
-  OP='name=OP preset=mat-tot25 search=alphabeta-star depth=60' vs-op abstar-nodes "$ABSTAR" --nodes "${NODES:-5000}"
+  OPSPEC="name=OP preset=$MAT search=alphabeta-star depth=60" vs-op abstar-nodes "$(abstar)" --nodes "${NODES:-5000}"
 }
+abstar-time-mat12() { MAT=mat12-tot25 abstar-time; }
+abstar-nodes-mat12() { MAT=mat12-tot25 abstar-nodes; }
 
 # Benefit curves (Carmel & Markovitch 1993): M* with a perfect model of a DOP-ply opponent searching DOP+K
 # plies, and minimax searching DOP+K plies, each against that opponent; the benefit is M*'s score minus
@@ -122,7 +131,8 @@ sf2000() {
 
 names=("$@")
 if [ "${#names[@]}" = 0 ] || [ "${names[0]}" = all ]; then
-  names=(checkers-mstar checkers-mstar-depth5 abstar-time abstar-nodes benefit-tictactoe benefit-checkers connect4-meu sf2000)
+  names=(checkers-mstar checkers-mstar-mat12 checkers-mstar-depth5 checkers-mstar-depth5-mat12 abstar-time
+    abstar-time-mat12 abstar-nodes abstar-nodes-mat12 benefit-tictactoe benefit-checkers connect4-meu sf2000)
 fi
 for n in "${names[@]}"; do
   "$n"
