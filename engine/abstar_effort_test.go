@@ -1,6 +1,6 @@
 // Search effort of M* 1-pass, alpha-beta* and alpha-beta in checkers at depth 4 (Carmel & Markovitch's
-// leaves-per-move figures: 723, 190 and 66; here, over 8,035 positions of ACF games, 873.5, 376.1 with the
-// paper's bound or 260.5 with the exact range of f1 + f0, and 113.0).
+// leaves-per-move figures: 723, 190 and 66; here, over 8,035 positions of ACF games with Mat in men, 873.5,
+// 376.1 with the paper's bound or 260.5 with the exact range of f1 + f0, and 113.0).
 package engine
 
 import (
@@ -19,8 +19,32 @@ import (
 // The paper's second checkers experiment: every player values a board by Mat - Tot/25 from its own point
 // of view (Mat in men with a king worth 1.5, here in hundredths of a man as the bots presets count), so
 // the exchange-loving opponent OP is that same function from its side, and |f1 + f0| = (2/25) Tot.
+// msMat12Tot25 is the bots preset mat12-tot25: Mat as a fraction of a side's 12 pieces, Mat/12 - Tot/25
+// times 1200.
 var (
-	msMatTot25 = Evaluation{Name: "mat-tot25", Weights: msCheckersWeights(100, 150, -4)}
+	msMatTot25   = Evaluation{Name: "mat-tot25", Weights: msCheckersWeights(100, 150, -4)}
+	msMat12Tot25 = Evaluation{Name: "mat12-tot25", Weights: msCheckersWeights(100, 150, -48)}
+)
+
+// msExchangePair is one reading of the paper's pair: the player's function Mat - Tot/25 and OP's, the same
+// from its side, with tot the weight of a piece of Tot (4 or 48 hundredths of a man), so that
+// f1 + f0 = -2 tot Tot at a static leaf.
+type msExchangePair struct {
+	name string
+	eval Evaluation
+	tot  float64
+}
+
+// msExchangePairs are the two readings of Mat: in men (Tot/25 only breaks ties) and in twelfths of a side.
+var msExchangePairs = []msExchangePair{
+	{"Mat in men", msMatTot25, 4},
+	{"Mat in twelfths of a side (mat12-tot25)", msMat12Tot25, 48},
+}
+
+// msTotBound is the paper's bound for the pair with Mat in men; msExchangeRanges its exact ranges.
+var (
+	msTotBound       = msExchangePairs[0].bound
+	msExchangeRanges = msExchangePairs[0].ranges
 )
 
 // msCheckersWeights returns checkers weights on men, kings and Tot, zero elsewhere.
@@ -30,10 +54,10 @@ func msCheckersWeights(men, kings, tot float64) []float64 {
 	return w
 }
 
-// msTotBound is the paper's leaf bound |f1 + f0| <= (2/25) Tot, Tot read at the position the search asks
+// bound is the paper's leaf bound |f1 + f0| <= (2/25) Tot, Tot read at the position the search asks
 // about: no move adds a piece, so it holds at every leaf below.
-func msTotBound(p games.Position, dst []float64) {
-	dst[0] = 2 * 4 * float64(msPieces(p))
+func (x msExchangePair) bound(p games.Position, dst []float64) {
+	dst[0] = 2 * x.tot * float64(msPieces(p))
 }
 
 // msPieces returns the number of pieces on a checkers board (Tot).
@@ -97,7 +121,7 @@ func (p msLeafCounter) Features(dst []float64) {
 	p.Position.Features(dst)
 }
 
-// msExchangeRanges is what the two functions of the benchmark say exactly, as LeafRanges: at a static
+// ranges is what the two functions of the benchmark say exactly, as LeafRanges: at a static
 // leaf f0 + f1 = -(2/25) Tot (in hundredths of a man, -8 Tot), and at a finished game's leaf 0, so below p,
 // Tot never growing, the sum lies in [-8 Tot(p), 0]. One ply from the horizon the leaves are p's children,
 // and it looks at them without evaluating them: with captures forced (every move is one), each child has
@@ -105,9 +129,9 @@ func (p msLeafCounter) Features(dst []float64) {
 // capture resets the no-progress count); without a capture, the children keep p's Tot, and only a king's
 // quiet move can end the game, by repeating a position (which takes four plies without a capture or man
 // move) or reaching the no-progress limit: when that is possible, the king moves are played to see.
-func msExchangeRanges(p games.Position, depth int, lo, hi []float64) {
-	tot := float64(msPieces(p))
-	lo[0], hi[0] = -8*tot, 0
+func (x msExchangePair) ranges(p games.Position, depth int, lo, hi []float64) {
+	tot, w := float64(msPieces(p)), 2*x.tot
+	lo[0], hi[0] = -w*tot, 0
 	cp, ok := p.(*checkers.Position)
 	if depth != 1 || !ok {
 		return
@@ -116,11 +140,11 @@ func msExchangeRanges(p games.Position, depth int, lo, hi []float64) {
 	switch {
 	case cp.TacticsForced():
 		theirs := bits.OnesCount32(cp.Men(mover^1) | cp.Kings(mover^1))
-		lo[0], hi[0] = -8*(tot-1), -8*(tot-float64(theirs))
+		lo[0], hi[0] = -w*(tot-1), -w*(tot-float64(theirs))
 	case cp.Kings(mover) == 0 || (cp.NoProgress()+1 < 4 && cp.NoProgress()+1 < checkers.NoProgressPlies):
-		lo[0], hi[0] = -8*tot, -8*tot
+		lo[0], hi[0] = -w*tot, -w*tot
 	case !msDrawInOnePly(cp):
-		lo[0], hi[0] = -8*tot, -8*tot
+		lo[0], hi[0] = -w*tot, -w*tot
 	}
 }
 
@@ -139,24 +163,28 @@ func msDrawInOnePly(p *checkers.Position) bool {
 	return false
 }
 
-// msStarBounds are the two ways the benchmark tells alpha-beta* how far the model is from zero-sum: the
-// paper's bound on |f1 + f0| (read at every node, so Tot shrinks as pieces come off), and the exact
-// range of f1 + f0 that the functions themselves give.
-var msStarBounds = []struct {
+// msStarBound is one way the benchmark tells alpha-beta* how far the model is from zero-sum.
+type msStarBound struct {
 	name   string
 	ranges LeafRanges
-}{
-	{"|f1 + f0| <= (2/25) Tot", LeafBounds(msTotBound).Ranges()},
-	{"f1 + f0 in [-(2/25) Tot, 0], exact 1 ply out", msExchangeRanges},
+}
+
+// starBounds are the two ways for the pair: the paper's bound on |f1 + f0| (read at every node, so Tot
+// shrinks as pieces come off), and the exact range of f1 + f0 that the functions themselves give.
+func (x msExchangePair) starBounds() []msStarBound {
+	return []msStarBound{
+		{"|f1 + f0| <= (2/25) Tot", LeafBounds(x.bound).Ranges()},
+		{"f1 + f0 in [-(2/25) Tot, 0], exact 1 ply out", x.ranges},
+	}
 }
 
 // msEffort is the average effort per move (leaves) of the searches over a set of positions: M* 1-pass,
-// alpha-beta* with each of msStarBounds, and alpha-beta, at a fixed depth in the game's move order and
+// alpha-beta* with each of the pair's starBounds, and alpha-beta, at a fixed depth in the game's move order and
 // (alpha-beta* and alpha-beta) by iterative deepening with the same move table.
 type msEffort struct {
 	positions       int
 	onePass, ab     float64
-	abStar          []float64 // per msStarBounds
+	abStar          []float64 // per starBounds
 	abStarID        []float64
 	abID            float64
 	exactPositions  int       // the subset where the exact ranges were measured (every msExactStride-th position)
@@ -166,15 +194,17 @@ type msEffort struct {
 	alphaBetaMicros float64
 }
 
-// msMeasureEffort searches every position to depth with M* 1-pass, alpha-beta* (with each of
-// msStarBounds) and alpha-beta, at a fixed depth in the game's move order and (alpha-beta*, and
+// msMeasureEffort searches every position to depth with M* 1-pass, alpha-beta* (with each of the pair's
+// starBounds) and alpha-beta, at a fixed depth in the game's move order and (alpha-beta*, and
 // alpha-beta as alpha-beta* of a player without a model) by iterative deepening, and checks that every
 // alpha-beta* found M*'s move and value.
-func msMeasureEffort(t testing.TB, positions []games.Position, depth, exactStride int) msEffort {
+func msMeasureEffort(t testing.TB, pair msExchangePair, positions []games.Position, depth, exactStride int) msEffort {
 	g := checkers.Game{}
 	mirror := msCheckersMirror()
 	opts := ModelOptions{Mirror: mirror}
-	player := NewPlayerModel(msMatTot25, msMatTot25)
+	f := pair.eval
+	player := NewPlayerModel(f, f)
+	msStarBounds := pair.starBounds()
 	one, err := NewMStarOnePass(g, player, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +222,7 @@ func msMeasureEffort(t testing.TB, positions []games.Position, depth, exactStrid
 		stars = append(stars, newStar(player, b.ranges))
 		starsID = append(starsID, newStar(player, b.ranges))
 	}
-	plainID := newStar(NewPlayerModel(msMatTot25), nil)
+	plainID := newStar(NewPlayerModel(f), nil)
 	e := msEffort{positions: len(positions), abStar: make([]float64, len(stars)), abStarID: make([]float64, len(stars)),
 		abStarMicros: make([]float64, len(stars))}
 	timed := func(dst *float64, f func()) {
@@ -216,7 +246,7 @@ func msMeasureEffort(t testing.TB, positions []games.Position, depth, exactStrid
 		}
 		var n uint64
 		timed(&e.alphaBetaMicros, func() {
-			msAlphaBeta(msLeafCounter{p, &n}, msMatTot25, mirror, p.ToMove(), depth, 0, math.Inf(-1), math.Inf(1), true)
+			msAlphaBeta(msLeafCounter{p, &n}, f, mirror, p.ToMove(), depth, 0, math.Inf(-1), math.Inf(1), true)
 		})
 		e.ab += float64(n)
 		for i, s := range starsID {
@@ -273,9 +303,18 @@ func TestSearchEffort(t *testing.T) {
 		gamesCount, stride, exactStride = 20, 8, 0
 	}
 	positions := msACFPositions(t, gamesCount, stride)
-	e := msMeasureEffort(t, positions, 4, exactStride)
-	t.Logf("checkers, depth 4, Mat - Tot/25 vs the exchange-loving model, %d positions (every %d-th move of %d ACF games):",
-		e.positions, stride, gamesCount)
+	for _, pair := range msExchangePairs {
+		t.Run(pair.eval.Name, func(t *testing.T) {
+			msReportEffort(t, pair, msMeasureEffort(t, pair, positions, 4, exactStride), stride, gamesCount, exactStride)
+		})
+	}
+}
+
+// msReportEffort logs the effort of the searches against the paper's figures and checks their order.
+func msReportEffort(t *testing.T, pair msExchangePair, e msEffort, stride, gamesCount, exactStride int) {
+	msStarBounds := pair.starBounds()
+	t.Logf("checkers, depth 4, Mat - Tot/25 (%s) vs the exchange-loving model, %d positions (every %d-th move of %d ACF games):",
+		pair.name, e.positions, stride, gamesCount)
 	t.Logf("%-62s %11s %6s %8s", "search (fixed depth, the game's move order)", "leaves/move", "paper", "µs/move")
 	t.Logf("%-62s %11.1f %6d %8.0f", "M* 1-pass", e.onePass, 723, e.onePassMicros)
 	for i, b := range msStarBounds {

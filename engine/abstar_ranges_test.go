@@ -230,7 +230,8 @@ func TestAlphaBetaStarRangesOnRandomTrees(t *testing.T) {
 
 // TestExchangeRangesHold checks the benchmark's checkers ranges against every leaf: at every node of a
 // depth-4 search, from positions of real games and random positions with kings, the sum f0 + f1 of
-// every leaf below lies in msExchangeRanges' range; and the one-ply ranges often are a single point.
+// every leaf below lies in the pair's range, for both readings of Mat; and the one-ply ranges often are a
+// single point.
 func TestExchangeRangesHold(t *testing.T) {
 	positions := msACFPositions(t, 300, 5)
 	rng := rand.New(rand.NewPCG(51, 52))
@@ -241,7 +242,14 @@ func TestExchangeRangesHold(t *testing.T) {
 	for range extra {
 		positions = append(positions, msRandomPosition(checkers.Game{}, rng, 40+rng.IntN(80)))
 	}
-	c := abMust(newModelCore(nil, []Evaluation{msMatTot25, msMatTot25}, ModelOptions{Mirror: msCheckersMirror()}))(t)
+	for _, pair := range msExchangePairs {
+		t.Run(pair.eval.Name, func(t *testing.T) { msCheckExchangeRanges(t, pair, positions) })
+	}
+}
+
+// msCheckExchangeRanges checks the pair's ranges at every node of a depth-4 search from each position.
+func msCheckExchangeRanges(t *testing.T, pair msExchangePair, positions []games.Position) {
+	c := abMust(newModelCore(nil, []Evaluation{pair.eval, pair.eval}, ModelOptions{Mirror: msCheckersMirror()}))(t)
 	lo, hi := make([]float64, 1), make([]float64, 1)
 	nodes, points := 0, 0
 	for _, root := range positions {
@@ -263,7 +271,7 @@ func TestExchangeRangesHold(t *testing.T) {
 				l, h = min(l, cl), max(h, ch)
 			}
 			lo[0], hi[0] = math.Inf(-1), math.Inf(1)
-			msExchangeRanges(root, depth, lo, hi)
+			pair.ranges(root, depth, lo, hi)
 			if l < lo[0] || h > hi[0] {
 				t.Fatalf("%s, %d plies: leaves' f0 + f1 in [%v, %v], outside the range [%v, %v]", root.FEN(), depth, l, h, lo[0], hi[0])
 			}
