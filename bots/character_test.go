@@ -57,13 +57,49 @@ func TestCheckersOPTradesWhenAheadAndItsMirrorDoesNot(t *testing.T) {
 	for _, tc := range []struct {
 		preset   string
 		exchange bool
-	}{{"mat-tot25", true}, {"mat+tot25", false}} {
+	}{{"mat-tot25", true}, {"mat+tot25", false}, {"mat12-tot25", true}, {"mat12+tot25", false}} {
 		t.Run(tc.preset, func(t *testing.T) {
 			res := searchLimited(mustSearcher(t, g, PlayerConfig{Preset: tc.preset}), p, engine.Limits{})
 			line := formatLine(p, res.PV)
 			traded := pieces(res.PV) < 8
 			if traded != tc.exchange || (tc.exchange && !slices.Contains(line, "22x15")) {
 				t.Errorf("principal variation %v (score %v): exchange %v, want %v", line, res.Score, traded, tc.exchange)
+			}
+		})
+	}
+}
+
+func TestCheckersMat12GivesAManForExchanges(t *testing.T) {
+	// Black to move, material level, 14 pieces (from an ACF game). 18-22 gives two men for one (26x17x10,
+	// 6x15): Mat/12 - Tot/25 takes that, as three pieces off are worth more to it than a man; Mat - Tot/25
+	// with Mat in men keeps its material.
+	g := checkers.Game{}
+	p := mustPosition(t, g, "B:W20,21,26,27,28,29,31:B1,2,6,8,12,14,18")
+	end := func(line []games.Move) (material, tot float64) {
+		q := p.Clone()
+		for _, m := range line {
+			q.Play(m)
+		}
+		x := make([]float64, checkers.NumFeatures)
+		q.Features(x)
+		material = x[checkers.FeatMen] + 1.5*x[checkers.FeatKings]
+		if q.ToMove() != p.ToMove() {
+			material = -material
+		}
+		return material, x[checkers.FeatTotal]
+	}
+	for _, tc := range []struct {
+		preset    string
+		sacrifice bool
+	}{{"mat12-tot25", true}, {"mat-tot25", false}} {
+		t.Run(tc.preset, func(t *testing.T) {
+			res := searchLimited(mustSearcher(t, g, PlayerConfig{Preset: tc.preset}), p, engine.Limits{})
+			line := formatLine(p, res.PV)
+			material, tot := end(res.PV)
+			gave := len(line) > 0 && line[0] == "18-22" && material == -1 && tot == 11
+			if gave != tc.sacrifice || (!tc.sacrifice && material < 0) {
+				t.Errorf("principal variation %v (score %v) ends %v men, %v pieces; giving a man for exchanges %v, want %v",
+					line, res.Score, material, tot, gave, tc.sacrifice)
 			}
 		})
 	}
