@@ -133,7 +133,7 @@ func TestPlayerAnnouncesItsOptions(t *testing.T) {
 			"var mstar-strategy var mstar-risk var om var prom var meu var symmetric\n",
 		"option name OpponentModel type string default <empty>\n",
 		"option name Preset type combo default strongest var strongest var materialist var attacker var defender " +
-			"var positional var mat-tot25 var mat+tot25 var sophisticated var sp var open-lines\n",
+			"var positional var mat-tot25 var mat+tot25 var mat12-tot25 var mat12+tot25 var sophisticated var sp var open-lines\n",
 		"option name Depth type spin default 0 min 0 max 100",
 		"option name Contempt type spin default 0 min -10000 max 10000",
 	} {
