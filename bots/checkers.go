@@ -53,30 +53,21 @@ func checkersBook() book {
 					"nearCrown":    12,
 				},
 			},
-			{
-				name:        "mat-tot25",
-				description: "Carmel & Markovitch's OP: Mat - Tot/25, trades pieces when ahead; 4 plies",
-				depth:       4,
-				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": -totPerMan},
-			},
-			{
-				name:        "mat+tot25",
-				description: "Mat + Tot/25, avoids exchanges: what minimax assumes OP to be; 4 plies",
-				depth:       4,
-				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": totPerMan},
-			},
-			{
-				name:        "mat12-tot25",
-				description: "Mat/12 - Tot/25, Mat as a fraction of a side's 12 pieces: an exchange is worth about a man; 4 plies",
-				depth:       4,
-				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": -totPerSide},
-			},
-			{
-				name:        "mat12+tot25",
-				description: "Mat/12 + Tot/25, the exchange-avoiding mirror of mat12-tot25; 4 plies",
-				depth:       4,
-				weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": totPerSide},
-			},
+			exchangeSpec("mat-tot25", "Carmel & Markovitch's OP: Mat - Tot/25, trades pieces when ahead", -totPerMan),
+			exchangeSpec("mat+tot25", "Mat + Tot/25, avoids exchanges: what minimax assumes OP to be", totPerMan),
+			exchangeSpec("mat12-tot25", "Mat/12 - Tot/25, Mat as a fraction of a side's 12 pieces: an exchange is worth about a man", -totPerSide),
+			exchangeSpec("mat12+tot25", "Mat/12 + Tot/25, the exchange-avoiding mirror of mat12-tot25", totPerSide),
 		},
+	}
+}
+
+// exchangeSpec is one of Carmel & Markovitch's material functions: Mat (men, a king 1.5) plus tot per piece
+// on the board, searching 4 plies as in the paper's tournaments.
+func exchangeSpec(name, description string, tot float64) presetSpec {
+	return presetSpec{
+		name:        name,
+		description: description + "; 4 plies",
+		depth:       4,
+		weights:     map[string]float64{"men": checkersMan, "kings": checkersKing, "tot": tot},
 	}
 }
