@@ -75,6 +75,14 @@ abstar-nodes() {
   OPSPEC="name=OP preset=$MAT search=alphabeta-star depth=60" vs-op abstar-nodes "$(abstar)" --nodes "${NODES:-5000}"
 }
 abstar-time-mat12() { MAT=mat12-tot25 abstar-time; }
+
+# OM search with the engine's own alpha-beta as its probes (tables kept across probes) against dossier's full
+# alpha-beta with the same function, at an equal time a move.
+om-time() {
+  OPSPEC="name=AB preset=$MAT depth=60" vs-op om-vs-ab "name=OM preset=$MAT search=om model=$MAT depth=60" \
+    --movetime "${MOVETIME:-50}"
+}
+om-time-mat12() { MAT=mat12-tot25 om-time; }
 abstar-nodes-mat12() { MAT=mat12-tot25 abstar-nodes; }
 
 # Benefit curves (Carmel & Markovitch 1993): M* with a perfect model of a DOP-ply opponent searching DOP+K
@@ -132,7 +140,7 @@ sf2000() {
 names=("$@")
 if [ "${#names[@]}" = 0 ] || [ "${names[0]}" = all ]; then
   names=(checkers-mstar checkers-mstar-mat12 checkers-mstar-depth5 checkers-mstar-depth5-mat12 abstar-time
-    abstar-time-mat12 abstar-nodes abstar-nodes-mat12 benefit-tictactoe benefit-checkers connect4-meu sf2000)
+    abstar-time-mat12 abstar-nodes abstar-nodes-mat12 om-time-mat12 benefit-tictactoe benefit-checkers connect4-meu sf2000)
 fi
 for n in "${names[@]}"; do
   "$n"
