@@ -45,15 +45,6 @@ func TestCheckersOPTradesWhenAheadAndItsMirrorDoesNot(t *testing.T) {
 	// (Mat - Tot/25) heads for that exchange, its mirror (Mat + Tot/25) keeps every piece on the board.
 	g := checkers.Game{}
 	p := mustPosition(t, g, "B:W22,29,30:B1,2,3,10,14")
-	pieces := func(line []games.Move) int {
-		q := p.Clone()
-		for _, m := range line {
-			q.Play(m)
-		}
-		x := make([]float64, checkers.NumFeatures)
-		q.Features(x)
-		return int(x[checkers.FeatTotal])
-	}
 	for _, tc := range []struct {
 		preset   string
 		exchange bool
@@ -61,7 +52,8 @@ func TestCheckersOPTradesWhenAheadAndItsMirrorDoesNot(t *testing.T) {
 		t.Run(tc.preset, func(t *testing.T) {
 			res := searchLimited(mustSearcher(t, g, PlayerConfig{Preset: tc.preset}), p, engine.Limits{})
 			line := formatLine(p, res.PV)
-			traded := pieces(res.PV) < 8
+			_, tot := checkersLineEnd(p, res.PV)
+			traded := tot < 8
 			if traded != tc.exchange || (tc.exchange && !slices.Contains(line, "22x15")) {
 				t.Errorf("principal variation %v (score %v): exchange %v, want %v", line, res.Score, traded, tc.exchange)
 			}
@@ -75,19 +67,6 @@ func TestCheckersMat12GivesAManForExchanges(t *testing.T) {
 	// with Mat in men keeps its material.
 	g := checkers.Game{}
 	p := mustPosition(t, g, "B:W20,21,26,27,28,29,31:B1,2,6,8,12,14,18")
-	end := func(line []games.Move) (material, tot float64) {
-		q := p.Clone()
-		for _, m := range line {
-			q.Play(m)
-		}
-		x := make([]float64, checkers.NumFeatures)
-		q.Features(x)
-		material = x[checkers.FeatMen] + 1.5*x[checkers.FeatKings]
-		if q.ToMove() != p.ToMove() {
-			material = -material
-		}
-		return material, x[checkers.FeatTotal]
-	}
 	for _, tc := range []struct {
 		preset    string
 		sacrifice bool
@@ -95,7 +74,7 @@ func TestCheckersMat12GivesAManForExchanges(t *testing.T) {
 		t.Run(tc.preset, func(t *testing.T) {
 			res := searchLimited(mustSearcher(t, g, PlayerConfig{Preset: tc.preset}), p, engine.Limits{})
 			line := formatLine(p, res.PV)
-			material, tot := end(res.PV)
+			material, tot := checkersLineEnd(p, res.PV)
 			gave := len(line) > 0 && line[0] == "18-22" && material == -1 && tot == 11
 			if gave != tc.sacrifice || (!tc.sacrifice && material < 0) {
 				t.Errorf("principal variation %v (score %v) ends %v men, %v pieces; giving a man for exchanges %v, want %v",
@@ -103,6 +82,22 @@ func TestCheckersMat12GivesAManForExchanges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkersLineEnd plays line from p (on a copy) and returns the material of p's side to move at its end, in
+// men with a king worth 1.5, and the pieces left on the board.
+func checkersLineEnd(p games.Position, line []games.Move) (material, tot float64) {
+	q := p.Clone()
+	for _, m := range line {
+		q.Play(m)
+	}
+	x := make([]float64, checkers.NumFeatures)
+	q.Features(x)
+	material = x[checkers.FeatMen] + checkersKing/checkersMan*x[checkers.FeatKings]
+	if q.ToMove() != p.ToMove() {
+		material = -material
+	}
+	return material, x[checkers.FeatTotal]
 }
 
 func TestConnect4SimplePlayer(t *testing.T) {

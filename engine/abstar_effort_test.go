@@ -27,19 +27,21 @@ var (
 )
 
 // msExchangePair is one reading of the paper's pair: the player's function Mat - Tot/25 and OP's, the same
-// from its side, with tot the weight of a piece of Tot (4 or 48 hundredths of a man), so that
-// f1 + f0 = -2 tot Tot at a static leaf.
+// from its side.
 type msExchangePair struct {
 	name string
 	eval Evaluation
-	tot  float64
 }
 
 // msExchangePairs are the two readings of Mat: in men (Tot/25 only breaks ties) and in twelfths of a side.
 var msExchangePairs = []msExchangePair{
-	{"Mat in men", msMatTot25, 4},
-	{"Mat in twelfths of a side (mat12-tot25)", msMat12Tot25, 48},
+	{"Mat in men", msMatTot25},
+	{"Mat in twelfths of a side (mat12-tot25)", msMat12Tot25},
 }
+
+// gap is how much f1 + f0 falls per piece on the board at a static leaf: twice the function's cost of a
+// piece of Tot (8 or 96 hundredths of a man).
+func (x msExchangePair) gap() float64 { return -2 * x.eval.Weights[checkers.FeatTotal] }
 
 // msTotBound is the paper's bound for the pair with Mat in men; msExchangeRanges its exact ranges.
 var (
@@ -57,7 +59,7 @@ func msCheckersWeights(men, kings, tot float64) []float64 {
 // bound is the paper's leaf bound |f1 + f0| <= (2/25) Tot, Tot read at the position the search asks
 // about: no move adds a piece, so it holds at every leaf below.
 func (x msExchangePair) bound(p games.Position, dst []float64) {
-	dst[0] = 2 * x.tot * float64(msPieces(p))
+	dst[0] = x.gap() * float64(msPieces(p))
 }
 
 // msPieces returns the number of pieces on a checkers board (Tot).
@@ -130,7 +132,7 @@ func (p msLeafCounter) Features(dst []float64) {
 // quiet move can end the game, by repeating a position (which takes four plies without a capture or man
 // move) or reaching the no-progress limit: when that is possible, the king moves are played to see.
 func (x msExchangePair) ranges(p games.Position, depth int, lo, hi []float64) {
-	tot, w := float64(msPieces(p)), 2*x.tot
+	tot, w := float64(msPieces(p)), x.gap()
 	lo[0], hi[0] = -w*tot, 0
 	cp, ok := p.(*checkers.Position)
 	if depth != 1 || !ok {

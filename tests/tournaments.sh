@@ -75,6 +75,7 @@ abstar-nodes() {
   OPSPEC="name=OP preset=$MAT search=alphabeta-star depth=60" vs-op abstar-nodes "$(abstar)" --nodes "${NODES:-5000}"
 }
 abstar-time-mat12() { MAT=mat12-tot25 abstar-time; }
+abstar-nodes-mat12() { MAT=mat12-tot25 abstar-nodes; }
 
 # OM search with the engine's own alpha-beta as its probes (tables kept across probes) against dossier's full
 # alpha-beta with the same function, at an equal time a move.
@@ -83,7 +84,6 @@ om-time() {
     --movetime "${MOVETIME:-50}"
 }
 om-time-mat12() { MAT=mat12-tot25 om-time; }
-abstar-nodes-mat12() { MAT=mat12-tot25 abstar-nodes; }
 
 # Benefit curves (Carmel & Markovitch 1993): M* with a perfect model of a DOP-ply opponent searching DOP+K
 # plies, and minimax searching DOP+K plies, each against that opponent; the benefit is M*'s score minus
