@@ -8,6 +8,7 @@ import (
 
 	"dossier/engine"
 	"dossier/games"
+	"dossier/play"
 	"dossier/protocol"
 )
 
@@ -34,7 +35,7 @@ type ObservedGame struct {
 	// Game is the name of the game played.
 	Game string
 	// Opponent is who the GUI said the opponent was.
-	Opponent protocol.Opponent
+	Opponent play.Opponent
 	// Moves are the opponent's moves in the order they were played.
 	Moves []Observation
 }
@@ -48,7 +49,7 @@ type Player struct {
 	cfg      PlayerConfig
 	searcher engine.Searcher // nil until the next search after a change of game or option
 	warning  string          // why searcher is not the configured one, or ""
-	opponent protocol.Opponent
+	opponent play.Opponent
 	observed []ObservedGame // one per game, the current game last
 }
 
@@ -74,7 +75,7 @@ func (p *Player) Game() games.Game {
 }
 
 // Opponent returns the opponent the GUI named last.
-func (p *Player) Opponent() protocol.Opponent {
+func (p *Player) Opponent() play.Opponent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.opponent
@@ -164,7 +165,7 @@ func (p *Player) NewGame(g games.Game) {
 
 // SetOpponent records who the opponent is; it names the current game's opponent while no move of it has
 // been observed yet.
-func (p *Player) SetOpponent(o protocol.Opponent) {
+func (p *Player) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.opponent = o

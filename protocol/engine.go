@@ -7,6 +7,7 @@ import (
 
 	"dossier/engine"
 	"dossier/games"
+	"dossier/play"
 )
 
 // Engine is what a Session drives. The session calls its methods from one goroutine at a time: Search runs
@@ -17,7 +18,7 @@ type Engine interface {
 	// NewGame tells the engine that a new game of g begins (ucinewgame, or a change of UCI_Variant).
 	NewGame(g games.Game)
 	// SetOpponent tells the engine who it is playing (the UCI_Opponent option).
-	SetOpponent(o Opponent)
+	SetOpponent(o play.Opponent)
 	// ObserveMove reports one move of the opponent with the position before it; the position is a copy the
 	// engine may keep. See Session for the rule that decides which moves are the opponent's.
 	ObserveMove(before games.Position, m games.Move)

@@ -19,6 +19,7 @@ import (
 	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
+	"dossier/play"
 )
 
 // testLookup resolves the UCI_Variant names to the games, as catalog.Lookup does.
@@ -58,7 +59,7 @@ type fakeEngine struct {
 
 	mu        sync.Mutex
 	newGames  []string
-	opponents []Opponent
+	opponents []play.Opponent
 	observed  []string // "before-FEN|move"
 	limits    []engine.Limits
 	hash      int
@@ -109,7 +110,7 @@ func (e *fakeEngine) NewGame(g games.Game) {
 	e.mu.Unlock()
 }
 
-func (e *fakeEngine) SetOpponent(o Opponent) {
+func (e *fakeEngine) SetOpponent(o play.Opponent) {
 	e.mustNotPanic("SetOpponent")
 	e.mu.Lock()
 	e.opponents = append(e.opponents, o)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"dossier/games"
+	"dossier/play"
 )
 
 // sessionOptions returns the options the session handles itself; they come before the engine's, and an
@@ -15,7 +16,7 @@ func (s *Session) sessionOptions() []Option {
 	variant := Option{Name: "UCI_Variant", Type: ComboType, Default: s.variantOf(s.game), Vars: s.cfg.Variants,
 		Apply: s.setVariant, comboAcceptsOthers: true}
 	opponent := StringOption("UCI_Opponent", "", func(v string) {
-		s.opponent = ParseOpponent(v)
+		s.opponent = play.ParseUCIOpponent(v)
 		s.safely("SetOpponent", func() { s.engine.SetOpponent(s.opponent) })
 	})
 	wdl := CheckOption("UCI_ShowWDL", false, func(on bool) { s.showWDL = on })

@@ -37,6 +37,7 @@ import (
 	"unicode"
 
 	"dossier/games"
+	"dossier/play"
 )
 
 // DefaultMaxLineBytes bounds an input line when Config.MaxLineBytes is zero: a position line of a very long
@@ -79,7 +80,7 @@ type Session struct {
 	game     games.Game
 	pos      games.Position
 	record   gameRecord
-	opponent Opponent
+	opponent play.Opponent
 	options  []Option
 	search   *runningSearch
 	checker  moveChecker // for the Run goroutine
@@ -111,7 +112,7 @@ func NewSession(eng Engine, defaultGame games.Game, in io.Reader, out io.Writer,
 }
 
 // Opponent returns the opponent the GUI named last; call it only while Run is not running.
-func (s *Session) Opponent() Opponent { return s.opponent }
+func (s *Session) Opponent() play.Opponent { return s.opponent }
 
 // Game returns the game being played; call it only while Run is not running.
 func (s *Session) Game() games.Game { return s.game }

@@ -14,6 +14,7 @@ import (
 	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
+	"dossier/play"
 )
 
 func TestHandshake(t *testing.T) {
@@ -139,7 +140,7 @@ func playGame(t *testing.T, g games.Game, variant string, seed uint64, maxPlies 
 		if got := engines[side].newGames; !slices.Equal(got, []string{g.Name(), g.Name()}[:len(got)]) || len(got) == 0 {
 			t.Errorf("%s engine NewGame calls %q", games.Side(side), got)
 		}
-		if ops := engines[side].opponents; len(ops) != 1 || ops[0].Name != fmt.Sprintf("fake %d", 1-side) || ops[0].Kind != Computer {
+		if ops := engines[side].opponents; len(ops) != 1 || ops[0].Name != fmt.Sprintf("fake %d", 1-side) || ops[0].Kind != play.Computer {
 			t.Errorf("%s engine opponents %+v", games.Side(side), ops)
 		}
 	}
