@@ -18,7 +18,7 @@ func TestOpponentOption(t *testing.T) {
 	} {
 		s.handleLine(line)
 	}
-	want := []play.Opponent{{Title: "BOT", Elo: 2100, Kind: play.Computer, Name: "Some  Bot"}, {}, {Elo: 1500, Kind: play.Human, Name: "alice"}}
+	want := []play.Opponent{{Title: "BOT", Elo: 2100, Kind: play.Computer, Name: "Some  Bot", Source: "uci"}, {Source: "uci"}, {Elo: 1500, Kind: play.Human, Name: "alice", Source: "uci"}}
 	if len(eng.opponents) != len(want) {
 		t.Fatalf("SetOpponent calls %+v", eng.opponents)
 	}
