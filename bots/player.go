@@ -107,7 +107,7 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 // saying so. OpponentModel is the model of a model search (see ParseModelSpec); setoption reports a
 // malformed one at once, and a search whose model does not fit the game or the search plays alpha-beta
 // instead, with an info string naming the term at fault.
-func (p *Player) Options() []protocol.Option {
+func (p *Player) Options() []play.Option {
 	cfg := p.Config()
 	hash := cfg.HashMB
 	if hash <= 0 {
@@ -121,22 +121,22 @@ func (p *Player) Options() []protocol.Option {
 	if search == "" {
 		search = AlphaBetaSearch
 	}
-	return []protocol.Option{
-		protocol.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
-		protocol.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
+	return []play.Option{
+		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
+		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Threads = n }) }),
-		protocol.ComboOption("Search", search, SearchAlgorithms(),
+		play.ComboOption("Search", search, SearchAlgorithms(),
 			func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
-		{Name: "OpponentModel", Type: protocol.StringType, Default: cfg.Model, Apply: func(v string) error {
+		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: func(v string) error {
 			p.configure(func(c *PlayerConfig) { c.Model = v })
 			_, err := ParseModelSpec(v)
 			return err
 		}},
-		protocol.ComboOption("Preset", preset, AllPresetNames(),
+		play.ComboOption("Preset", preset, AllPresetNames(),
 			func(v string) { p.configure(func(c *PlayerConfig) { c.Preset = v }) }),
-		protocol.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
+		play.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
-		protocol.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
+		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
 	}
 }

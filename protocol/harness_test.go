@@ -75,18 +75,18 @@ func newFakeEngine(seed uint64) *fakeEngine {
 	return e
 }
 
-func (e *fakeEngine) Options() []Option {
-	return []Option{
-		SpinOption("Hash", 16, 1, 4096, func(n int) {
+func (e *fakeEngine) Options() []play.Option {
+	return []play.Option{
+		play.SpinOption("Hash", 16, 1, 4096, func(n int) {
 			e.mustNotPanic("Hash")
 			e.mu.Lock()
 			e.hash = n
 			e.mu.Unlock()
 		}),
-		ButtonOption("Clear Hash", func() { e.note("clear hash") }),
-		CheckOption("Own Book", false, func(b bool) { e.note(fmt.Sprint("own book ", b)) }),
-		ComboOption("Style", "Normal", []string{"Solid", "Normal", "Risky"}, func(v string) { e.note("style " + v) }),
-		StringOption("Book File", "", func(v string) { e.note("book file " + v) }),
+		play.ButtonOption("Clear Hash", func() { e.note("clear hash") }),
+		play.CheckOption("Own Book", false, func(b bool) { e.note(fmt.Sprint("own book ", b)) }),
+		play.ComboOption("Style", "Normal", []string{"Solid", "Normal", "Risky"}, func(v string) { e.note("style " + v) }),
+		play.StringOption("Book File", "", func(v string) { e.note("book file " + v) }),
 	}
 }
 

@@ -31,4 +31,3 @@ func TestOpponentOption(t *testing.T) {
 		t.Errorf("session keeps %+v", s.Opponent())
 	}
 }
-

@@ -2,8 +2,6 @@
 package protocol
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"dossier/games"
@@ -12,17 +10,17 @@ import (
 
 // sessionOptions returns the options the session handles itself; they come before the engine's, and an
 // engine option of the same name is hidden by them.
-func (s *Session) sessionOptions() []Option {
-	variant := Option{Name: "UCI_Variant", Type: ComboType, Default: s.variantOf(s.game), Vars: s.cfg.Variants,
-		Apply: s.setVariant, comboAcceptsOthers: true}
-	opponent := StringOption("UCI_Opponent", "", func(v string) {
+func (s *Session) sessionOptions() []play.Option {
+	variant := play.Option{Name: "UCI_Variant", Type: play.ComboType, Default: s.variantOf(s.game), Vars: s.cfg.Variants,
+		Apply: s.setVariant, AcceptsOthers: true}
+	opponent := play.StringOption("UCI_Opponent", "", func(v string) {
 		s.opponent = play.ParseUCIOpponent(v)
 		s.safely("SetOpponent", func() { s.engine.SetOpponent(s.opponent) })
 	})
-	wdl := CheckOption("UCI_ShowWDL", false, func(on bool) { s.showWDL = on })
+	wdl := play.CheckOption("UCI_ShowWDL", false, func(on bool) { s.showWDL = on })
 	// Ponder tells a GUI that the engine can ponder; the engine learns of pondering from go ponder itself.
-	ponder := CheckOption("Ponder", false, func(bool) {})
-	return []Option{variant, opponent, wdl, ponder}
+	ponder := play.CheckOption("Ponder", false, func(bool) {})
+	return []play.Option{variant, opponent, wdl, ponder}
 }
 
 // lookup resolves a game name with the configured lookup, or accepts only the default game without one.
@@ -84,69 +82,11 @@ func (s *Session) cmdSetOption(c command) {
 	value := c.rawFrom(valueAt + 1)
 	for _, o := range s.options {
 		if strings.EqualFold(o.Name, name) {
-			if err := applyOption(o, value, hasValue); err != nil {
+			if err := o.Set(value, hasValue); err != nil {
 				s.errorf("setoption %s: %v", o.Name, err)
 			}
 			return
 		}
 	}
 	s.errorf("setoption: no option named %s", quoteToken(name))
-}
-
-// applyOption checks a value against the option's type and calls its Apply with the canonical value.
-func applyOption(o Option, value string, hasValue bool) error {
-	if !hasValue && o.Type != ButtonType && o.Type != StringType {
-		return fmt.Errorf("a %s option needs a value", o.Type)
-	}
-	switch o.Type {
-	case CheckType:
-		switch strings.ToLower(value) {
-		case "true":
-			value = "true"
-		case "false":
-			value = "false"
-		default:
-			return fmt.Errorf("value %s is not true or false", quoteToken(value))
-		}
-	case SpinType:
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return fmt.Errorf("value %s is not a whole number", quoteToken(value))
-		}
-		if n < o.Min || n > o.Max {
-			return fmt.Errorf("value %d is outside %d..%d", n, o.Min, o.Max)
-		}
-		value = strconv.FormatInt(n, 10)
-	case ComboType:
-		found := false
-		for _, v := range o.Vars {
-			if strings.EqualFold(v, value) {
-				value, found = v, true
-				break
-			}
-		}
-		if !found && !o.comboAcceptsOthers {
-			return fmt.Errorf("value %s is not one of %s", quoteToken(value), strings.Join(o.Vars, ", "))
-		}
-	case ButtonType:
-		value = ""
-	case StringType:
-		if value == "<empty>" {
-			value = ""
-		}
-	}
-	if o.Apply == nil {
-		return nil
-	}
-	return applySafely(o, value)
-}
-
-// applySafely calls an option's Apply, turning a panic in the engine's setter into an error.
-func applySafely(o Option, value string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("internal error: %v", r)
-		}
-	}()
-	return o.Apply(value)
 }

@@ -81,7 +81,7 @@ type Session struct {
 	pos      games.Position
 	record   gameRecord
 	opponent play.Opponent
-	options  []Option
+	options  []play.Option
 	search   *runningSearch
 	checker  moveChecker // for the Run goroutine
 }
@@ -287,7 +287,7 @@ func (s *Session) cmdUCI(command) {
 	s.send("id name " + s.cfg.Name)
 	s.send("id author " + s.cfg.Author)
 	for _, o := range s.options {
-		s.send(o.uciLine())
+		s.send(uciLine(o))
 	}
 	s.send("uciok")
 }
