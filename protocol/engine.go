@@ -1,30 +1,11 @@
-// The interface a Session drives, and the engine options it shows the GUI.
+// How the engine options are announced in the uci reply.
 package protocol
 
 import (
 	"strconv"
 
-	"dossier/engine"
-	"dossier/games"
 	"dossier/play"
 )
-
-// Engine is what a Session drives. The session calls its methods from one goroutine at a time: Search runs
-// on a goroutine of its own, and the session calls nothing else on the engine until Search has returned.
-type Engine interface {
-	// Options returns the engine's own options (Hash, Threads, ...); the session lists them after its own.
-	Options() []play.Option
-	// NewGame tells the engine that a new game of g begins (ucinewgame, or a change of UCI_Variant).
-	NewGame(g games.Game)
-	// SetOpponent tells the engine who it is playing (the UCI_Opponent option).
-	SetOpponent(o play.Opponent)
-	// ObserveMove reports one move of the opponent with the position before it; the position is a copy the
-	// engine may keep. See Session for the rule that decides which moves are the opponent's.
-	ObserveMove(before games.Position, m games.Move)
-	// Search looks for a move in p (a copy the engine owns for the call) until ctl says stop, calling report
-	// with progress; it follows engine.Searcher's contract.
-	Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result
-}
 
 // uciLine writes the option as the "uci" reply announces it.
 func uciLine(o play.Option) string {

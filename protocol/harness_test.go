@@ -60,7 +60,8 @@ type fakeEngine struct {
 	mu        sync.Mutex
 	newGames  []string
 	opponents []play.Opponent
-	observed  []string // "before-FEN|move"
+	observed  []string // the observed moves
+	lifecycle []string // StartGame, ObserveMove, TakeBack, GameOver and Close calls, one line each
 	limits    []engine.Limits
 	hash      int
 	log       []string
@@ -117,11 +118,48 @@ func (e *fakeEngine) SetOpponent(o play.Opponent) {
 	e.mu.Unlock()
 }
 
-func (e *fakeEngine) ObserveMove(before games.Position, m games.Move) {
+func (e *fakeEngine) ObserveMove(m play.ObservedMove) {
 	e.mustNotPanic("ObserveMove")
 	e.mu.Lock()
-	e.observed = append(e.observed, before.FormatMove(m))
+	e.observed = append(e.observed, m.Before.FormatMove(m.Move))
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("observe %d %s %v", m.Ply, m.Before.FormatMove(m.Move), m.Elapsed))
 	e.mu.Unlock()
+}
+
+func (e *fakeEngine) StartGame(g play.GameStart) {
+	e.mustNotPanic("StartGame")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("start %s %s as %s from %s (%s)", g.Game.Name(), g.Variant, g.OurSide, g.Start.FEN(), g.TimeControl))
+	e.mu.Unlock()
+}
+
+func (e *fakeEngine) TakeBack(plies int) {
+	e.mustNotPanic("TakeBack")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("takeback %d", plies))
+	e.mu.Unlock()
+}
+
+func (e *fakeEngine) GameOver(end play.GameEnd) {
+	e.mustNotPanic("GameOver")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("over %s %s after %d moves", end.Outcome.Result, end.Reason, len(end.Moves)))
+	e.mu.Unlock()
+}
+
+func (e *fakeEngine) Close() error {
+	e.mustNotPanic("Close")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, "close")
+	e.mu.Unlock()
+	return nil
+}
+
+// events returns the life-cycle calls so far, one line each.
+func (e *fakeEngine) events() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.lifecycle...)
 }
 
 // observedMoves returns the moves observed so far.
@@ -186,7 +224,7 @@ func waitFor(t *testing.T, c chan struct{}, what string) {
 }
 
 // runScript feeds a whole input to a new session and returns its output lines once Run has returned.
-func runScript(t *testing.T, eng Engine, g games.Game, cfg Config, input string) []string {
+func runScript(t *testing.T, eng play.Engine, g games.Game, cfg Config, input string) []string {
 	t.Helper()
 	var out bytes.Buffer
 	s := NewSession(eng, g, strings.NewReader(input), &out, cfg)
@@ -214,7 +252,7 @@ type transcript struct {
 }
 
 // startSession runs a session on pipes; the test closes it (or it is closed at cleanup).
-func startSession(t *testing.T, eng Engine, g games.Game, cfg Config) *transcript {
+func startSession(t *testing.T, eng play.Engine, g games.Game, cfg Config) *transcript {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	tr := &transcript{t: t, in: inW, lines: make(chan string, 1<<16), done: make(chan error, 1)}

@@ -29,6 +29,8 @@ type runningSearch struct {
 	ponderHit bool
 	// ends reports that the search ends by itself once released (it has a limit), so end of input waits.
 	ends bool
+	// best is the move the bestmove line gave (NoMove for 0000 or a perft); set before done is closed.
+	best games.Move
 }
 
 // finishSearch stops a running search, waits for its bestmove, and settles what it left pending.
@@ -62,8 +64,11 @@ func (s *Session) joinSearch() {
 	r := s.search
 	<-r.done
 	s.search = nil
+	if r.best != games.NoMove {
+		s.record.lastBest, s.record.lastBestAt = r.best, len(s.record.moves)
+	}
 	if r.ponder && r.ponderHit {
-		s.observe(len(s.record.moves), s.pos.ToMove())
+		s.observe(len(s.record.moves), s.pos.ToMove(), -1)
 	}
 }
 
@@ -96,10 +101,16 @@ func (s *Session) cmdGo(c command) {
 		return
 	}
 	ours := s.pos.ToMove()
+	s.startGame(lim)
+	elapsed := time.Duration(-1)
+	if s.record.hasLimits {
+		elapsed = opponentElapsed(s.record.lastLimits, lim, ours.Other())
+	}
+	s.record.lastLimits, s.record.hasLimits = lim, true
 	if lim.Ponder {
-		s.observe(len(s.record.moves)-1, ours)
+		s.observe(len(s.record.moves)-1, ours, -1)
 	} else {
-		s.observe(len(s.record.moves), ours)
+		s.observe(len(s.record.moves), ours, elapsed)
 	}
 	status := s.pos.Status()
 	if claimable(status) && s.checker.first(s.pos) != games.NoMove {
@@ -282,7 +293,7 @@ func (s *Session) startSearch(lim engine.Limits) {
 		searching = false
 		reportMu.Unlock()
 		<-ctl.Released()
-		s.sendBestMove(view, chk, res)
+		r.best = s.sendBestMove(view, chk, res)
 	}()
 }
 
@@ -298,15 +309,16 @@ func (s *Session) callSearch(root games.Position, ctl *engine.Control, report fu
 	return s.engine.Search(root, ctl, report)
 }
 
-// sendBestMove writes the bestmove line. A move the engine got wrong (none, or not legal) is replaced by
-// the first legal move, since a GUI forfeits an engine that sends an illegal one.
-func (s *Session) sendBestMove(view games.Position, chk *moveChecker, res engine.Result) {
+// sendBestMove writes the bestmove line and returns its move (NoMove for 0000). A move the engine got wrong
+// (none, or not legal) is replaced by the first legal move, since a GUI forfeits an engine that sends an
+// illegal one.
+func (s *Session) sendBestMove(view games.Position, chk *moveChecker, res engine.Result) games.Move {
 	move := res.Move
 	if !chk.legal(view, move) {
 		move = chk.first(view)
 		if move == games.NoMove {
 			s.send("bestmove 0000")
-			return
+			return games.NoMove
 		}
 		s.errorf("the engine returned no legal move; playing the first legal move")
 	}
@@ -321,6 +333,7 @@ func (s *Session) sendBestMove(view games.Position, chk *moveChecker, res engine
 	}
 	view.Undo()
 	s.send(line)
+	return move
 }
 
 // sendInfo writes one progress report: the info line, then its text and the predicted reply as info strings.

@@ -66,7 +66,7 @@ type Config struct {
 
 // Session is one conversation with a GUI. Create it with NewSession and call Run once.
 type Session struct {
-	engine Engine
+	engine play.Engine
 	cfg    Config
 	in     *bufio.Reader
 	out    io.Writer
@@ -88,7 +88,7 @@ type Session struct {
 
 // NewSession returns a session that plays defaultGame with eng, reading commands from in and writing
 // replies to out.
-func NewSession(eng Engine, defaultGame games.Game, in io.Reader, out io.Writer, cfg Config) *Session {
+func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Writer, cfg Config) *Session {
 	if cfg.Name == "" {
 		cfg.Name = "dossier"
 	}
@@ -119,8 +119,15 @@ func (s *Session) Game() games.Game { return s.game }
 
 // Run serves commands until quit or the end of the input, and returns nil then; it returns the error of a
 // failed read or write. At the end of the input a search with a limit is allowed to finish and report its
-// move, an infinite or pondering one is stopped.
-func (s *Session) Run() error {
+// move, an infinite or pondering one is stopped. Either way the game in progress is reported over (with the
+// result its final position shows) and the engine is closed, which flushes what it keeps.
+func (s *Session) Run() (err error) {
+	defer func() {
+		s.endGame()
+		if closeErr := s.closeEngine(); err == nil && closeErr != nil {
+			err = closeErr
+		}
+	}()
 	for {
 		line, tooLong, readErr := s.readLine()
 		if tooLong {
@@ -141,6 +148,16 @@ func (s *Session) Run() error {
 			return err
 		}
 	}
+}
+
+// closeEngine closes the engine, turning a panic into an error.
+func (s *Session) closeEngine() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("protocol: internal error in the engine's Close: %v", r)
+		}
+	}()
+	return s.engine.Close()
 }
 
 // readLine reads one line without its line ending. A line longer than MaxLineBytes is consumed and reported
@@ -313,8 +330,10 @@ func (s *Session) cmdNewGame(command) {
 	s.resetGame(s.game)
 }
 
-// resetGame makes g the game, its start the position and the record empty, and tells the engine.
+// resetGame ends the game in progress, makes g the game, its start the position and the record empty, and
+// tells the engine.
 func (s *Session) resetGame(g games.Game) {
+	s.endGame()
 	s.game = g
 	s.pos = g.Start()
 	s.record = gameRecord{}
