@@ -1,4 +1,4 @@
-// Player: the protocol.Engine that plays a preset with a search, and keeps what it observed of its opponent.
+// Player: the play.Engine that plays a preset with a search and files the game's life cycle in the memory.
 package bots
 
 import (
@@ -9,7 +9,8 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/play"
-	"dossier/protocol"
+
+	"go.uber.org/zap"
 )
 
 // Bounds of the Player's spin options.
@@ -26,23 +27,30 @@ type Observation struct {
 	FEN string
 	// Move is the move in the game's protocol notation.
 	Move string
-	// Ply is the position's ply count (half-moves since the game's start).
+	// Ply is the move's index in the game since its start position.
 	Ply int
 }
 
-// ObservedGame is what the Player saw of its opponent in one game.
-type ObservedGame struct {
+// CurrentGame is what the Player saw of the game in progress.
+type CurrentGame struct {
 	// Game is the name of the game played.
 	Game string
-	// Opponent is who the GUI said the opponent was.
+	// Opponent is who the front end said the opponent was.
 	Opponent play.Opponent
+	// ID is the game's identifier in the memory ("" before its first search, or without a memory).
+	ID string
+	// Started says whether the front end started the game (its first search); OurSide is valid then.
+	Started bool
+	// OurSide is the side the Player plays.
+	OurSide games.Side
 	// Moves are the opponent's moves in the order they were played.
 	Moves []Observation
 }
 
-// Player is dossier's protocol.Engine: it searches with the searcher its configuration describes (see
-// NewSearcher), rebuilt when an option changes, and records the opponent's moves game by game for the
-// opponent models. Its methods are safe for concurrent use, except that Search must not run twice at once.
+// Player is dossier's play.Engine: it searches with the searcher its configuration describes (see
+// NewSearcher), rebuilt when an option changes, and files the game's life cycle (the opponent, each of its
+// moves with what we predicted of it, take-backs, the result) in the per-opponent memory when it has one.
+// Its methods are safe for concurrent use, except that Search must not run twice at once.
 type Player struct {
 	mu       sync.Mutex
 	game     games.Game
@@ -50,14 +58,17 @@ type Player struct {
 	searcher engine.Searcher // nil until the next search after a change of game or option
 	warning  string          // why searcher is not the configured one, or ""
 	opponent play.Opponent
-	observed []ObservedGame // one per game, the current game last
+	current  CurrentGame
+	dossier  dossier // the memory's side of the life cycle
 }
 
-var _ protocol.Engine = (*Player)(nil)
+var _ play.Engine = (*Player)(nil)
 
-// NewPlayer returns a Player of g with the given configuration.
+// NewPlayer returns a Player of g with the given configuration and no memory (see UseMemory).
 func NewPlayer(g games.Game, cfg PlayerConfig) *Player {
-	return &Player{game: g, cfg: cfg, observed: []ObservedGame{{Game: g.Name()}}}
+	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}}
+	p.dossier.log = zap.NewNop()
+	return p
 }
 
 // Config returns the Player's current configuration.
@@ -74,23 +85,20 @@ func (p *Player) Game() games.Game {
 	return p.game
 }
 
-// Opponent returns the opponent the GUI named last.
+// Opponent returns the opponent the front end named last.
 func (p *Player) Opponent() play.Opponent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.opponent
 }
 
-// Observed returns a copy of the observed games, the current one last.
-func (p *Player) Observed() []ObservedGame {
+// Current returns a copy of what the Player saw of the game in progress.
+func (p *Player) Current() CurrentGame {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make([]ObservedGame, len(p.observed))
-	for i, g := range p.observed {
-		out[i] = g
-		out[i].Moves = slices.Clone(g.Moves)
-	}
-	return out
+	c := p.current
+	c.Moves = slices.Clone(c.Moves)
+	return c
 }
 
 // configure changes the configuration under the lock; the searcher is rebuilt at the next search.
@@ -101,14 +109,15 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 	p.searcher = nil
 }
 
-// Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth and
-// Contempt. Preset offers the presets of every game, since a GUI may set it before it names the game; a
+// Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
+// Contempt, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default). Preset offers the presets of every game, since a GUI may set it before it names the game; a
 // preset the current game lacks is replaced by the game's default at search time, with an info string
 // saying so. OpponentModel is the model of a model search (see ParseModelSpec); setoption reports a
 // malformed one at once, and a search whose model does not fit the game or the search plays alpha-beta
 // instead, with an info string naming the term at fault.
 func (p *Player) Options() []play.Option {
 	cfg := p.Config()
+	mem := p.memoryConfig()
 	hash := cfg.HashMB
 	if hash <= 0 {
 		hash = engine.DefaultAlphaBetaOptions(p.Game()).HashMB
@@ -138,11 +147,13 @@ func (p *Player) Options() []play.Option {
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
+		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
+		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
 }
 
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
-// and opens a new record of observations.
+// and opens a new record of the game (the front end reported the end of an unfinished one before).
 func (p *Player) NewGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -153,34 +164,63 @@ func (p *Player) NewGame(g games.Game) {
 	}
 	p.game = g
 	// Build the searcher (and allocate its tables) now rather than on the clock of the first move: GUIs
-	// send ucinewgame after the options and before the game's first go.
+	// send ucinewgame after the options and before the game's first go. The memory opens now too.
 	p.searcherLocked()
-	current := &p.observed[len(p.observed)-1]
-	if len(current.Moves) == 0 {
-		*current = ObservedGame{Game: g.Name(), Opponent: p.opponent}
-		return
-	}
-	p.observed = append(p.observed, ObservedGame{Game: g.Name(), Opponent: p.opponent})
+	p.current = CurrentGame{Game: g.Name(), Opponent: p.opponent}
+	p.dossier.ensureOpen()
 }
 
-// SetOpponent records who the opponent is; it names the current game's opponent while no move of it has
-// been observed yet.
+// SetOpponent records who the opponent is, in the memory too; it names the current game's opponent while
+// the game has not started.
 func (p *Player) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.opponent = o
-	if current := &p.observed[len(p.observed)-1]; len(current.Moves) == 0 {
-		current.Opponent = o
+	if !p.current.Started {
+		p.current.Opponent = o
 	}
+	p.dossier.sighting(o)
 }
 
-// ObserveMove records an opponent's move and the position before it in the current game's record.
-func (p *Player) ObserveMove(before games.Position, m games.Move) {
-	obs := Observation{FEN: before.FEN(), Move: before.FormatMove(m), Ply: before.Ply()}
+// StartGame opens the game's record in the memory.
+func (p *Player) StartGame(gs play.GameStart) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	current := &p.observed[len(p.observed)-1]
-	current.Moves = append(current.Moves, obs)
+	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
+	p.current.ID = p.dossier.startGame(gs, p.opponent)
+}
+
+// ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
+// it; the memory commits it in the background, and Search waits for it before answering.
+func (p *Player) ObserveMove(om play.ObservedMove) {
+	obs := Observation{FEN: om.Before.FEN(), Move: om.Before.FormatMove(om.Move), Ply: om.Ply}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.current.Moves = append(p.current.Moves, obs)
+	p.dossier.observe(om, obs)
+}
+
+// TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
+func (p *Player) TakeBack(keep int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
+	p.dossier.takeBack(keep)
+}
+
+// GameOver files the game's result in the memory.
+func (p *Player) GameOver(end play.GameEnd) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.dossier.gameOver(end)
+	p.current.Started = false
+}
+
+// Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
+func (p *Player) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.dossier.close()
 }
 
 // Search searches pos with the configured searcher, building it first after a change. A configuration
@@ -191,11 +231,16 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 	if warning != "" && report != nil {
 		report(engine.Info{Text: warning})
 	}
+	if notice := p.memoryNotice(); notice != "" && report != nil {
+		report(engine.Info{Text: notice})
+	}
 	if s == nil {
 		<-ctl.Released()
 		return engine.Result{}
 	}
-	return s.Search(pos, ctl, report)
+	res := s.Search(pos, ctl, report)
+	p.afterSearch(pos, res)
+	return res
 }
 
 // currentSearcher returns the searcher of the current game and configuration, building it if needed, and

@@ -286,8 +286,7 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 			}
 			tr.send("isready")
 			tr.until("readyok")
-			observed := player.Observed()
-			current := observed[len(observed)-1]
+			current := player.Current()
 			if current.Game != g.Name() || current.Opponent.Name != "alice" || current.Opponent.Elo != 1500 {
 				t.Errorf("current game %s against %+v", current.Game, current.Opponent)
 			}
@@ -297,17 +296,20 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 			if player.Opponent().Name != "alice" {
 				t.Errorf("opponent %+v", player.Opponent())
 			}
+			if !current.Started || current.OurSide != games.First {
+				t.Errorf("the game started %v, our side %s", current.Started, current.OurSide)
+			}
 			// The copy is the caller's: changing it changes nothing in the Player.
 			current.Moves[0].Move = "changed"
-			if player.Observed()[len(observed)-1].Moves[0].Move == "changed" {
-				t.Error("Observed shares its slices with the Player")
+			if player.Current().Moves[0].Move == "changed" {
+				t.Error("Current shares its slices with the Player")
 			}
-			// A new game opens a new record and keeps the old one.
+			// A new game opens a new record.
 			tr.send("ucinewgame")
 			tr.send("isready")
 			tr.until("readyok")
-			if after := player.Observed(); len(after) != len(observed)+1 || len(after[len(after)-1].Moves) != 0 {
-				t.Errorf("after ucinewgame: %d records, the last with %d moves", len(after), len(after[len(after)-1].Moves))
+			if after := player.Current(); after.Started || len(after.Moves) != 0 {
+				t.Errorf("after ucinewgame: started %v with %d moves", after.Started, len(after.Moves))
 			}
 		})
 	}

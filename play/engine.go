@@ -26,8 +26,8 @@ type Engine interface {
 	StartGame(g GameStart)
 	// ObserveMove reports one move of the opponent; see ObservedMove. Each move is reported exactly once.
 	ObserveMove(m ObservedMove)
-	// TakeBack reports that the last plies moves of the game (ours and the opponent's) were taken back.
-	TakeBack(plies int)
+	// TakeBack reports that moves were taken back: the game goes on from its first keep moves.
+	TakeBack(keep int)
 	// GameOver reports the end of the game begun by the last StartGame, with its result when the front end
 	// knows or can infer it. It is called at most once per StartGame.
 	GameOver(e GameEnd)

@@ -133,10 +133,10 @@ func (e *fakeEngine) StartGame(g play.GameStart) {
 	e.mu.Unlock()
 }
 
-func (e *fakeEngine) TakeBack(plies int) {
+func (e *fakeEngine) TakeBack(keep int) {
 	e.mustNotPanic("TakeBack")
 	e.mu.Lock()
-	e.lifecycle = append(e.lifecycle, fmt.Sprintf("takeback %d", plies))
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("takeback to %d", keep))
 	e.mu.Unlock()
 }
 

@@ -93,7 +93,7 @@ func (s *Session) takeBack(keep int) {
 	r.moves = r.moves[:keep]
 	r.accounted = min(r.accounted, keep)
 	if r.started {
-		s.safely("TakeBack", func() { s.engine.TakeBack(plies) })
+		s.safely("TakeBack", func() { s.engine.TakeBack(keep) })
 	}
 }
 

@@ -55,7 +55,7 @@ func TestLifecycle(t *testing.T) {
 			"start chess chess as second from " + startFEN + " (depth 1)",
 			"observe 0 e2e4 -1ns",
 			"observe 2 d2d4 -1ns",
-			"takeback 2",
+			"takeback to 1",
 			"observe 2 g1f3 -1ns",
 			"over * unknown after 3 moves",
 			"close",

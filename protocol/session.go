@@ -62,6 +62,8 @@ type Config struct {
 	MaxLineBytes int
 	// MaxPerftDepth bounds "go perft N" (0: no bound).
 	MaxPerftDepth int
+	// Options are the program's own options (LogFile), listed after the session's and before the engine's.
+	Options []play.Option
 }
 
 // Session is one conversation with a GUI. Create it with NewSession and call Run once.
@@ -107,7 +109,7 @@ func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Wr
 	}
 	s := &Session{engine: eng, cfg: cfg, in: bufio.NewReaderSize(in, 64<<10), out: out,
 		game: defaultGame, pos: defaultGame.Start()}
-	s.options = append(s.sessionOptions(), eng.Options()...)
+	s.options = append(append(s.sessionOptions(), cfg.Options...), eng.Options()...)
 	return s
 }
 
