@@ -17,6 +17,8 @@ type modelEnv struct {
 	own    engine.Evaluation
 	mirror engine.Mirror
 	probe  engine.AlphaBetaOptions
+	// replies, when not nil, is MEU's model of the replies in place of the one the model spec names.
+	replies engine.MoveProbabilities
 }
 
 // evalOf returns the evaluation of the preset a term names.
@@ -139,6 +141,9 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 // for the empty model), or the counts read from the file of discrepancy:PATH, which must be counts of
 // the game being played.
 func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error) {
+	if env.replies != nil {
+		return env.replies, nil
+	}
 	if !model.IsZero() && model.Terms[0].Path != "" {
 		t := model.Terms[0]
 		counts, err := LoadDiscrepancyCounts(t.Path)

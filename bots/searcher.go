@@ -30,6 +30,9 @@ type PlayerConfig struct {
 	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a
 	// man); alpha-beta only.
 	Contempt float64
+	// Live, when set and Model is empty, is the opponent model a model search plays against: read at every
+	// move, so that what learners change plays at once (see LiveModel).
+	Live LiveModel
 }
 
 // NewSearcher builds the searcher that cfg describes for g. The preset's depth (or cfg.Depth) caps every
@@ -37,6 +40,24 @@ type PlayerConfig struct {
 // preset's evaluation as ours and cfg.Model as its model of the opponent; the errors of a model name the
 // term that is wrong.
 func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
+	model, err := ParseModelSpec(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Live != nil && model.IsZero() && cfg.Search != "" && cfg.Search != AlphaBetaSearch {
+		// Check the configuration once with minimax's model; the live model's own states are checked as
+		// they come.
+		if _, err := newSearcher(g, cfg, ModelSpec{}, nil); err != nil {
+			return nil, err
+		}
+		return &liveSearcher{game: g, cfg: cfg, live: cfg.Live}, nil
+	}
+	return newSearcher(g, cfg, model, nil)
+}
+
+// newSearcher is NewSearcher with the model given as a parsed spec, and MEU's reply model when replies is not
+// nil (a learner's live counts) instead of the one the spec names.
+func newSearcher(g games.Game, cfg PlayerConfig, model ModelSpec, replies engine.MoveProbabilities) (engine.Searcher, error) {
 	preset, err := LookupPreset(g, cfg.Preset)
 	if err != nil {
 		return nil, err
@@ -57,10 +78,6 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 	if cfg.Depth > 0 {
 		depthCap = cfg.Depth
 	}
-	model, err := ParseModelSpec(cfg.Model)
-	if err != nil {
-		return nil, err
-	}
 	if err := model.checkFor(algorithm, depthCap); err != nil {
 		return nil, err
 	}
@@ -80,7 +97,8 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 		opts.Threads = cfg.Threads
 	}
 	if algorithm != AlphaBetaSearch {
-		env := modelEnv{game: g, own: preset.Eval, mirror: engine.Mirror{Partner: partner, Sign: sign}, probe: opts}
+		env := modelEnv{game: g, own: preset.Eval, mirror: engine.Mirror{Partner: partner, Sign: sign}, probe: opts,
+			replies: replies}
 		inner, err := newModelSearcher(env, algorithm, model)
 		if err != nil {
 			return nil, err
