@@ -37,11 +37,12 @@ const closeWait = 5 * time.Second
 
 // dossier is the memory's side of a Player; the Player's lock guards it.
 type dossier struct {
-	cfg    MemoryConfig
-	log    *zap.Logger
-	mem    *memory.Memory
-	tried  bool   // whether opening was tried under cfg
-	notice string // a failure to tell the front end once, in the next search's info
+	cfg     MemoryConfig
+	log     *zap.Logger
+	mem     *memory.Memory
+	tried   bool   // whether opening was tried under cfg
+	notice  string // a failure to tell the front end once, in the next search's info
+	openErr error  // why the memory could not be opened
 
 	pending []*memory.Pending // events not known to be committed yet
 
@@ -97,6 +98,18 @@ func (p *Player) Memory() *memory.Memory {
 	return p.dossier.mem
 }
 
+// OpenMemory opens the memory now if it is on and not open yet, and returns why it cannot be opened (nil when
+// it is open or off); the Player plays on without it either way.
+func (p *Player) OpenMemory() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.dossier.ensureOpen()
+	if p.dossier.cfg.Enabled && p.dossier.mem == nil {
+		return p.dossier.openErr
+	}
+	return nil
+}
+
 // memoryNotice returns, once, what the front end should be told about the memory.
 func (p *Player) memoryNotice() string {
 	p.mu.Lock()
@@ -115,6 +128,7 @@ func (d *dossier) ensureOpen() {
 	d.tried = true
 	m, err := memory.Open(memory.Options{Dir: d.cfg.Dir, Logger: d.log})
 	if err != nil {
+		d.openErr = err
 		d.log.Error("memory unavailable; playing without it", zap.Error(err))
 		d.notice = fmt.Sprintf("error: %v; playing without memory", err)
 		return

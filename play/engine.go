@@ -3,6 +3,7 @@
 package play
 
 import (
+	"fmt"
 	"time"
 
 	"dossier/engine"
@@ -76,4 +77,25 @@ type GameEnd struct {
 	Reason string
 	// Moves are the game's moves from GameStart.Start, as far as the front end saw them.
 	Moves []games.Move
+}
+
+// DescribeTimeControl writes the limits of a game's first search as a time control ("300+2" for a clock of
+// 300 s with a 2 s increment, "movetime 1000", "depth 8", "nodes 10000", "infinite").
+func DescribeTimeControl(lim engine.Limits, ours games.Side) string {
+	seconds := func(d time.Duration) string { return fmt.Sprintf("%g", d.Seconds()) }
+	switch {
+	case lim.Time[ours] > 0:
+		tc := seconds(lim.Time[ours]) + "+" + seconds(lim.Inc[ours])
+		if lim.MovesToGo > 0 {
+			tc = fmt.Sprintf("%d/%s", lim.MovesToGo, tc)
+		}
+		return tc
+	case lim.MoveTime > 0:
+		return fmt.Sprintf("movetime %d", lim.MoveTime.Milliseconds())
+	case lim.Depth > 0:
+		return fmt.Sprintf("depth %d", lim.Depth)
+	case lim.Nodes > 0:
+		return fmt.Sprintf("nodes %d", lim.Nodes)
+	}
+	return "infinite"
 }

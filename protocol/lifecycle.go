@@ -3,7 +3,6 @@
 package protocol
 
 import (
-	"fmt"
 	"time"
 
 	"dossier/engine"
@@ -25,29 +24,8 @@ func (s *Session) startGame(lim engine.Limits) {
 	r.started = true
 	r.ourSide = s.pos.ToMove()
 	start := play.GameStart{Game: s.game, Variant: s.variantOf(s.game), OurSide: r.ourSide, Start: r.start.Clone(),
-		TimeControl: describeTimeControl(lim, r.ourSide)}
+		TimeControl: play.DescribeTimeControl(lim, r.ourSide)}
 	s.safely("StartGame", func() { s.engine.StartGame(start) })
-}
-
-// describeTimeControl writes the limits of a game's first search as a time control ("300+2" for a clock of
-// 300 s with a 2 s increment, "movetime 1000", "depth 8", "nodes 10000", "infinite").
-func describeTimeControl(lim engine.Limits, ours games.Side) string {
-	seconds := func(d time.Duration) string { return fmt.Sprintf("%g", d.Seconds()) }
-	switch {
-	case lim.Time[ours] > 0:
-		tc := seconds(lim.Time[ours]) + "+" + seconds(lim.Inc[ours])
-		if lim.MovesToGo > 0 {
-			tc = fmt.Sprintf("%d/%s", lim.MovesToGo, tc)
-		}
-		return tc
-	case lim.MoveTime > 0:
-		return fmt.Sprintf("movetime %d", lim.MoveTime.Milliseconds())
-	case lim.Depth > 0:
-		return fmt.Sprintf("depth %d", lim.Depth)
-	case lim.Nodes > 0:
-		return fmt.Sprintf("nodes %d", lim.Nodes)
-	}
-	return "infinite"
 }
 
 // endGame reports the end of the record's game, if it was started, with the result the final position
@@ -57,6 +35,8 @@ func (s *Session) endGame() {
 	if !r.started {
 		return
 	}
+	// The opponent's moves after our last search (the move that ended the game) are observed too.
+	s.observe(len(r.moves), r.ourSide, -1)
 	r.started = false
 	final := r.start.Clone()
 	for _, m := range r.moves {

@@ -25,7 +25,8 @@ func TestLifecycle(t *testing.T) {
 			"position startpos moves f2f3 e7e5 g2g4 d8h4", "ucinewgame",
 		}, []string{
 			"start chess chess as first from " + startFEN + " (300+2)",
-			"observe 1 e7e5 2s", // its clock kept 300 s though it gained the 2 s increment
+			"observe 1 e7e5 2s",   // its clock kept 300 s though it gained the 2 s increment
+			"observe 3 d8h4 -1ns", // the mate, seen only in the last position command
 			"over 0-1 checkmate after 4 moves",
 			"close",
 		}},

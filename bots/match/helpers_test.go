@@ -179,7 +179,7 @@ func standInFactory(g games.Game, spec PlayerSpec) (InProcess, error) {
 		depth = 2
 	}
 	searcher := engine.NewAlphaBeta(g, engine.Evaluation{Name: spec.Preset, Weights: w}, opts)
-	return InProcess{Searcher: searcher, Name: spec.Preset + " d" + strconv.Itoa(depth), Depth: depth}, nil
+	return InProcess{Engine: SearcherEngine(searcher), Name: spec.Preset + " d" + strconv.Itoa(depth), Depth: depth}, nil
 }
 
 // mustSpec parses a spec or fails the test.

@@ -117,6 +117,12 @@ func (cfg *Config) check() error {
 	return nil
 }
 
+// opponentNamer is a player that can be told its opponent's name (an in-process engine with a memory).
+type opponentNamer interface{ SetOpponentName(name string) }
+
+// gameEnder is a player that is told how each game ended (an in-process engine with a memory).
+type gameEnder interface{ EndGame(rec GameRecord) }
+
 // seat is one player of a worker: the player and what its spec and factory say about its limits.
 type seat struct {
 	player Player
@@ -153,7 +159,7 @@ func (cfg *Config) newSeat(ctx context.Context, i int) (*seat, error) {
 	if limits.IsZero() {
 		return nil, fmt.Errorf("player %d (%s) has no limit: give --depth, --nodes, --movetime or --tc, or depth= in its spec", i+1, name)
 	}
-	return &seat{player: NewSearcherPlayer(name, built.Searcher), limits: limits}, nil
+	return &seat{player: NewEnginePlayer(name, cfg.Game, built.Engine), limits: limits}, nil
 }
 
 // Run plays the match and returns its tally. It fails before the first game when a player cannot be
@@ -294,6 +300,14 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 	finish := func(result games.Result, t Termination, detail string) (GameRecord, error) {
 		rec.Result, rec.Termination, rec.Detail = result, t, detail
 		rec.Duration = time.Since(began)
+		for _, s := range seats {
+			if s == nil {
+				continue
+			}
+			if ender, ok := s.player.(gameEnder); ok {
+				ender.EndGame(rec)
+			}
+		}
 		return rec, nil
 	}
 	// Start or reset the players; one that cannot start loses this game.
@@ -311,6 +325,9 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 				return finish(games.LossFor(side), EngineError, fmt.Sprintf("%s could not start: %v", names[i], err))
 			}
 			seats[i] = s
+		}
+		if namer, ok := seats[i].player.(opponentNamer); ok {
+			namer.SetOpponentName(names[1-i])
 		}
 		if err := seats[i].player.NewGame(ctx); err != nil {
 			if ctx.Err() != nil {

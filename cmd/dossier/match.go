@@ -24,7 +24,7 @@ import (
 const matchUsage = `usage: dossier match --game G --player1 SPEC --player2 SPEC [options]
 
 A player SPEC is space-separated key=value pairs (quote values with spaces):
-  preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C]
+  preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C] [memory=DIR]
                                                                      a dossier player (preset: default strongest)
   uci=PATH [args="A B"] [Option=Value ...]                           an external UCI engine; other keys are setoption
   name=N                                                             display name
@@ -198,10 +198,19 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 // newBotSearcher builds an in-process player with bots.NewSearcher; its name is the preset's, with the depth
 // and, for a model search, the search and its model ("mat-tot25 d4 mstar(mat-tot25@3)").
 func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-	searcher, err := bots.NewSearcher(g, bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
-		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt})
-	if err != nil {
+	cfg := bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
+		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
+	if _, err := bots.NewSearcher(g, cfg); err != nil {
 		return match.InProcess{}, err
+	}
+	player := bots.NewPlayer(g, cfg)
+	if spec.Memory != "" {
+		if err := player.UseMemory(bots.MemoryConfig{Enabled: true, Dir: spec.Memory}); err != nil {
+			return match.InProcess{}, err
+		}
+		if err := player.OpenMemory(); err != nil {
+			return match.InProcess{}, err
+		}
 	}
 	name, depth := spec.Preset, spec.Depth
 	for i, p := range bots.Presets(g) {
@@ -222,5 +231,5 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 			name += "(" + model.String() + ")"
 		}
 	}
-	return match.InProcess{Searcher: searcher, Name: name, Depth: depth}, nil
+	return match.InProcess{Engine: player, Name: name, Depth: depth}, nil
 }
