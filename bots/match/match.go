@@ -79,6 +79,8 @@ type GameRecord struct {
 	Limits [2]Limits
 	// Duration is the game's wall-clock time.
 	Duration time.Duration
+	// Comments, when not empty, are written after the moves of the same index in PGN and PDN ({...}).
+	Comments []string
 }
 
 // Default settings.

@@ -118,6 +118,9 @@ func FormatPGN(g games.Game, rec GameRecord, event string) (string, error) {
 		} else {
 			emit(p.FormatMove(m))
 		}
+		if i < len(rec.Comments) && rec.Comments[i] != "" {
+			emit(games.FormatComment(rec.Comments[i]))
+		}
 		p.Play(m)
 	}
 	emit(rec.Result.String())
@@ -135,7 +138,7 @@ func FormatPDN(rec GameRecord, event string) (string, error) {
 	for _, t := range recordTags(checkers.Game{}, rec, event) {
 		tags = append(tags, checkers.PDNTag{Name: t[0], Value: t[1]})
 	}
-	return checkers.FormatPDN(tags, start, rec.Moves, rec.Result)
+	return checkers.FormatPDN(tags, start, rec.Moves, rec.Result, rec.Comments)
 }
 
 // RecordWriter appends finished games to a PGN or PDN file.
