@@ -1,5 +1,5 @@
 // Command dossier is a game engine that keeps a dossier on every opponent: a UCI engine by default,
-// with the subcommands perft, bench, match and learn (memory comes with the per-opponent store).
+// with the subcommands perft, bench, match, learn and memory (the per-opponent store).
 package main
 
 import (
@@ -10,10 +10,11 @@ import (
 
 // subcommands maps each subcommand to the function that runs it with its own arguments.
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"perft": runPerft,
-	"bench": runBench,
-	"match": runMatch,
-	"learn": runLearn,
+	"perft":  runPerft,
+	"bench":  runBench,
+	"match":  runMatch,
+	"learn":  runLearn,
+	"memory": runMemory,
 }
 
 func main() {
@@ -43,6 +44,7 @@ usage:
   dossier bench [--game G] [--repeat N] [--reference /usr/games/stockfish] [--json]
   dossier match --player1 SPEC --player2 SPEC [options]   (dossier match --help lists them)
   dossier learn --player SPEC --opponent SPEC --out FILE [options]   (learn an opponent's discrepancy counts)
+  dossier memory ls|show|games|dump|import|forget|merge|compact   (the dossier on each opponent; dossier memory --help)
   dossier help
 `)
 }
