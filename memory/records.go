@@ -69,13 +69,13 @@ func unescape(s string) string {
 	return strings.NewReplacer("%2F", "/", "%25", "%").Replace(s)
 }
 
-func profileKey(key string) []byte      { return []byte(prefProfile + escape(key)) }
-func aliasKey(alias string) []byte      { return []byte(prefAlias + escape(alias)) }
-func indexPrefix(key string) []byte     { return []byte(prefIndex + escape(key) + "/") }
-func indexKey(key, id string) []byte    { return append(indexPrefix(key), escape(id)...) }
-func gameKey(id string) []byte          { return []byte(prefGame + escape(id)) }
-func movePrefix(id string) []byte       { return []byte(prefMove + escape(id) + "/") }
-func modelPrefix(key string) []byte     { return []byte(prefModel + escape(key) + "/") }
+func profileKey(key string) []byte   { return []byte(prefProfile + escape(key)) }
+func aliasKey(alias string) []byte   { return []byte(prefAlias + escape(alias)) }
+func indexPrefix(key string) []byte  { return []byte(prefIndex + escape(key) + "/") }
+func indexKey(key, id string) []byte { return append(indexPrefix(key), escape(id)...) }
+func gameKey(id string) []byte       { return []byte(prefGame + escape(id)) }
+func movePrefix(id string) []byte    { return []byte(prefMove + escape(id) + "/") }
+func modelPrefix(key string) []byte  { return []byte(prefModel + escape(key) + "/") }
 func moveKey(id string, ply int, byOpponent bool) []byte {
 	side := "0"
 	if byOpponent {

@@ -74,7 +74,7 @@ func badgerOptions(path string, sync bool, log *zap.Logger) badger.Options {
 		WithNumLevelZeroTables(2).
 		WithNumLevelZeroTablesStall(8).
 		WithValueLogFileSize(valueLogFileSize).
-		WithValueThreshold(64<<10).
+		WithValueThreshold(64 << 10).
 		WithBlockCacheSize(blockCacheSize).
 		WithNumVersionsToKeep(1).
 		WithNumCompactors(2).
