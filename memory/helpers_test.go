@@ -59,3 +59,17 @@ func playGame(t testing.TB, m *Memory, name string, start time.Time, plies int, 
 		GameID: id, At: start.Add(time.Hour)}})
 	return id
 }
+
+// equalJSON compares two values by their JSON forms.
+func equalJSON(t testing.TB, a, b any) bool {
+	t.Helper()
+	ja, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(ja) == string(jb)
+}
