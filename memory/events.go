@@ -5,6 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	"dossier/play"
@@ -119,4 +122,91 @@ func NewGameID() string {
 	var r [6]byte
 	_, _ = rand.Read(r[:]) // crypto/rand.Read never fails (it panics on a broken system source)
 	return time.Now().UTC().Format(gameIDTime) + "-" + hex.EncodeToString(r[:])
+}
+
+// record checks an event and turns it into the form the store applies; a zero time becomes now, so that a
+// resent event carries the time it was first recorded at.
+func (ev Event) record(now time.Time) (*eventRec, error) {
+	stamp := func(t time.Time) time.Time {
+		if t.IsZero() {
+			return now.UTC()
+		}
+		return t.UTC()
+	}
+	var rec *eventRec
+	n := 0
+	if s := ev.Sighting; s != nil {
+		n++
+		rec = &eventRec{Type: typeSighting, Sighting: sighting(s.Opponent, s.Opponent.Key(), stamp(s.At))}
+	}
+	if s := ev.Start; s != nil {
+		n++
+		key := s.OpponentKey
+		if key == "" {
+			key = s.Opponent.Key()
+		}
+		at := stamp(s.At)
+		rec = &eventRec{Type: eventStart, Sighting: sighting(s.Opponent, key, at), Game: &gameRec{
+			ID: s.GameID, Key: key, Game: s.Game, Variant: s.Variant, Side: s.OurSide, TC: s.TimeControl,
+			StartFEN: s.StartFEN, Start: at}}
+	}
+	if mv := ev.Move; mv != nil {
+		n++
+		r := &moveRec{Game: mv.GameID, Ply: mv.Ply, Opp: mv.ByOpponent, Hash: formatHash(mv.PositionKey),
+			FEN: mv.FEN, Move: mv.Move, Pred: mv.Predicted, At: stamp(mv.At)}
+		if mv.TimeMS >= 0 {
+			ms := mv.TimeMS
+			r.MS = &ms
+		}
+		if mv.Probability >= 0 && !math.IsNaN(mv.Probability) {
+			p := mv.Probability
+			r.Prob = &p
+		}
+		if finite(mv.Eval) {
+			e := mv.Eval
+			r.Eval = &e
+		}
+		rec = &eventRec{Type: typeMove, Move: r}
+	}
+	if tb := ev.TakeBack; tb != nil {
+		n++
+		rec = &eventRec{Type: typeTakeBack, TakeBack: &takeBackRec{Game: tb.GameID, ToPly: tb.ToPly}}
+	}
+	if e := ev.End; e != nil {
+		n++
+		g := &gameRec{ID: e.GameID, Result: e.Result, Reason: e.Reason, Moves: e.Moves, FinalFEN: e.FinalFEN,
+			End: stamp(e.At)}
+		if e.OurScore >= 0 {
+			score := e.OurScore
+			g.Score = &score
+		}
+		if g.Result == "" {
+			g.Result = "*"
+		}
+		if g.Reason == "" {
+			g.Reason = "unknown"
+		}
+		rec = &eventRec{Type: eventEnd, Game: g}
+	}
+	if md := ev.Model; md != nil {
+		n++
+		rec = &eventRec{Type: typeModel, Model: &modelRec{Key: md.OpponentKey, Model: md.Model, State: md.State,
+			Game: md.GameID, At: stamp(md.At)}}
+	}
+	if n != 1 {
+		return nil, fmt.Errorf("an event must set exactly one of its fields; %d are set", n)
+	}
+	if err := rec.check(); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// sighting is the stored form of an opponent named under key at a time.
+func sighting(o play.Opponent, key string, at time.Time) *sightingRec {
+	r := &sightingRec{Key: key, Name: strings.TrimSpace(o.Name), Title: o.Title, Elo: o.Elo, Source: o.Source, At: at}
+	if o.Kind != play.UnknownKind {
+		r.Kind = o.Kind.String()
+	}
+	return r
 }
