@@ -15,10 +15,12 @@ func TestOpponentOption(t *testing.T) {
 		"setoption name UCI_Opponent value BOT 2100 computer Some  Bot",
 		"setoption name uci_opponent value <empty>",
 		"setoption name UCI_Opponent value none 1500 human alice",
+		"setoption name UCI_RatingAdv value -150",
 	} {
 		s.handleLine(line)
 	}
-	want := []play.Opponent{{Title: "BOT", Elo: 2100, Kind: play.Computer, Name: "Some  Bot", Source: "uci"}, {Source: "uci"}, {Elo: 1500, Kind: play.Human, Name: "alice", Source: "uci"}}
+	want := []play.Opponent{{Title: "BOT", Elo: 2100, Kind: play.Computer, Name: "Some  Bot", Source: "uci"}, {Source: "uci"}, {Elo: 1500, Kind: play.Human, Name: "alice", Source: "uci"},
+		{Elo: 1500, Kind: play.Human, Name: "alice", Source: "uci", RatingAdv: -150, HasRatingAdv: true}}
 	if len(eng.opponents) != len(want) {
 		t.Fatalf("SetOpponent calls %+v", eng.opponents)
 	}
@@ -27,7 +29,7 @@ func TestOpponentOption(t *testing.T) {
 			t.Errorf("call %d: %+v, want %+v", i, eng.opponents[i], want[i])
 		}
 	}
-	if s.Opponent() != want[2] {
+	if s.Opponent() != want[3] {
 		t.Errorf("session keeps %+v", s.Opponent())
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"dossier/play"
 )
 
+// maxRatingAdv bounds UCI_RatingAdv, a difference of two ratings.
+const maxRatingAdv = 10000
+
 // sessionOptions returns the options the session handles itself; they come before the engine's, and an
 // engine option of the same name is hidden by them.
 func (s *Session) sessionOptions() []play.Option {
@@ -17,10 +20,15 @@ func (s *Session) sessionOptions() []play.Option {
 		s.opponent = play.ParseUCIOpponent(v)
 		s.safely("SetOpponent", func() { s.engine.SetOpponent(s.opponent) })
 	})
+	// Some GUIs send the rating difference instead of (or besides) the opponent's rating.
+	ratingAdv := play.SpinOption("UCI_RatingAdv", 0, -maxRatingAdv, maxRatingAdv, func(n int) {
+		s.opponent.RatingAdv, s.opponent.HasRatingAdv = n, true
+		s.safely("SetOpponent", func() { s.engine.SetOpponent(s.opponent) })
+	})
 	wdl := play.CheckOption("UCI_ShowWDL", false, func(on bool) { s.showWDL = on })
 	// Ponder tells a GUI that the engine can ponder; the engine learns of pondering from go ponder itself.
 	ponder := play.CheckOption("Ponder", false, func(bool) {})
-	return []play.Option{variant, opponent, wdl, ponder}
+	return []play.Option{variant, opponent, ratingAdv, wdl, ponder}
 }
 
 // lookup resolves a game name with the configured lookup, or accepts only the default game without one.

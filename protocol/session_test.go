@@ -24,6 +24,7 @@ func TestHandshake(t *testing.T) {
 		"id author the dossier authors",
 		"option name UCI_Variant type combo default chess var chess var checkers var cfour var tictactoe",
 		"option name UCI_Opponent type string default <empty>",
+		"option name UCI_RatingAdv type spin default 0 min -10000 max 10000",
 		"option name UCI_ShowWDL type check default false",
 		"option name Ponder type check default false",
 		"option name Hash type spin default 16 min 1 max 4096",
