@@ -34,8 +34,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode"
 
+	"dossier/engine"
 	"dossier/games"
 )
 
@@ -73,8 +75,9 @@ type Session struct {
 	outMu    sync.Mutex
 	writeErr error
 
-	debug   atomic.Bool
-	showWDL bool
+	debug        atomic.Bool
+	showWDL      bool
+	moveOverhead time.Duration // kept back from every search's time (the Move Overhead option)
 
 	game     games.Game
 	pos      games.Position
@@ -105,7 +108,7 @@ func NewSession(eng Engine, defaultGame games.Game, in io.Reader, out io.Writer,
 		}
 	}
 	s := &Session{engine: eng, cfg: cfg, in: bufio.NewReaderSize(in, 64<<10), out: out,
-		game: defaultGame, pos: defaultGame.Start()}
+		game: defaultGame, pos: defaultGame.Start(), moveOverhead: engine.DefaultMoveOverhead}
 	s.options = append(s.sessionOptions(), eng.Options()...)
 	return s
 }
@@ -117,8 +120,8 @@ func (s *Session) Opponent() Opponent { return s.opponent }
 func (s *Session) Game() games.Game { return s.game }
 
 // Run serves commands until quit or the end of the input, and returns nil then; it returns the error of a
-// failed read or write. At the end of the input a search with a limit is allowed to finish and report its
-// move, an infinite or pondering one is stopped.
+// failed read or write. The end of the input is quit, as in Stockfish: a running search, whatever its
+// limits, is stopped at once and reports its move (a perft finishes its count).
 func (s *Session) Run() error {
 	for {
 		line, tooLong, readErr := s.readLine()
