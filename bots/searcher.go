@@ -4,7 +4,6 @@ package bots
 
 import (
 	"fmt"
-	"time"
 
 	"dossier/engine"
 	"dossier/games"
@@ -133,62 +132,11 @@ func (s *presetSearcher) Search(p games.Position, ctl *engine.Control, report fu
 	if s.view != nil {
 		p = newPlayerView(p, *s.view)
 	}
-	capped, release := capDepth(ctl, p.ToMove(), s.depthCap)
-	defer release()
-	return s.inner.Search(p, capped, report)
+	return s.inner.Search(p, ctl.WithDepth(s.depthCap), report)
 }
 
 // NewGame clears the inner searcher's tables.
 func (s *presetSearcher) NewGame() { s.inner.NewGame() }
-
-// stopPollInterval is how often a capped search's relay looks whether its outer control was stopped.
-const stopPollInterval = 2 * time.Millisecond
-
-// capDepth returns a control that limits the search to depth plies besides ctl's own limits (the smaller
-// depth wins), and a release function to call when the search has returned. The new control follows ctl:
-// a stop or a ponderhit on ctl reaches it. Without a cap, or under a tighter one, it returns ctl itself.
-func capDepth(ctl *engine.Control, side games.Side, depth int) (*engine.Control, func()) {
-	lim := ctl.Limits()
-	if depth <= 0 || (lim.Depth > 0 && lim.Depth <= depth) {
-		return ctl, func() {}
-	}
-	lim.Depth = depth
-	inner := engine.NewControl(lim, side)
-	done := make(chan struct{})
-	relayed := make(chan struct{})
-	go func() {
-		defer close(relayed)
-		relay(ctl, inner, lim.Ponder, done)
-	}()
-	return inner, func() {
-		close(done)
-		<-relayed
-	}
-}
-
-// relay passes Stop and PonderHit from outer to inner until done is closed. A ponderhit shows as outer's
-// release without a stop; a stop is polled, since a Control has no channel for it.
-func relay(outer, inner *engine.Control, pondering bool, done <-chan struct{}) {
-	released := outer.Released()
-	ticker := time.NewTicker(stopPollInterval)
-	defer ticker.Stop()
-	for {
-		if outer.Stopped() {
-			inner.Stop()
-			return
-		}
-		select {
-		case <-done:
-			return
-		case <-released:
-			released = nil
-			if pondering && !outer.Stopped() {
-				inner.PonderHit()
-			}
-		case <-ticker.C:
-		}
-	}
-}
 
 // withHash returns opts with another table size.
 func withHash(opts engine.AlphaBetaOptions, mb int) engine.AlphaBetaOptions {

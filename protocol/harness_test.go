@@ -179,8 +179,8 @@ func (e *fakeEngine) Search(p games.Position, ctl *engine.Control, report func(e
 		panic("fake engine failure")
 	}
 	// A depth-limited search of the fake engine reaches its depth at once; others run until stopped.
-	for e.waitForStop.Load() && ctl.Limits().Depth == 0 && !ctl.Check(0) {
-		time.Sleep(time.Millisecond)
+	if e.waitForStop.Load() && ctl.Limits().Depth == 0 {
+		<-ctl.Done()
 	}
 	var buf [games.MaxMoves]games.Move
 	moves := p.AppendMoves(buf[:0])

@@ -1,9 +1,12 @@
-// The setoption command and the session's own options: UCI_Variant, UCI_Opponent, UCI_ShowWDL, Ponder.
+// The setoption command and the session's own options: UCI_Variant, UCI_Opponent, UCI_ShowWDL, Ponder,
+// Move Overhead.
 package protocol
 
 import (
 	"strings"
+	"time"
 
+	"dossier/engine"
 	"dossier/games"
 	"dossier/play"
 )
@@ -28,8 +31,13 @@ func (s *Session) sessionOptions() []play.Option {
 	wdl := play.CheckOption("UCI_ShowWDL", false, func(on bool) { s.showWDL = on })
 	// Ponder tells a GUI that the engine can ponder; the engine learns of pondering from go ponder itself.
 	ponder := play.CheckOption("Ponder", false, func(bool) {})
-	return []play.Option{variant, opponent, ratingAdv, wdl, ponder}
+	overhead := play.SpinOption("Move Overhead", int(engine.DefaultMoveOverhead/time.Millisecond), 0, maxMoveOverheadMS,
+		func(ms int) { s.moveOverhead = time.Duration(ms) * time.Millisecond })
+	return []play.Option{variant, opponent, ratingAdv, wdl, ponder, overhead}
 }
+
+// maxMoveOverheadMS bounds the Move Overhead option, in milliseconds (Stockfish's bound).
+const maxMoveOverheadMS = 5000
 
 // lookup resolves a game name with the configured lookup, or accepts only the default game without one.
 func (s *Session) lookup(name string) (games.Game, error) {

@@ -27,8 +27,9 @@ type runningSearch struct {
 	// ponder is set for go ponder; ponderHit once the GUI confirmed the guessed move. Both belong to Run.
 	ponder    bool
 	ponderHit bool
-	// ends reports that the search ends by itself once released (it has a limit), so end of input waits.
-	ends bool
+	// perft is set for go perft, a count that the end of the input lets finish (Stockfish counts before
+	// it reads on).
+	perft bool
 	// best is the move the bestmove line gave (NoMove for 0000 or a perft); set before done is closed.
 	best games.Move
 }
@@ -42,21 +43,14 @@ func (s *Session) finishSearch() {
 	s.joinSearch()
 }
 
-// endOfInput lets a search with a limit finish (so `echo "go depth 5" | dossier` prints its move) and
-// stops one that would otherwise wait for a stop that can no longer come.
+// endOfInput stops a running search at once, as quit does, so that the engine exits with its move
+// printed whatever the search's limits; a perft is let finish.
 func (s *Session) endOfInput() {
-	if s.search == nil {
+	if s.search != nil && s.search.perft {
+		s.joinSearch()
 		return
 	}
-	select {
-	case <-s.search.ctl.Released():
-		if !s.search.ends {
-			s.search.ctl.Stop()
-		}
-	default:
-		s.search.ctl.Stop()
-	}
-	s.joinSearch()
+	s.finishSearch()
 }
 
 // joinSearch waits for the search goroutine and observes a guessed move the GUI confirmed with ponderhit.
@@ -271,9 +265,9 @@ func (s *Session) startSearch(lim engine.Limits) {
 	root := s.pos.Clone()
 	view := s.pos.Clone() // for writing moves while the engine plays on root
 	chk := &moveChecker{}
+	lim.MoveOverhead = s.moveOverhead
 	ctl := engine.NewControl(lim, root.ToMove())
-	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder,
-		ends: lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0 || lim.Time[root.ToMove()] > 0}
+	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder}
 	s.search = r
 	showWDL := s.showWDL
 	go func() {
@@ -411,7 +405,7 @@ const perftChunk = 4
 func (s *Session) startPerft(depth int) {
 	pos := s.pos.Clone()
 	ctl := engine.NewControl(engine.Limits{}, pos.ToMove())
-	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ends: true}
+	r := &runningSearch{ctl: ctl, done: make(chan struct{}), perft: true}
 	s.search = r
 	go func() {
 		defer close(r.done)

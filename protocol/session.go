@@ -34,8 +34,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode"
 
+	"dossier/engine"
 	"dossier/games"
 	"dossier/play"
 )
@@ -76,8 +78,9 @@ type Session struct {
 	outMu    sync.Mutex
 	writeErr error
 
-	debug   atomic.Bool
-	showWDL bool
+	debug        atomic.Bool
+	showWDL      bool
+	moveOverhead time.Duration // kept back from every search's time (the Move Overhead option)
 
 	game     games.Game
 	pos      games.Position
@@ -108,7 +111,7 @@ func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Wr
 		}
 	}
 	s := &Session{engine: eng, cfg: cfg, in: bufio.NewReaderSize(in, 64<<10), out: out,
-		game: defaultGame, pos: defaultGame.Start()}
+		game: defaultGame, pos: defaultGame.Start(), moveOverhead: engine.DefaultMoveOverhead}
 	s.options = append(append(s.sessionOptions(), cfg.Options...), eng.Options()...)
 	return s
 }
@@ -120,9 +123,10 @@ func (s *Session) Opponent() play.Opponent { return s.opponent }
 func (s *Session) Game() games.Game { return s.game }
 
 // Run serves commands until quit or the end of the input, and returns nil then; it returns the error of a
-// failed read or write. At the end of the input a search with a limit is allowed to finish and report its
-// move, an infinite or pondering one is stopped. Either way the game in progress is reported over (with the
-// result its final position shows) and the engine is closed, which flushes what it keeps.
+// failed read or write. The end of the input is quit, as in Stockfish: a running search, whatever its
+// limits, is stopped at once and reports its move (a perft finishes its count). Either way the game in
+// progress is reported over (with the result its final position shows) and the engine is closed, which
+// flushes what it keeps.
 func (s *Session) Run() (err error) {
 	defer func() {
 		s.endGame()

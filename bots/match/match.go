@@ -359,7 +359,9 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 		side := pos.ToMove()
 		i := bySide(side)
 		s := seats[i]
-		lim := engine.Limits{Depth: s.limits.Depth, Nodes: s.limits.Nodes, MoveTime: s.limits.MoveTime}
+		// The overhead matters to a player in this process; a UCI engine keeps back its own.
+		lim := engine.Limits{Depth: s.limits.Depth, Nodes: s.limits.Nodes, MoveTime: s.limits.MoveTime,
+			MoveOverhead: engine.DefaultMoveOverhead}
 		for c := games.First; c <= games.Second; c++ {
 			if clocks[c] != nil {
 				lim.Time[c] = max(clocks[c].Remaining(), time.Millisecond)
