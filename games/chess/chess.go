@@ -7,23 +7,42 @@ import (
 	"dossier/games"
 )
 
-// Game is chess; it implements games.Game.
-type Game struct{}
+// Game is chess; it implements games.Game. Both kinds of game read any X-FEN or Shredder-FEN and play
+// Chess960 castling wherever the position's castling rights say so; Chess960 changes only the notation.
+type Game struct {
+	// Chess960 writes castling in UCI as the king taking its own rook (e1h1), as UCI_Chess960 asks, and
+	// names the game "chess960" in Variant.
+	Chess960 bool
+}
 
 var _ games.Game = Game{}
 
-// Name returns "chess".
+// Name returns "chess" for both kinds: the rules, features and presets are chess's (see Variant).
 func (Game) Name() string { return "chess" }
 
-// Start returns the standard starting position.
-func (Game) Start() games.Position { return StartPosition() }
+// Variant returns "chess960" for a Chess960 game and "chess" otherwise.
+func (g Game) Variant() string {
+	if g.Chess960 {
+		return "chess960"
+	}
+	return "chess"
+}
 
-// ParsePosition reads a FEN (see ParseFEN).
-func (Game) ParsePosition(s string) (games.Position, error) {
+// Start returns the standard starting position (Chess960 position 518 for a Chess960 game, which a match
+// replaces by random start positions, see Chess960Start).
+func (g Game) Start() games.Position {
+	p := StartPosition()
+	p.chess960 = g.Chess960
+	return p
+}
+
+// ParsePosition reads a FEN, X-FEN or Shredder-FEN (see ParseFEN).
+func (g Game) ParsePosition(s string) (games.Position, error) {
 	p, err := ParseFEN(s)
 	if err != nil {
 		return nil, err
 	}
+	p.chess960 = g.Chess960
 	return p, nil
 }
 

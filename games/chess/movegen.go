@@ -67,27 +67,6 @@ func (s *state) safeSquares(candidates uint64) uint64 {
 	return safe
 }
 
-// castlingPaths returns the castlings that rights and empty squares allow (not yet checked for attacks), as
-// the king-side and queen-side squares the king must cross safely (0 when not possible).
-func (s *state) castlingPaths(occ uint64) (kingside, queenside uint64) {
-	if s.side == White {
-		if s.castling&castleWhiteKing != 0 && occ&whiteKingsideEmpty == 0 {
-			kingside = whiteKingsideEmpty
-		}
-		if s.castling&castleWhiteQueen != 0 && occ&whiteQueensideEmpty == 0 {
-			queenside = whiteQueensideSafe
-		}
-	} else {
-		if s.castling&castleBlackKing != 0 && occ&blackKingsideEmpty == 0 {
-			kingside = blackKingsideEmpty
-		}
-		if s.castling&castleBlackQueen != 0 && occ&blackQueensideEmpty == 0 {
-			queenside = blackQueensideSafe
-		}
-	}
-	return kingside, queenside
-}
-
 // pawnGeometry holds a side's pawn directions: pushes and captures as shifts, and its special ranks.
 type pawnGeometry struct {
 	doubleRank uint64 // where a single push lands when a double push is still possible
@@ -126,16 +105,6 @@ func captureEast(b uint64, side int) uint64 {
 var (
 	westDelta = [2]int{7, -9}
 	eastDelta = [2]int{9, -7}
-)
-
-// Castling squares: those that must be empty and those the king crosses (which must not be attacked).
-const (
-	whiteKingsideEmpty  = 1<<sqF1 | 1<<sqG1
-	whiteQueensideEmpty = 1<<(sqA1+1) | 1<<sqC1 | 1<<sqD1
-	whiteQueensideSafe  = 1<<sqC1 | 1<<sqD1
-	blackKingsideEmpty  = whiteKingsideEmpty << 56
-	blackQueensideEmpty = whiteQueensideEmpty << 56
-	blackQueensideSafe  = whiteQueensideSafe << 56
 )
 
 func (s *state) appendTargets(dst []games.Move, from, pt int, targets uint64) []games.Move {
@@ -261,11 +230,11 @@ func (s *state) generate(dst []games.Move, tacticalOnly bool) []games.Move {
 		}
 	}
 
-	if kingside != 0 && safe&kingside == kingside {
-		dst = append(dst, encodeMove(ksq, ksq+2, King, 0)|kindCastle<<21)
+	if kingside != 0 && safe&kingside == kingside && s.castlingSafe(2*us) {
+		dst = append(dst, s.rules.move[2*us])
 	}
-	if queenside != 0 && safe&queenside == queenside {
-		dst = append(dst, encodeMove(ksq, ksq-2, King, 0)|kindCastle<<21)
+	if queenside != 0 && safe&queenside == queenside && s.castlingSafe(2*us+1) {
+		dst = append(dst, s.rules.move[2*us+1])
 	}
 	return dst
 }
@@ -338,10 +307,10 @@ func (s *state) countMoves() int {
 			}
 		}
 	}
-	if kingside != 0 && safe&kingside == kingside {
+	if kingside != 0 && safe&kingside == kingside && s.castlingSafe(2*us) {
 		n++
 	}
-	if queenside != 0 && safe&queenside == queenside {
+	if queenside != 0 && safe&queenside == queenside && s.castlingSafe(2*us+1) {
 		n++
 	}
 	return n
