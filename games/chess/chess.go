@@ -4,6 +4,8 @@
 package chess
 
 import (
+	"math/rand/v2"
+
 	"dossier/games"
 )
 
@@ -33,6 +35,19 @@ func (g Game) Variant() string {
 func (g Game) Start() games.Position {
 	p := StartPosition()
 	p.chess960 = g.Chess960
+	return p
+}
+
+// RandomStart returns a start position drawn by rng: one of the 960 of Chess960 (numbered as Chess960Start
+// numbers them), or the standard start for standard chess.
+func (g Game) RandomStart(rng *rand.Rand) games.Position {
+	if !g.Chess960 {
+		return g.Start()
+	}
+	p, err := Chess960Start(rng.IntN(Chess960Positions))
+	if err != nil {
+		panic(err) // every number below Chess960Positions is a start position; a failure is a bug here
+	}
 	return p
 }
 
