@@ -82,8 +82,7 @@ func castlingTargets(i int) (kingTo, rookTo int) {
 
 // castlingPaths returns the castlings that rights and empty squares allow (not yet checked for attacks), as
 // the king-side and queen-side squares the king must cross safely (0 when not possible).
-func (s *state) castlingPaths(occ uint64) (kingside, queenside uint64) {
-	r := s.rules
+func (s *state) castlingPaths(r *castlingRules, occ uint64) (kingside, queenside uint64) {
 	i := 2 * int(s.side)
 	if s.castling&(1<<uint(i)) != 0 && occ&r.empty[i] == 0 {
 		kingside = r.path[i]
@@ -95,16 +94,17 @@ func (s *state) castlingPaths(occ uint64) (kingside, queenside uint64) {
 }
 
 // castlingSafe finishes the legality test of right i whose path is known to be safe with the rook in place:
-// a rook that shields the king's destination must not uncover it.
-func (s *state) castlingSafe(i int) bool {
-	r := s.rules
-	if !r.uncovers[i] {
-		return true
-	}
-	us := int(s.side)
+// a rook that shields the king's destination must not uncover it. It is small enough to inline, so that
+// standard chess pays one test for it.
+func (s *state) castlingSafe(r *castlingRules, i int) bool {
+	return !r.uncovers[i] || s.destinationSafe(r, i)
+}
+
+// destinationSafe reports whether right i's king destination is unattacked once the king and rook have left.
+func (s *state) destinationSafe(r *castlingRules, i int) bool {
 	kingTo, _ := castlingTargets(i)
 	occ := s.occupied() ^ bit(int(r.king[i])) ^ bit(int(r.rook[i]))
-	return s.attackersTo(kingTo, us^1, occ) == 0
+	return s.attackersTo(kingTo, int(s.side)^1, occ) == 0
 }
 
 // Chess960Positions is the number of Chess960 start positions.

@@ -71,7 +71,7 @@ func (Game) FeatureNames() []string { return append([]string(nil), featureNames[
 //   - insufficient material, as InsufficientMaterial describes.
 func (p *Position) Status() games.Outcome {
 	s := &p.st
-	if s.halfmove >= 100 && !(s.inCheck() && s.countMoves() == 0) {
+	if s.halfmove >= 100 && !(s.inCheck() && s.countMoves(p.rules) == 0) {
 		return games.Outcome{Result: games.Draw, Reason: games.MoveRule}
 	}
 	if s.halfmove >= 4 && p.Repetitions() >= 2 {

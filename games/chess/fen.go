@@ -54,7 +54,8 @@ func ParseFEN(fen string) (*Position, error) {
 	if s.attackersTo(int(s.king[s.side^1]), int(s.side), s.occupied()) != 0 {
 		return nil, fmt.Errorf("chess: FEN %q: the side not to move (%s) is in check", fen, colorName(int(s.side^1)))
 	}
-	if err := s.parseCastling(fields[2]); err != nil {
+	rules, err := s.parseCastling(fields[2])
+	if err != nil {
 		return nil, fmt.Errorf("chess: FEN %q: castling %q: %v", fen, fields[2], err)
 	}
 	if err := s.parseEnPassant(fields[3]); err != nil {
@@ -81,7 +82,7 @@ func ParseFEN(fen string) (*Position, error) {
 	s.halfmove = uint16(halfmove)
 	s.sinceNull = uint16(halfmove)
 	s.ply = int32(2*(fullmove-1) + int(s.side))
-	return &Position{st: s}, nil
+	return &Position{st: s, rules: rules}, nil
 }
 
 func colorName(c int) string {
@@ -160,11 +161,11 @@ func (s *state) parseBoard(board string) error {
 // parseCastling reads the castling field as X-FEN or Shredder-FEN: K and Q (k and q for Black) give the
 // outermost rook on the king's h-side and a-side, a file letter A-H (a-h) the rook on that file, which lies
 // on the king's h-side or a-side; the king may stand on any file of its first rank. The standard KQkq of
-// standard chess is the same thing. It sets s.rules: standardCastling when every right is the standard one.
-func (s *state) parseCastling(field string) error {
-	s.rules = standardCastling
+// standard chess is the same thing. It returns the game's castling rules: standardCastling when every right
+// is the standard one.
+func (s *state) parseCastling(field string) (*castlingRules, error) {
 	if field == "-" {
-		return nil
+		return standardCastling, nil
 	}
 	king := [4]int{sqE1, sqE1, sqE8, sqE8}
 	rook := [4]int{sqH1, sqA1, sqH8, sqA8}
@@ -181,7 +182,7 @@ func (s *state) parseCastling(field string) error {
 		case c >= 'a' && c <= 'h':
 			color, file = Black, int(c-'a')
 		default:
-			return fmt.Errorf("%q is not one of K, Q, k, q or a file letter A-H, a-h (or - for none)", c)
+			return nil, fmt.Errorf("%q is not one of K, Q, k, q or a file letter A-H, a-h (or - for none)", c)
 		}
 		homeRank := 0
 		if color == Black {
@@ -189,7 +190,7 @@ func (s *state) parseCastling(field string) error {
 		}
 		ksq := int(s.king[color])
 		if ksq>>3 != homeRank {
-			return fmt.Errorf("right %c needs the %s king on rank %d", c, colorName(color), homeRank+1)
+			return nil, fmt.Errorf("right %c needs the %s king on rank %d", c, colorName(color), homeRank+1)
 		}
 		rookCode := uint8(color<<3 | Rook)
 		var right int
@@ -197,7 +198,7 @@ func (s *state) parseCastling(field string) error {
 		case file >= 0:
 			rsq := homeRank*8 + file
 			if s.board[rsq] != rookCode {
-				return fmt.Errorf("right %c needs a %s rook on %s", c, colorName(color), squareName(rsq))
+				return nil, fmt.Errorf("right %c needs a %s rook on %s", c, colorName(color), squareName(rsq))
 			}
 			right = 2 * color
 			if file < ksq&7 {
@@ -219,20 +220,21 @@ func (s *state) parseCastling(field string) error {
 				}
 			}
 			if !found {
-				return fmt.Errorf("right %c needs a %s rook on rank %d on the %s-side of the king", c, colorName(color), homeRank+1, side)
+				return nil, fmt.Errorf("right %c needs a %s rook on rank %d on the %s-side of the king", c, colorName(color), homeRank+1, side)
 			}
 		}
 		if s.castling&(1<<uint(right)) != 0 {
-			return fmt.Errorf("right %c given twice", c)
+			return nil, fmt.Errorf("right %c given twice", c)
 		}
 		s.castling |= 1 << uint(right)
 		king[right] = ksq
 	}
+	rules := standardCastling
 	if king != [4]int{sqE1, sqE1, sqE8, sqE8} || rook != [4]int{sqH1, sqA1, sqH8, sqA8} {
-		s.rules = newCastlingRules(king, rook)
+		rules = newCastlingRules(king, rook)
 	}
-	s.hash ^= s.rules.zobrist[s.castling]
-	return nil
+	s.hash ^= rules.zobrist[s.castling]
+	return rules, nil
 }
 
 func (s *state) parseEnPassant(field string) error {
@@ -298,7 +300,7 @@ func (p *Position) FEN() string {
 	} else {
 		b.WriteString(" b ")
 	}
-	s.writeCastling(&b, false)
+	s.writeCastling(&b, p.rules, false)
 	if s.ep != 0 {
 		b.WriteString(" " + squareName(int(s.ep)))
 	} else {
@@ -314,13 +316,13 @@ func (p *Position) ShredderFEN() string {
 	fen := p.FEN()
 	fields := strings.SplitN(fen, " ", 4)
 	var b strings.Builder
-	p.st.writeCastling(&b, true)
+	p.st.writeCastling(&b, p.rules, true)
 	return fields[0] + " " + fields[1] + " " + b.String() + " " + fields[3]
 }
 
 // writeCastling writes the castling field: X-FEN (KQkq for each right whose rook is the outermost on its
 // side of the king, the rook's file letter otherwise), or Shredder-FEN (always the file letter).
-func (s *state) writeCastling(b *strings.Builder, shredder bool) {
+func (s *state) writeCastling(b *strings.Builder, r *castlingRules, shredder bool) {
 	if s.castling == 0 {
 		b.WriteByte('-')
 		return
@@ -330,9 +332,9 @@ func (s *state) writeCastling(b *strings.Builder, shredder bool) {
 			continue
 		}
 		color := i / 2
-		rsq := int(s.rules.rook[i])
+		rsq := int(r.rook[i])
 		letter := byte('A' + rsq&7)
-		if !shredder && s.outermostRook(i) {
+		if !shredder && s.outermostRook(r, i) {
 			letter = "KQ"[i&1]
 		}
 		if color == Black {
@@ -343,8 +345,8 @@ func (s *state) writeCastling(b *strings.Builder, shredder bool) {
 }
 
 // outermostRook reports whether right i's rook has no rook of its colour between it and the board's edge.
-func (s *state) outermostRook(i int) bool {
-	rsq := int(s.rules.rook[i])
+func (s *state) outermostRook(r *castlingRules, i int) bool {
+	rsq := int(r.rook[i])
 	edge := rsq | 7
 	if i&1 == 1 {
 		edge = rsq &^ 7

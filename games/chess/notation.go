@@ -84,7 +84,7 @@ func (p *Position) parseUCI(tok string) (games.Move, error) {
 	var buf [games.MaxMoves]games.Move
 	// A king taking its own rook is castling with that rook.
 	if code&7 == King && int(s.board[to]) == us<<3|Rook && promo == NoPiece {
-		for _, m := range s.generate(buf[:0], false) {
+		for _, m := range s.generate(p.rules, buf[:0], false) {
 			if moveKind(m) == kindCastle && moveRook(m) == to {
 				return m, nil
 			}
@@ -92,7 +92,7 @@ func (p *Position) parseUCI(tok string) (games.Move, error) {
 		return games.NoMove, moveError(tok, "castling with the rook on %s is not legal in this position (%s)", squareName(to), p.FEN())
 	}
 	needsPromotion := false
-	for _, m := range s.generate(buf[:0], false) {
+	for _, m := range s.generate(p.rules, buf[:0], false) {
 		if moveFrom(m) != from || moveTo(m) != to {
 			continue
 		}
@@ -136,7 +136,7 @@ func (p *Position) SAN(m games.Move) string {
 		b.WriteByte(pieceLetters[pt] - ('a' - 'A'))
 		var buf [games.MaxMoves]games.Move
 		sameFile, sameRank, others := false, false, false
-		for _, o := range s.generate(buf[:0], false) {
+		for _, o := range s.generate(p.rules, buf[:0], false) {
 			if o == m || movePiece(o) != pt || moveTo(o) != to || moveKind(o) == kindCastle {
 				continue
 			}
@@ -159,9 +159,9 @@ func (p *Position) SAN(m games.Move) string {
 		b.WriteString(squareName(to))
 	}
 	after := *s
-	after.make(m)
+	after.make(p.rules, m)
 	if after.inCheck() {
-		if after.countMoves() == 0 {
+		if after.countMoves(p.rules) == 0 {
 			b.WriteByte('#')
 		} else {
 			b.WriteByte('+')
@@ -182,7 +182,7 @@ func (p *Position) ParseSAN(tok string) (games.Move, error) {
 		return games.NoMove, moveError(tok, "empty")
 	}
 	var buf [games.MaxMoves]games.Move
-	legal := s.generate(buf[:0], false)
+	legal := s.generate(p.rules, buf[:0], false)
 	switch body {
 	case "O-O", "0-0", "O-O-O", "0-0-0":
 		for _, m := range legal {

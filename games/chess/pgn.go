@@ -110,7 +110,7 @@ func writeTag(w *bufio.Writer, name, value string) {
 // isLegal reports whether m is one of the legal moves here.
 func (p *Position) isLegal(m games.Move) bool {
 	var buf [games.MaxMoves]games.Move
-	for _, legal := range p.st.generate(buf[:0], false) {
+	for _, legal := range p.st.generate(p.rules, buf[:0], false) {
 		if legal == m {
 			return true
 		}

@@ -78,7 +78,9 @@ func IsCastling(m games.Move) bool { return moveKind(m) == kindCastle }
 // CastlingRook returns the origin square of the rook a castling move moves (meaningless for other moves).
 func CastlingRook(m games.Move) int { return moveRook(m) }
 
-// state is everything Play changes; Play pushes a copy on the undo stack and Undo pops it (copy-make).
+// state is everything Play changes; Play pushes a copy on the undo stack and Undo pops it (copy-make). The
+// game's castlingRules, which never change, travel beside it as an argument: a pointer in the state would
+// make every copy of it dearer.
 type state struct {
 	colors   [2]uint64
 	pieces   [7]uint64 // by type; index 0 unused
@@ -88,9 +90,6 @@ type state struct {
 	side     uint8
 	castling uint8
 	ep       uint8 // en-passant target square, or 0 when no legal en-passant capture exists
-	// rules says which rook each castling right castles with; it is shared and never changed (the
-	// standard game's is standardCastling).
-	rules    *castlingRules
 	halfmove uint16
 	// sinceNull counts plies since the last null move (or the start), bounding the repetition scan.
 	sinceNull uint16
@@ -207,8 +206,8 @@ func (s *state) setEnPassant(epSquare int) {
 	}
 }
 
-// make plays a legal move on the state.
-func (s *state) make(m games.Move) {
+// make plays a legal move on the state, castling by the rules r.
+func (s *state) make(r *castlingRules, m games.Move) {
 	from, to := moveFrom(m), moveTo(m)
 	pt, captured := movePiece(m), moveCaptured(m)
 	us := int(s.side)
@@ -266,7 +265,6 @@ func (s *state) make(m games.Move) {
 		}
 	}
 	if s.castling != 0 {
-		r := s.rules
 		if rights := s.castling & r.keep[from] & r.keep[to]; rights != s.castling {
 			h ^= r.zobrist[s.castling] ^ r.zobrist[rights]
 			s.castling = rights
@@ -297,6 +295,8 @@ func (s *state) makeNull() {
 type Position struct {
 	st    state
 	stack []state // the states before each move played, oldest first
+	// rules is the game's castling: which rook each right castles with, shared by every copy.
+	rules *castlingRules
 	// chess960 writes castling in UCI as the king taking its own rook (e1h1), as UCI_Chess960 asks.
 	chess960 bool
 }
@@ -315,7 +315,7 @@ func (p *Position) ToMove() games.Side { return games.Side(p.st.side) }
 // Play makes a legal move.
 func (p *Position) Play(m games.Move) {
 	p.stack = append(p.stack, p.st)
-	p.st.make(m)
+	p.st.make(p.rules, m)
 }
 
 // Undo takes back the last move (or null move).
@@ -352,7 +352,7 @@ func (p *Position) Clone() games.Position { return p.Copy() }
 
 // Copy is Clone with the concrete type.
 func (p *Position) Copy() *Position {
-	return &Position{st: p.st, stack: append([]state(nil), p.stack...), chess960: p.chess960}
+	return &Position{st: p.st, stack: append([]state(nil), p.stack...), rules: p.rules, chess960: p.chess960}
 }
 
 // PieceAt returns the colour and type of the piece on sq (a1 = 0), with ok false for an empty square.
