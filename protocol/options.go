@@ -1,8 +1,9 @@
-// The setoption command and the session's own options: UCI_Variant, UCI_Opponent, UCI_ShowWDL, Ponder,
-// Move Overhead.
+// The setoption command and the session's own options: UCI_Variant, UCI_Chess960, UCI_Opponent,
+// UCI_RatingAdv, UCI_ShowWDL, Ponder, Move Overhead.
 package protocol
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -33,7 +34,43 @@ func (s *Session) sessionOptions() []play.Option {
 	ponder := play.CheckOption("Ponder", false, func(bool) {})
 	overhead := play.SpinOption("Move Overhead", int(engine.DefaultMoveOverhead/time.Millisecond), 0, maxMoveOverheadMS,
 		func(ms int) { s.moveOverhead = time.Duration(ms) * time.Millisecond })
-	return []play.Option{variant, opponent, ratingAdv, wdl, ponder, overhead}
+	options := []play.Option{variant, opponent, ratingAdv, wdl, ponder, overhead}
+	if _, err := s.lookup("chess960"); err == nil { // only a session that can play Chess960 offers it
+		chess960 := play.Option{Name: "UCI_Chess960", Type: play.CheckType, Default: "false", Apply: s.setChess960}
+		options = slices.Insert(options, 1, chess960)
+	}
+	return options
+}
+
+// setChess960 is UCI_Chess960: chess, now and when UCI_Variant chooses it later, becomes the lookup's
+// chess960 (which writes castling as the king taking its own rook), or back to chess.
+func (s *Session) setChess960(value string) error {
+	on := value == "true"
+	s.chess960 = on
+	if s.game.Name() != "chess" {
+		return nil
+	}
+	name := "chess"
+	if on {
+		name = "chess960"
+	}
+	g, err := s.lookup(name)
+	if err != nil {
+		return err
+	}
+	if !sameGame(g, s.game) {
+		s.resetGame(g)
+	}
+	return nil
+}
+
+// sameGame reports whether a and b are one game, telling variants that share a name (chess and chess960)
+// apart by their Variant method.
+func sameGame(a, b games.Game) bool {
+	type variant interface{ Variant() string }
+	va, aok := a.(variant)
+	vb, bok := b.(variant)
+	return a.Name() == b.Name() && aok == bok && (!aok || va.Variant() == vb.Variant())
 }
 
 // maxMoveOverheadMS bounds the Move Overhead option, in milliseconds (Stockfish's bound).
@@ -61,13 +98,18 @@ func (s *Session) variantOf(g games.Game) string {
 }
 
 // setVariant switches to another game; choosing the game being played changes nothing, as cutechess sends
-// UCI_Variant before every game.
+// UCI_Variant before every game. Under UCI_Chess960 chess is chess960.
 func (s *Session) setVariant(name string) error {
 	g, err := s.lookup(name)
 	if err != nil {
 		return err
 	}
-	if g.Name() != s.game.Name() {
+	if s.chess960 && g.Name() == "chess" {
+		if g, err = s.lookup("chess960"); err != nil {
+			return err
+		}
+	}
+	if !sameGame(g, s.game) {
 		s.resetGame(g)
 	}
 	return nil

@@ -81,6 +81,8 @@ type Session struct {
 	debug        atomic.Bool
 	showWDL      bool
 	moveOverhead time.Duration // kept back from every search's time (the Move Overhead option)
+	// chess960 is UCI_Chess960: chess is played as the catalog's chess960 (castling written king takes rook).
+	chess960 bool
 
 	game     games.Game
 	pos      games.Position

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -28,7 +29,7 @@ type Config struct {
 	// Concurrency is how many games run at once, each with its own players (default 1).
 	Concurrency int
 	// Openings are the start positions, each played twice with colours swapped, in order and cycling;
-	// empty means the game's initial position.
+	// empty means the game's initial position (for Chess960 one of its 960, drawn by Seed for each pair).
 	Openings []games.Position
 	// RandomPlies adds that many random legal plies to each opening, seeded by Seed and the opening
 	// pair's number, so that a match is reproducible whatever the concurrency.
@@ -237,15 +238,24 @@ feed:
 	return sum, ctx.Err()
 }
 
-// opening returns the start position of game number n (from 1): pair (n-1)/2 of the openings.
+// randomStarter is a game with several start positions, such as Chess960, that a match draws from.
+type randomStarter interface {
+	RandomStart(rng *rand.Rand) games.Position
+}
+
+// opening returns the start position of game number n (from 1): pair (n-1)/2 of the openings, or without
+// openings the game's start, drawn at random (seeded by Seed and the pair) for a game with several.
 func (cfg *Config) opening(n int) (games.Position, error) {
 	pair := (n - 1) / 2
+	rng := openingRNG(cfg.Seed, pair)
 	p := cfg.Game.Start()
 	if len(cfg.Openings) > 0 {
 		p = cfg.Openings[pair%len(cfg.Openings)].Clone()
+	} else if starter, ok := cfg.Game.(randomStarter); ok {
+		p = starter.RandomStart(rng)
 	}
 	if cfg.RandomPlies > 0 {
-		return RandomOpening(p, cfg.RandomPlies, openingRNG(cfg.Seed, pair))
+		return RandomOpening(p, cfg.RandomPlies, rng)
 	}
 	return p, nil
 }
