@@ -5,42 +5,30 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/spf13/pflag"
-
 	"dossier/bots"
 	"dossier/games/catalog"
+	"dossier/internal/cli"
 	"dossier/protocol"
 )
 
 func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("dossier", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	gameName := fs.String("game", "chess", "game to play until UCI_Variant says otherwise: chess, checkers, connect4, tictactoe")
-	help := fs.BoolP("help", "h", false, "show usage")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintln(stderr, "dossier:", err)
-		usage(stderr)
-		return 2
+	cmd := cli.New("dossier", engineHelp, stdout, stderr)
+	gameName := cmd.Flags.String("game", "chess", "game to play until UCI_Variant says otherwise: chess, checkers, connect4, tictactoe")
+	if code, stop := cmd.Parse(args, 0, -1); stop {
+		return code
 	}
-	if *help {
-		usage(stdout)
-		return 0
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "dossier: unknown subcommand %q\n", fs.Arg(0))
-		usage(stderr)
-		return 2
+	if len(cmd.Args()) > 0 {
+		return cmd.UsageError("unknown subcommand %q", cmd.Args()[0])
 	}
 	g, err := catalog.Lookup(*gameName)
 	if err != nil {
-		fmt.Fprintln(stderr, "dossier:", err)
-		return 2
+		return cmd.UsageError("--game: %v", err)
 	}
+	fmt.Fprintln(stdout, banner())
 	player := bots.NewPlayer(g, bots.PlayerConfig{})
 	session := protocol.NewSession(player, g, stdin, stdout, protocol.Config{Lookup: catalog.Lookup})
 	if err := session.Run(); err != nil {
-		fmt.Fprintln(stderr, "dossier:", err)
-		return 1
+		return cmd.Fail("%v", err)
 	}
-	return 0
+	return cli.ExitOK
 }
