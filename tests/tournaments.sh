@@ -15,7 +15,7 @@ BIN=$OUT/dossier
 [ "$DRY" = 1 ] || go build -o "$BIN" ./cmd/dossier
 
 # The first 400 distinct 8-ply openings of the ACF games (dossier match keeps a repeated position once).
-ACF=(--openings ../shared/data/checkers/ACF_converted.pdn --opening-plies 8)
+ACF=(--openings testdata/checkers/ACF_converted.pdn.gz --opening-plies 8)
 
 # run NAME ARGS...: one match, its summary in $OUT/NAME.json.
 run() {

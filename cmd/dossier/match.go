@@ -16,6 +16,7 @@ import (
 	"dossier/games"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
+	"dossier/internal/datafile"
 )
 
 const matchHelp = `usage: dossier match --game G --player1 SPEC --player2 SPEC [options]
@@ -56,7 +57,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	player2 := fs.String("player2", "", "player 2's spec (required)")
 	gamesCount := fs.Int("games", 2, "number of games")
 	concurrency := fs.Int("concurrency", 1, "games played at once, each with its own players")
-	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line")
+	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line; gzip-compressed when it ends in .gz")
 	openingPlies := fs.Int("opening-plies", 0, "keep only this many plies of openings given as moves (PDN games, Pons digits); 0: all")
 	randomPlies := fs.Int("random-plies", 0, "random legal plies added to every opening (seeded by --seed)")
 	seed := fs.Uint64("seed", 1, "seed of the random openings")
@@ -126,7 +127,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *openingsFile != "" {
-		f, err := os.Open(*openingsFile)
+		f, err := datafile.Open(*openingsFile)
 		if err != nil {
 			return usageError("--openings: %v", err)
 		}

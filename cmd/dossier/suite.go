@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/internal/datafile"
 )
 
 // suiteEntry is one EPD test position: the position, its best moves and its id.
@@ -87,7 +87,7 @@ type suiteReport struct {
 
 // loadSuite reads the EPD suite at path.
 func loadSuite(path string) ([]suiteEntry, error) {
-	f, err := os.Open(path)
+	f, err := datafile.Open(path)
 	if err != nil {
 		return nil, err
 	}
