@@ -15,7 +15,8 @@ func banner() string {
 	return fmt.Sprintf("dossier %s by the dossier authors", versionString())
 }
 
-// versionString returns the link-time version, else the module version Go stamped into the build, else "dev".
+// versionString returns the link-time version, else the module version Go stamped into the build (a tag or a
+// pseudo-version from the commit, when built with VCS stamping), else "dev".
 func versionString() string {
 	if version != "" {
 		return version
