@@ -1,4 +1,4 @@
-// Loading Pascal Pons's benchmark sets from the shared data folder, for the tests and benchmarks.
+// Loading Pascal Pons's benchmark sets from the repository's testdata folder, for the tests and benchmarks.
 package connect4solver
 
 import (
