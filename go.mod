@@ -1,6 +1,6 @@
 module dossier
 
-go 1.26.8
+go 1.25.0
 
 require (
 	github.com/notnil/chess v1.10.0

@@ -5,8 +5,6 @@ import (
 	"bufio"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,13 +25,8 @@ type ponsCase struct {
 // readPons reads the first n cases of a benchmark set.
 func readPons(t *testing.T, name string, n int) []ponsCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join(gametest.SharedData(t, ""), "connect4", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var cases []ponsCase
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(gametest.OpenTestData(t, "connect4/"+name))
 	for sc.Scan() && len(cases) < n {
 		fields := strings.Fields(sc.Text())
 		score, err := strconv.Atoi(fields[len(fields)-1])

@@ -6,8 +6,6 @@ package engine
 import (
 	"math"
 	"math/bits"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -76,13 +74,7 @@ func msPieces(p games.Position) int {
 // archive (at most 100 moves of each side per game).
 func msACFPositions(t testing.TB, n, stride int) []games.Position {
 	t.Helper()
-	path := filepath.Join(gametest.SharedData(t, ""), "checkers", "ACF_converted.pdn")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("ACF archive not available: %v", err)
-	}
-	defer f.Close()
-	all, err := checkers.ReadPDN(f)
+	all, err := checkers.ReadPDN(gametest.OpenTestData(t, "checkers/ACF_converted.pdn.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,13 +127,8 @@ type wacCase struct {
 
 func readWAC(t testing.TB) []wacCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join(gametest.SharedData(t, ""), "chess", "WinAtChess.epd"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var cases []wacCase
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(gametest.OpenTestData(t, "chess/WinAtChess.epd"))
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		bm := -1

@@ -4,8 +4,6 @@ package engine
 import (
 	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,13 +33,8 @@ type ponsCase struct {
 
 func readPons(t testing.TB, name string, n int) []ponsCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join(gametest.SharedData(t, ""), "connect4", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var cases []ponsCase
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(gametest.OpenTestData(t, "connect4/"+name))
 	for sc.Scan() && len(cases) < n {
 		fields := strings.Fields(sc.Text())
 		if len(fields) != 2 {

@@ -4,7 +4,6 @@
 package tests
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -136,7 +135,7 @@ func TestCarmelMarkovitchTournament(t *testing.T) {
 	if testing.Short() {
 		t.Skip("200-game tournaments (a few seconds each)")
 	}
-	acf := filepath.Join(gametest.SharedData(t, ""), "checkers", "ACF_converted.pdn")
+	acf := gametest.TestData(t, "checkers/ACF_converted.pdn.gz")
 	const op = "name=OP preset=mat12-tot25 search=mstar depth=4"
 	match := func(player string) matchSummary {
 		sum := runMatch(t, 5*time.Minute, "--game", "checkers", "--openings", acf, "--opening-plies", "8",

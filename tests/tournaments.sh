@@ -1,21 +1,54 @@
 #!/usr/bin/env bash
 # The papers' tournaments as dossier match commands: what the README and the issues report was measured with these.
 #
-# usage: tests/tournaments.sh [--dry-run] NAME...   (NAME: one of the functions below, or all)
-# Results go to $OUT (default ./tournaments-out): one .json summary and one game record per match.
+# usage: tests/tournaments.sh [--dry-run] NAME...   (NAME: one of the experiments listed in EXPERIMENTS, or all)
+# Results go to $OUT (default ./tournaments-out, which .gitignore covers): one .json summary and one game record
+# per match. --dry-run prints the dossier match commands without running them.
 # Run on a quiet machine: the timed matches (sf2000, abstar-time) depend on it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-OUT=${OUT:-tournaments-out}
+# EXPERIMENTS are the names the command line accepts; ALL is what "all" runs.
+EXPERIMENTS=(checkers-mstar checkers-mstar-mat12 checkers-mstar-depth5 checkers-mstar-depth5-mat12 abstar-time
+  abstar-time-mat12 abstar-nodes abstar-nodes-mat12 om-time om-time-mat12 benefit-tictactoe benefit-checkers
+  connect4-meu sf2000)
+ALL=(checkers-mstar checkers-mstar-mat12 checkers-mstar-depth5 checkers-mstar-depth5-mat12 abstar-time
+  abstar-time-mat12 abstar-nodes abstar-nodes-mat12 om-time-mat12 benefit-tictactoe benefit-checkers connect4-meu sf2000)
+
+usage() {
+  echo "usage: tests/tournaments.sh [--dry-run] NAME...   (results to \$OUT, default tournaments-out)"
+  echo "NAME: all, or one of: ${EXPERIMENTS[*]}"
+}
+
 DRY=0
-if [ "${1:-}" = --dry-run ]; then DRY=1; shift; fi
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  --dry-run) DRY=1; shift ;;
+esac
+if [ $# = 0 ]; then
+  usage >&2
+  exit 2
+fi
+names=()
+for n in "$@"; do
+  if [ "$n" = all ]; then
+    names+=("${ALL[@]}")
+  elif [[ " ${EXPERIMENTS[*]} " == *" $n "* ]]; then
+    names+=("$n")
+  else
+    echo "tests/tournaments.sh: unknown experiment \"$n\"" >&2
+    usage >&2
+    exit 2
+  fi
+done
+
+OUT=${OUT:-tournaments-out}
 mkdir -p "$OUT"
 BIN=$OUT/dossier
 [ "$DRY" = 1 ] || go build -o "$BIN" ./cmd/dossier
 
 # The first 400 distinct 8-ply openings of the ACF games (dossier match keeps a repeated position once).
-ACF=(--openings ../shared/data/checkers/ACF_converted.pdn --opening-plies 8)
+ACF=(--openings testdata/checkers/ACF_converted.pdn.gz --opening-plies 8)
 
 # run NAME ARGS...: one match, its summary in $OUT/NAME.json.
 run() {
@@ -137,11 +170,6 @@ sf2000() {
     --player2 'name=sf2000 uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=2000'
 }
 
-names=("$@")
-if [ "${#names[@]}" = 0 ] || [ "${names[0]}" = all ]; then
-  names=(checkers-mstar checkers-mstar-mat12 checkers-mstar-depth5 checkers-mstar-depth5-mat12 abstar-time
-    abstar-time-mat12 abstar-nodes abstar-nodes-mat12 om-time-mat12 benefit-tictactoe benefit-checkers connect4-meu sf2000)
-fi
 for n in "${names[@]}"; do
   "$n"
 done

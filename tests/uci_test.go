@@ -11,11 +11,15 @@ import (
 	"dossier/games"
 )
 
-// TestHandshake checks the uci reply: identity, the session's options (UCI_Variant as a combo of the four
+// TestHandshake checks the start-up line and the uci reply: identity, the session's options (UCI_Variant as a combo of the four
 // games, UCI_Opponent as a string) and the Player's, then uciok and readyok.
 func TestHandshake(t *testing.T) {
 	p := startDossier(t)
 	lines := handshake(p)
+	// The start-up line comes first, before uci is answered, so that a first run does not look hung.
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "dossier ") || !strings.HasSuffix(lines[0], " by the dossier authors") {
+		p.fatalf("the first line is not the start-up line \"dossier <version> by the dossier authors\"")
+	}
 	if !slices.Contains(lines, "id name dossier") {
 		p.fatalf("no \"id name dossier\" line")
 	}

@@ -34,7 +34,7 @@ const (
 
 // bookFile is the book built by bots/internal/c4book (see the go:generate line) and embedded in the binary.
 //
-//go:generate go run ../internal/c4book -leaf-nodes 50000 -out book7x6.bin
+//go:generate go run ../internal/c4book --leaf-nodes 50000 --out book7x6.bin
 //go:embed book7x6.bin
 var bookFile []byte
 

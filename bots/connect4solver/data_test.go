@@ -1,11 +1,9 @@
-// Loading Pascal Pons's benchmark sets from the shared data folder, for the tests and benchmarks.
+// Loading Pascal Pons's benchmark sets from the repository's testdata folder, for the tests and benchmarks.
 package connect4solver
 
 import (
 	"bufio"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,17 +20,12 @@ type testCase struct {
 	score    int
 }
 
-// loadSet reads the benchmark set called name (e.g. "Test_L3_R1"), skipping the test if it is absent.
+// loadSet reads the benchmark set called name (e.g. "Test_L3_R1") from the repository's test data.
 func loadSet(tb testing.TB, name string) []testCase {
 	tb.Helper()
-	path := gametest.SharedData(tb, filepath.Join("connect4", name))
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Skipf("benchmark set not available: %v", err)
-	}
-	defer f.Close()
+	path := "testdata/connect4/" + name
 	var cases []testCase
-	scanner := bufio.NewScanner(f)
+	scanner := bufio.NewScanner(gametest.OpenTestData(tb, "connect4/"+name))
 	for line := 1; scanner.Scan(); line++ {
 		c, err := parseCase(scanner.Text())
 		if err != nil {

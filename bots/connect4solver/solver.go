@@ -39,8 +39,8 @@ type Solver struct {
 
 // Limits bounds a search; the zero value sets no bound.
 type Limits struct {
-	MaxNodes uint64       // give up after this many nodes of this call (0: no limit)
-	Deadline time.Time    // give up at this time (zero: none)
+	MaxNodes uint64          // give up after this many nodes of this call (0: no limit)
+	Deadline time.Time       // give up at this time (zero: none)
 	Stop     <-chan struct{} // give up once this is closed (nil: never)
 }
 

@@ -2,7 +2,6 @@
 package match
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -124,16 +123,11 @@ func TestReadOpeningsSharedFiles(t *testing.T) {
 			file     string
 			maxPlies int
 			min, max int
-		}{"ACF games' first 6 plies", checkers.Game{}, "checkers/ACF_converted.pdn", 6, 50, 7 * 7 * 7 * 7 * 7 * 7})
+		}{"ACF games' first 6 plies", checkers.Game{}, "checkers/ACF_converted.pdn.gz", 6, 50, 7 * 7 * 7 * 7 * 7 * 7})
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			f, err := os.Open(gametest.SharedData(t, c.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			got, err := ReadOpenings(c.game, f, c.maxPlies)
+			got, err := ReadOpenings(c.game, gametest.OpenTestData(t, c.file), c.maxPlies)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-// Progress reports while a match runs: a redrawn line on a terminal, one plain line per game otherwise.
+// Progress reports while a match (or any long run) goes on: a redrawn line on a terminal, one plain line per game otherwise.
 package match
 
 import (
@@ -11,7 +11,7 @@ import (
 	"golang.org/x/term"
 )
 
-// Progress reports finished games. On a terminal it redraws one line with a bar (schollz/progressbar);
+// Progress reports finished games (or other items). On a terminal it redraws one line with a bar (schollz/progressbar);
 // elsewhere it writes a line per game, so that logs stay readable.
 type Progress struct {
 	w     io.Writer
@@ -49,18 +49,24 @@ func (p *Progress) Game(rec GameRecord, sum Summary) {
 	diff, half := EloInterval(sum.Wins, sum.Draws, sum.Losses)
 	tally := fmt.Sprintf("+%d =%d -%d  score %.1f%%  elo %s ± %s", sum.Wins, sum.Draws, sum.Losses,
 		100*sum.Score(), formatElo(diff), strings.TrimPrefix(formatElo(half), "+"))
+	why := string(rec.Termination)
+	if rec.Detail != "" && rec.Detail != why {
+		why += ": " + rec.Detail
+	}
+	p.Step(sum.Games, tally, fmt.Sprintf("game %d/%d (%d finished): %s vs %s %s (%s); %s", rec.Number, p.total,
+		sum.Games, rec.Names[0], rec.Names[1], rec.Result, why, tally))
+}
+
+// Step reports that done of the total items are finished, for any long run (a match, a test suite): on a
+// terminal the bar moves to done with tally beside it, elsewhere line is written as a line of its own.
+func (p *Progress) Step(done int, tally, line string) {
 	if p.bar == nil {
-		why := string(rec.Termination)
-		if rec.Detail != "" && rec.Detail != why {
-			why += ": " + rec.Detail
-		}
-		fmt.Fprintf(p.w, "game %d/%d (%d finished): %s vs %s %s (%s); %s\n", rec.Number, p.total, sum.Games,
-			rec.Names[0], rec.Names[1], rec.Result, why, tally)
+		fmt.Fprintln(p.w, line)
 		return
 	}
 	p.bar.Describe(tally)
 	// A write error on the terminal cannot be reported anywhere better than the terminal itself.
-	_ = p.bar.Set(min(sum.Games, p.total))
+	_ = p.bar.Set(min(done, p.total))
 	p.drawn = true
 }
 

@@ -43,6 +43,21 @@ func TestProgress(t *testing.T) {
 			t.Errorf("the last drawing lacks the half-full bar or the tally: %q", last)
 		}
 	})
+	t.Run("steps of another run", func(t *testing.T) {
+		var plain, drawn bytes.Buffer
+		for _, p := range []*Progress{NewProgress(&plain, 3, false), NewProgress(&drawn, 3, true)} {
+			p.Step(1, "1 of 1 solved", "position 1/3 WAC.001: solved")
+			p.Step(2, "1 of 2 solved", "position 2/3 WAC.002: missed")
+			p.Done()
+		}
+		if want := "position 1/3 WAC.001: solved\nposition 2/3 WAC.002: missed\n"; plain.String() != want {
+			t.Errorf("plain: %q, want %q", plain.String(), want)
+		}
+		lines := strings.Split(strings.TrimSuffix(drawn.String(), "\n"), "\r")
+		if last := lines[len(lines)-1]; !strings.Contains(last, "(2/3)") || !strings.Contains(last, "1 of 2 solved") {
+			t.Errorf("the last drawing lacks the count or the tally: %q", last)
+		}
+	})
 	if IsTerminal(&bytes.Buffer{}) {
 		t.Error("a buffer is not a terminal")
 	}

@@ -13,12 +13,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"dossier/bots"
+	"dossier/bots/match"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/catalog"
+	"dossier/internal/cli"
 )
 
 // benchCase is one timed perft.
@@ -55,45 +55,107 @@ var benchCases = []benchCase{
 	{Game: "tictactoe", Depth: 9, Label: "tictactoe start perft(9)"},
 }
 
+const benchHelp = `usage: dossier bench [--game G] [--repeat N] [--search-time D] [--reference ENGINE] [--json]
+       dossier bench --suite FILE [--suite-time D] [--json]
+
+Times perft for every game (or --game's) on one thread, the fastest of --repeat runs, and the default chess
+player's search for --search-time on two positions. For chess it runs the same perft with the reference
+engine's go perft in the same process and prints the ratio, since the machines are too noisy for absolute
+figures to compare; the default reference is used when it is installed, one given with --reference must
+work. CPU seconds are printed beside wall time.
+
+--suite solves an EPD suite instead (bm operations, e.g. WinAtChess) with the default chess player at
+--suite-time a position, showing progress on stderr, and prints how many it solved and the misses.`
+
+// defaultReference is the reference engine bench uses when it is installed and --reference is not given.
+const defaultReference = "/usr/games/stockfish"
+
 func runBench(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("bench", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	reference := fs.String("reference", "/usr/games/stockfish", "UCI engine with 'go perft' for the chess reference (empty: none)")
+	cmd := cli.New("dossier bench", benchHelp, stdout, stderr)
+	fs := cmd.Flags
+	only := fs.String("game", "", "bench only this game: "+strings.Join(catalog.Names(), ", "))
 	repeat := fs.Int("repeat", 3, "runs of each perft; the fastest counts")
-	only := fs.String("game", "", "bench only this game")
-	asJSON := fs.Bool("json", false, "print the figures as one JSON array")
 	searchTime := fs.Duration("search-time", 5*time.Second, "time of each chess search speed measurement (0: none)")
+	reference := fs.String("reference", defaultReference, "UCI engine with 'go perft' for the chess reference (empty: none)")
+	asJSON := fs.Bool("json", false, "print the figures as one JSON value")
 	suite := fs.String("suite", "", "an EPD suite (bm operations) to solve with the default chess player instead of the speed figures")
 	suiteTime := fs.Duration("suite-time", time.Second, "search time per suite position")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintln(stderr, "bench:", err)
-		return 2
+	if code, stop := cmd.Parse(args, 0, 0); stop {
+		return code
 	}
-	if *repeat < 1 {
-		fmt.Fprintln(stderr, "bench: --repeat must be at least 1")
-		return 2
+	game := ""
+	if *only != "" {
+		g, err := catalog.Lookup(*only)
+		if err != nil {
+			return cmd.UsageError("--game: %v", err)
+		}
+		game = g.Name()
 	}
 	if *suite != "" {
-		if _, _, err := runSuite(*suite, *suiteTime, stdout); err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
+		if code, stop := cmd.Refuse("with --suite", "repeat", "search-time", "reference"); stop {
+			return code
 		}
-		return 0
+		if game != "" && game != "chess" {
+			return cmd.UsageError("--suite is a chess EPD suite, not %s", game)
+		}
+		if *suiteTime <= 0 {
+			return cmd.UsageError("--suite-time must be positive")
+		}
+		entries, err := loadSuite(*suite)
+		if err != nil {
+			return cmd.UsageError("--suite: %v", err)
+		}
+		progress := match.NewProgress(stderr, len(entries), match.IsTerminal(stderr))
+		rep, err := runSuite(*suite, entries, *suiteTime, progress)
+		progress.Done()
+		if err != nil {
+			return cmd.Fail("%v", err)
+		}
+		if *asJSON {
+			return printJSON(cmd, stdout, rep)
+		}
+		rep.writeText(stdout)
+		return cli.ExitOK
 	}
+	if code, stop := cmd.Refuse("without --suite", "suite-time"); stop {
+		return code
+	}
+	switch {
+	case *repeat < 1:
+		return cmd.UsageError("--repeat must be at least 1")
+	case *searchTime < 0:
+		return cmd.UsageError("--search-time must not be negative")
+	}
+	chess := game == "" || game == "chess"
+	if !chess {
+		if code, stop := cmd.Refuse("without chess", "search-time", "reference"); stop {
+			return code
+		}
+	}
+	if chess && *reference != "" {
+		if _, err := exec.LookPath(*reference); err != nil {
+			if cmd.Changed("reference") {
+				return cmd.UsageError("--reference: %v", err)
+			}
+			cmd.Warn("no reference figures: %v (install stockfish, or give --reference ENGINE or --reference '')", err)
+			*reference = ""
+		}
+	}
+	failed := false
 	var figures []benchFigure
 	for _, c := range benchCases {
-		if *only != "" && c.Game != *only {
+		if game != "" && c.Game != game {
 			continue
 		}
 		fig, err := benchPerft(c, *repeat)
 		if err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
+			return cmd.Fail("%v", err)
 		}
 		if c.Game == "chess" && *reference != "" {
 			secs, err := referencePerft(*reference, c, fig.Nodes, *repeat)
 			if err != nil {
-				fmt.Fprintf(stderr, "bench: reference %s: %v\n", *reference, err)
+				failed = true
+				cmd.Warn("reference %s: %v", *reference, err)
 			} else {
 				fig.ReferenceSeconds, fig.ReferenceNPS = secs, float64(fig.Nodes)/secs
 				fig.Ratio = fig.NPS / fig.ReferenceNPS
@@ -110,12 +172,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout)
 		}
 	}
-	if *searchTime > 0 && (*only == "" || *only == "chess") {
+	if *searchTime > 0 && chess {
 		for _, c := range searchCases {
 			fig, err := benchSearch(c, *searchTime)
 			if err != nil {
-				fmt.Fprintln(stderr, "bench:", err)
-				return 1
+				return cmd.Fail("%v", err)
 			}
 			figures = append(figures, fig)
 			if !*asJSON {
@@ -125,10 +186,24 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *asJSON {
-		b, _ := json.Marshal(figures)
-		fmt.Fprintln(stdout, string(b))
+		if code := printJSON(cmd, stdout, figures); code != cli.ExitOK {
+			return code
+		}
 	}
-	return 0
+	if failed {
+		return cli.ExitFailure
+	}
+	return cli.ExitOK
+}
+
+// printJSON prints v as one line of JSON.
+func printJSON(cmd *cli.Command, stdout io.Writer, v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return cmd.Fail("%v", err)
+	}
+	fmt.Fprintln(stdout, string(b))
+	return cli.ExitOK
 }
 
 // benchPerft times the case's perft on one thread, keeping the fastest of repeat runs.

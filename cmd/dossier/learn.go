@@ -3,7 +3,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,15 +13,14 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"dossier/bots"
 	"dossier/bots/match"
 	"dossier/games"
 	"dossier/games/catalog"
+	"dossier/internal/cli"
 )
 
-const learnUsage = `usage: dossier learn --learner discrepancy --player SPEC --opponent SPEC --out FILE [options]
+const learnHelp = `usage: dossier learn --learner discrepancy --player SPEC --opponent SPEC --out FILE [options]
 
 Plays --games games between the player and the opponent from random starting configurations (each played
 twice, colours swapped) and counts every move of the opponent by its discrepancy: how much worse for the
@@ -35,19 +33,12 @@ SPECs are dossier match's (dossier match --help). The player is in-process and n
 depth= or --depth); with search=meu and no model= it learns while it plays, as Sen & Arora's MEU did,
 with the counts learned so far as its model. The opponent may be a preset or an external engine (uci=).
 e.g. dossier learn --game connect4 --learner discrepancy --player 'preset=sophisticated depth=4' \
-       --opponent 'preset=sp' --games 400 --start-plies 2,4,6,8,10,12,14,16 --seed 1 --out sp-counts.json
-
-options:
-`
+       --opponent 'preset=sp' --games 400 --start-plies 2,4,6,8,10,12,14,16 --seed 1 --out sp-counts.json`
 
 // runLearn plays the training games and writes the counts; 2 is a usage error, 1 a failure.
 func runLearn(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("learn", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, learnUsage)
-		fs.PrintDefaults()
-	}
+	cmd := cli.New("dossier learn", learnHelp, stdout, stderr)
+	fs := cmd.Flags
 	gameName := fs.String("game", "connect4", "game: "+strings.Join(catalog.Names(), ", "))
 	learner := fs.String("learner", "discrepancy", "what to learn: discrepancy (Sen & Arora's counts by discrepancy range)")
 	playerText := fs.String("player", "", "the learning player's spec (required, in-process)")
@@ -62,19 +53,11 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	depth := fs.Int("depth", 0, "depth limit of every move, in plies")
 	movetime := fs.Int("movetime", 0, "time of every move in milliseconds")
 	maxMoves := fs.Int("max-moves", 0, "a draw after this many moves of each side; 0: none")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, stop := cmd.Parse(args, 0, 0); stop {
+		return code
 	}
-	usageError := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "learn: "+format+"\n", a...)
-		return 2
-	}
+	usageError := cmd.UsageError
 	switch {
-	case fs.NArg() > 0:
-		return usageError("unexpected argument %q", fs.Arg(0))
 	case *learner != "discrepancy":
 		return usageError("--learner %q: the learner is discrepancy", *learner)
 	case *playerText == "" || *opponentText == "" || *out == "":
@@ -141,26 +124,23 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	sum, err := bots.TrainDiscrepancies(ctx, cfg, learn)
 	progress.Done()
 	if err != nil && sum.Games == 0 {
-		fmt.Fprintln(stderr, "learn:", err)
-		return 1
+		return cmd.Fail("%v", err)
 	}
 	counts := learn.Counts()
 	if sum.Players[1] != "" {
 		counts.Opponent = sum.Players[1]
 	}
 	if saveErr := counts.Save(*out); saveErr != nil {
-		fmt.Fprintln(stderr, "learn:", saveErr)
-		return 1
+		return cmd.Fail("%v", saveErr)
 	}
 	fmt.Fprintf(stdout, "%s vs %s: +%d =%d -%d in %d games\n", sum.Players[0], sum.Players[1], sum.Wins, sum.Draws,
 		sum.Losses, sum.Games)
 	counts.WriteTable(stdout)
 	fmt.Fprintf(stdout, "\nwrote %s\n", *out)
 	if err != nil {
-		fmt.Fprintf(stderr, "learn: stopped after %d of %d games: %v\n", sum.Games, *gamesCount, err)
-		return 1
+		return cmd.Fail("stopped after %d of %d games: %v", sum.Games, *gamesCount, err)
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // learnerDepth returns the search depth of the learning player: its spec's depth, else the smaller of the

@@ -3,9 +3,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
+
+	"dossier/internal/cli"
 )
 
 // subcommands maps each subcommand to the function that runs it with its own arguments.
@@ -28,23 +31,46 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return cmd(args[1:], stdout, stderr)
 		}
 		if args[0] == "help" {
-			usage(stdout)
-			return 0
+			return runHelp(args[1:], stdin, stdout, stderr)
 		}
 	}
 	return runEngine(args, stdin, stdout, stderr)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprint(w, `dossier: a game engine that keeps a dossier on every opponent.
+// engineHelp is the help of the engine, which is also the overview of the whole binary.
+const engineHelp = `usage: dossier [--game chess|checkers|connect4|tictactoe]   run the engine on stdin/stdout (UCI and its dialects)
+       dossier perft --depth N [--game G] [--fen F] [--divide] [--json] [--threads T]
+       dossier bench [--game G] [--repeat N] [--reference ENGINE] [--json] | --suite FILE
+       dossier match --player1 SPEC --player2 SPEC [options]
+       dossier learn --player SPEC --opponent SPEC --out FILE [options]
+       dossier memory ls|show|games|dump|import|forget|merge|compact [--memory DIR] [--json]
+       dossier help [SUBCOMMAND]
 
-usage:
-  dossier [--game chess|checkers|connect4|tictactoe]   run the engine on stdin/stdout (UCI and its dialects)
-  dossier perft --game G [--fen F] --depth N [--divide] [--json] [--threads T]
-  dossier bench [--game G] [--repeat N] [--reference /usr/games/stockfish] [--json]
-  dossier match --player1 SPEC --player2 SPEC [options]   (dossier match --help lists them)
-  dossier learn --player SPEC --opponent SPEC --out FILE [options]   (learn an opponent's discrepancy counts)
-  dossier memory ls|show|games|dump|import|forget|merge|compact   (the dossier on each opponent; dossier memory --help)
-  dossier help
-`)
+dossier is a game engine that keeps a dossier on every opponent. Without a subcommand it speaks UCI on
+stdin/stdout; 'dossier help SUBCOMMAND' or 'dossier SUBCOMMAND --help' describes a subcommand.`
+
+const helpHelp = `usage: dossier help [SUBCOMMAND]
+
+Describes dossier, or the subcommand SUBCOMMAND: ` + "perft, bench, match, learn, memory."
+
+// runHelp prints the help of the engine or of the subcommand named in args, on stdout.
+func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := cli.New("dossier help", helpHelp, stdout, stderr)
+	if code, stop := cmd.Parse(args, 0, 1); stop {
+		return code
+	}
+	if len(cmd.Args()) == 0 {
+		return runEngine([]string{"--help"}, stdin, stdout, stderr)
+	}
+	name := cmd.Args()[0]
+	sub, ok := subcommands[name]
+	if !ok {
+		names := make([]string, 0, len(subcommands))
+		for n := range subcommands {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		return cmd.UsageError("unknown subcommand %q (want one of %s)", name, strings.Join(names, ", "))
+	}
+	return sub([]string{"--help"}, stdout, stderr)
 }

@@ -3,8 +3,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,15 +11,15 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"dossier/bots"
 	"dossier/bots/match"
 	"dossier/games"
 	"dossier/games/catalog"
+	"dossier/internal/cli"
+	"dossier/internal/datafile"
 )
 
-const matchUsage = `usage: dossier match --game G --player1 SPEC --player2 SPEC [options]
+const matchHelp = `usage: dossier match --game G --player1 SPEC --player2 SPEC [options]
 
 A player SPEC is space-separated key=value pairs (quote values with spaces):
   preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C] [memory=DIR]
@@ -48,25 +46,18 @@ Searches (search=S; the preset's evaluation is ours, model=M the opponent model,
   symmetric                      model=P          both sides know each other's evaluation (ours and P's)
 Without model= a model search uses minimax's implicit model and plays as alpha-beta at equal depth.
 e.g. --game checkers --player1 'preset=mat-tot25 search=mstar model=mat-tot25@3' --player2 'preset=mat-tot25'
-     --game chess --player1 'search=prom model="strongest:0.5,materialist:0.3,attacker:0.2" depth=4'
-
-options:
-`
+     --game chess --player1 'search=prom model="strongest:0.5,materialist:0.3,attacker:0.2" depth=4'`
 
 // runMatch plays a match and prints the final table (or --json's summary); 2 is a usage error, 1 a failure.
 func runMatch(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("match", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, matchUsage)
-		fs.PrintDefaults()
-	}
+	cmd := cli.New("dossier match", matchHelp, stdout, stderr)
+	fs := cmd.Flags
 	gameName := fs.String("game", "chess", "game: "+strings.Join(catalog.Names(), ", "))
 	player1 := fs.String("player1", "", "player 1's spec (required)")
 	player2 := fs.String("player2", "", "player 2's spec (required)")
 	gamesCount := fs.Int("games", 2, "number of games")
 	concurrency := fs.Int("concurrency", 1, "games played at once, each with its own players")
-	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line")
+	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line; gzip-compressed when it ends in .gz")
 	openingPlies := fs.Int("opening-plies", 0, "keep only this many plies of openings given as moves (PDN games, Pons digits); 0: all")
 	randomPlies := fs.Int("random-plies", 0, "random legal plies added to every opening (seeded by --seed)")
 	seed := fs.Uint64("seed", 1, "seed of the random openings")
@@ -86,18 +77,18 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	pdnFile := fs.String("pdn", "", "write the games as PDN to this file (checkers)")
 	event := fs.String("event", "dossier match", "the Event tag of the game records")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object instead of the table")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return 0
+	if code, stop := cmd.Parse(args, 0, 0); stop {
+		return code
+	}
+	usageError := cmd.UsageError
+	// Flags that refine another one mean nothing without it; each is refused rather than ignored.
+	for _, dep := range []struct{ flag, needs string }{
+		{"opening-plies", "openings"}, {"seed", "random-plies"}, {"draw-score", "adjudicate-draw-after"},
+		{"resign-moves", "resign-score"}, {"event", "pgn"},
+	} {
+		if cmd.Changed(dep.flag) && !cmd.Changed(dep.needs) && !(dep.needs == "pgn" && cmd.Changed("pdn")) {
+			return usageError("--%s needs --%s", dep.flag, dep.needs)
 		}
-		return 2
-	}
-	usageError := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "match: "+format+"\n", a...)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		return usageError("unexpected argument %q", fs.Arg(0))
 	}
 	g, err := catalog.Lookup(*gameName)
 	if err != nil {
@@ -136,7 +127,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *openingsFile != "" {
-		f, err := os.Open(*openingsFile)
+		f, err := datafile.Open(*openingsFile)
 		if err != nil {
 			return usageError("--openings: %v", err)
 		}
@@ -165,7 +156,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		if records != nil {
 			if err := records.Write(rec); err != nil && !recordFailed {
 				recordFailed = true
-				fmt.Fprintf(stderr, "match: writing game %d: %v\n", rec.Number, err)
+				cmd.Warn("writing game %d: %v", rec.Number, err)
 			}
 		}
 		progress.Game(rec, sum)
@@ -176,23 +167,22 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	sum, err := match.Run(ctx, cfg)
 	progress.Done()
 	if err != nil && sum.Games == 0 && ctx.Err() == nil {
-		fmt.Fprintln(stderr, "match:", err)
-		return 1
+		return cmd.Fail("%v", err)
 	}
 	if *asJSON {
-		b, _ := json.Marshal(sum)
-		fmt.Fprintln(stdout, string(b))
+		if code := printJSON(cmd, stdout, sum); code != cli.ExitOK {
+			return code
+		}
 	} else {
 		sum.WriteTable(stdout)
 	}
 	if ctx.Err() != nil {
-		fmt.Fprintf(stderr, "match: interrupted after %d of %d games\n", sum.Games, *gamesCount)
-		return 1
+		return cmd.Fail("interrupted after %d of %d games", sum.Games, *gamesCount)
 	}
 	if recordFailed {
-		return 1
+		return cli.ExitFailure
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // newBotSearcher builds an in-process player with bots.NewSearcher; its name is the preset's, with the depth

@@ -15,11 +15,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"dossier/bots/match"
 	"dossier/games"
 	"dossier/games/catalog"
+	"dossier/internal/cli"
 	"dossier/memory"
 	"dossier/play"
 )
@@ -41,8 +40,6 @@ Commands:
   forget NAME --yes      remove an opponent with all its games and models
   merge ALIAS NAME       file ALIAS's games and names under NAME (two names of one opponent)
   compact                reclaim the space of deleted and rewritten records now
-
-Flags of every command:
 `
 
 // memoryCommand is one subcommand of dossier memory: its argument count and what it does with the open
@@ -74,79 +71,53 @@ var memoryCommands = map[string]memoryCommand{
 	"compact": {0, memoryCompact},
 }
 
-// errUsage marks a memory command's error as the user's (exit 2) rather than the store's (exit 1).
-var errUsage = errors.New("usage")
-
 func runMemory(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("memory", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dir := fs.String("memory", "", "the memory directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier)")
-	asJSON := fs.Bool("json", false, "print JSON instead of text")
-	svg := fs.String("svg", "", "show: also write the chart as an SVG picture to this file")
-	out := fs.String("out", "", "games, dump: write to this file instead of standard output")
-	yes := fs.Bool("yes", false, "forget: really forget")
-	help := fs.BoolP("help", "h", false, "show this help")
-	printUsage := func(w io.Writer) {
-		fmt.Fprint(w, memoryUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+	cmd := cli.New("dossier memory", memoryUsage, stdout, stderr)
+	dir := cmd.Flags.String("memory", "", "the memory directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier)")
+	asJSON := cmd.Flags.Bool("json", false, "print JSON instead of text")
+	svg := cmd.Flags.String("svg", "", "show: also write the chart as an SVG picture to this file")
+	out := cmd.Flags.String("out", "", "games, dump: write to this file instead of standard output")
+	yes := cmd.Flags.Bool("yes", false, "forget: really forget")
+	if code, stop := cmd.Parse(args, 0, -1); stop {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintln(stderr, "dossier memory:", err)
-		printUsage(stderr)
-		return 2
+	if len(cmd.Args()) == 0 {
+		return cmd.UsageError("which command? (ls, show, games, dump, import, forget, merge, compact)")
 	}
-	if *help || (fs.NArg() > 0 && fs.Arg(0) == "help") {
-		printUsage(stdout)
-		return 0
-	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "dossier memory: which command? (ls, show, games, dump, import, forget, merge, compact)")
-		printUsage(stderr)
-		return 2
-	}
-	name := fs.Arg(0)
-	cmd, ok := memoryCommands[name]
+	name := cmd.Args()[0]
+	sub, ok := memoryCommands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "dossier memory: unknown command %q (ls, show, games, dump, import, forget, merge, compact)\n", name)
-		return 2
+		return cmd.UsageError("unknown command %q (ls, show, games, dump, import, forget, merge, compact)", name)
 	}
-	rest := fs.Args()[1:]
-	if len(rest) != cmd.args {
-		fmt.Fprintf(stderr, "dossier memory %s: want %d argument(s), got %d: %q\n", name, cmd.args, len(rest), rest)
-		return 2
+	rest := cmd.Args()[1:]
+	if len(rest) != sub.args {
+		return cmd.UsageError("%s wants %d argument(s), got %d: %q", name, sub.args, len(rest), rest)
 	}
 	for flag, allowed := range map[string]bool{"svg": name == "show", "out": name == "games" || name == "dump", "yes": name == "forget"} {
-		if fs.Changed(flag) && !allowed {
-			fmt.Fprintf(stderr, "dossier memory %s: --%s is not a flag of this command\n", name, flag)
-			return 2
+		if cmd.Changed(flag) && !allowed {
+			return cmd.UsageError("--%s is not a flag of %s", flag, name)
 		}
 	}
 	if name == "forget" && !*yes {
-		fmt.Fprintf(stderr, "dossier memory forget: this removes %q with all its games; add --yes to do it\n", rest[0])
-		return 2
+		return cmd.UsageError("forget removes %q with all its games; add --yes to do it", rest[0])
 	}
 	m, err := memory.Open(memory.Options{Dir: *dir})
 	if err != nil {
-		fmt.Fprintln(stderr, "dossier memory:", err)
-		return 1
+		return cmd.Fail("%v", err)
 	}
 	c := &memoryContext{args: rest, json: *asJSON, svg: *svg, out: *out, yes: *yes, stdout: stdout}
-	runErr := cmd.run(m, c)
+	runErr := sub.run(m, c)
 	closeErr := m.Close()
 	if runErr != nil {
-		fmt.Fprintf(stderr, "dossier memory %s: %v\n", name, runErr)
-		if errors.Is(runErr, errUsage) || errors.Is(runErr, memory.ErrUnknownOpponent) {
-			return 2
+		if errors.Is(runErr, memory.ErrUnknownOpponent) {
+			return cmd.UsageError("%s: %v", name, runErr)
 		}
-		return 1
+		return cmd.Fail("%s: %v", name, runErr)
 	}
 	if closeErr != nil {
-		fmt.Fprintln(stderr, "dossier memory:", closeErr)
-		return 1
+		return cmd.Fail("%v", closeErr)
 	}
-	return 0
+	return cli.ExitOK
 }
 
 // writeJSON prints v as indented JSON.

@@ -2,76 +2,76 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"dossier/games"
 	"dossier/games/catalog"
+	"dossier/internal/cli"
 )
+
+const perftHelp = `usage: dossier perft --depth N [--game G] [--fen FEN] [--divide] [--json] [--threads T]
+
+Counts the leaves of the legal move tree to depth N (leaves counted in bulk at the last ply, as Stockfish's
+go perft does) and prints the count, the seconds and the nodes per second. --divide lists the count below
+each root move first; --json prints one JSON object instead: {"nodes":N,"seconds":S,"nps":R}, with
+"divide":[{"move":M,"nodes":N},...] under --divide.`
 
 // perftReport is the one-line JSON form of a perft run.
 type perftReport struct {
-	Nodes   uint64  `json:"nodes"`
-	Seconds float64 `json:"seconds"`
-	NPS     float64 `json:"nps"`
+	Nodes   uint64              `json:"nodes"`
+	Seconds float64             `json:"seconds"`
+	NPS     float64             `json:"nps"`
+	Divide  []games.DivideEntry `json:"divide,omitempty"`
 }
 
 func runPerft(args []string, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("perft", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := cli.New("dossier perft", perftHelp, stdout, stderr)
+	fs := cmd.Flags
 	gameName := fs.String("game", "chess", "game: chess, checkers, connect4, tictactoe")
 	fen := fs.String("fen", "", "start position (the game's position string); default the initial position")
 	depth := fs.Int("depth", 0, "depth in plies (required, >= 1)")
 	divide := fs.Bool("divide", false, "print the count below each root move")
-	asJSON := fs.Bool("json", false, `print {"nodes":N,"seconds":S,"nps":R} on one line`)
+	asJSON := fs.Bool("json", false, "print the figures as one JSON object")
 	threads := fs.Int("threads", 1, "goroutines sharing the root moves")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintln(stderr, "perft:", err)
-		return 2
+	if code, stop := cmd.Parse(args, 0, 0); stop {
+		return code
 	}
 	if *depth < 1 {
-		fmt.Fprintln(stderr, "perft: --depth must be at least 1")
-		return 2
+		return cmd.UsageError("--depth must be at least 1")
 	}
 	if *threads < 1 {
-		fmt.Fprintln(stderr, "perft: --threads must be at least 1")
-		return 2
+		return cmd.UsageError("--threads must be at least 1")
 	}
 	g, err := catalog.Lookup(*gameName)
 	if err != nil {
-		fmt.Fprintln(stderr, "perft:", err)
-		return 2
+		return cmd.UsageError("--game: %v", err)
 	}
 	p := g.Start()
 	if *fen != "" {
 		if p, err = g.ParsePosition(*fen); err != nil {
-			fmt.Fprintln(stderr, "perft: bad position:", err)
-			return 2
+			return cmd.UsageError("--fen: bad position: %v", err)
 		}
 	}
 	start := time.Now()
-	var nodes uint64
+	var rep perftReport
 	if *divide {
-		for _, e := range games.Divide(p, *depth) {
-			nodes += e.Nodes
-			if !*asJSON {
-				fmt.Fprintf(stdout, "%s: %d\n", e.Move, e.Nodes)
-			}
+		rep.Divide = games.ParallelDivide(p, *depth, *threads)
+		for _, e := range rep.Divide {
+			rep.Nodes += e.Nodes
 		}
 	} else {
-		nodes = games.ParallelPerft(p, *depth, *threads)
+		rep.Nodes = games.ParallelPerft(p, *depth, *threads)
 	}
-	secs := time.Since(start).Seconds()
-	rep := perftReport{Nodes: nodes, Seconds: secs, NPS: float64(nodes) / max(secs, 1e-9)}
+	rep.Seconds = time.Since(start).Seconds()
+	rep.NPS = float64(rep.Nodes) / max(rep.Seconds, 1e-9)
 	if *asJSON {
-		b, _ := json.Marshal(rep)
-		fmt.Fprintln(stdout, string(b))
-		return 0
+		return printJSON(cmd, stdout, rep)
+	}
+	for _, e := range rep.Divide {
+		fmt.Fprintf(stdout, "%s: %d\n", e.Move, e.Nodes)
 	}
 	fmt.Fprintf(stdout, "nodes %d\nseconds %.3f\nnps %.0f\n", rep.Nodes, rep.Seconds, rep.NPS)
-	return 0
+	return cli.ExitOK
 }

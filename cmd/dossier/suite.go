@@ -6,15 +6,16 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"dossier/bots"
+	"dossier/bots/match"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/internal/datafile"
 )
 
 // suiteEntry is one EPD test position: the position, its best moves and its id.
@@ -69,35 +70,71 @@ func readSuite(r io.Reader) ([]suiteEntry, error) {
 	return out, sc.Err()
 }
 
-// runSuite searches every position for perPosition with the default chess player and reports how many it
-// solves (plays one of the best moves), listing the misses.
-func runSuite(path string, perPosition time.Duration, stdout io.Writer) (solved, total int, err error) {
-	f, err := os.Open(path)
+// suiteMiss is a suite position the player did not solve, and the move it played there.
+type suiteMiss struct {
+	ID     string `json:"id"`
+	Played string `json:"played"`
+}
+
+// suiteReport is the outcome of a suite run, printed as text or, under --json, as one JSON object.
+type suiteReport struct {
+	Suite       string      `json:"suite"`
+	Solved      int         `json:"solved"`
+	Total       int         `json:"total"`
+	PerPosition string      `json:"per_position"`
+	Missed      []suiteMiss `json:"missed"`
+}
+
+// loadSuite reads the EPD suite at path.
+func loadSuite(path string) ([]suiteEntry, error) {
+	f, err := datafile.Open(path)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	defer f.Close()
 	entries, err := readSuite(f)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("%s: no positions", path)
+	}
+	return entries, nil
+}
+
+// runSuite searches every position for perPosition with the default chess player and reports how many it
+// solves (plays one of the best moves) and the misses, one progress step a position.
+func runSuite(path string, entries []suiteEntry, perPosition time.Duration, progress *match.Progress) (suiteReport, error) {
+	rep := suiteReport{Suite: path, Total: len(entries), PerPosition: perPosition.String(), Missed: []suiteMiss{}}
 	s, err := bots.NewSearcher(chess.Game{}, bots.PlayerConfig{HashMB: 64})
 	if err != nil {
-		return 0, 0, err
+		return rep, err
 	}
-	var misses []string
-	for _, e := range entries {
+	for i, e := range entries {
 		s.NewGame()
 		res := s.Search(e.pos, engine.NewControl(engine.Limits{MoveTime: perPosition}, e.pos.ToMove()), nil)
+		played, outcome := e.pos.SAN(res.Move), "solved"
 		if slices.Contains(e.best, res.Move) {
-			solved++
+			rep.Solved++
 		} else {
-			misses = append(misses, fmt.Sprintf("%s (played %s)", e.id, e.pos.SAN(res.Move)))
+			rep.Missed = append(rep.Missed, suiteMiss{ID: e.id, Played: played})
+			outcome = "missed"
 		}
+		tally := fmt.Sprintf("%d of %d solved", rep.Solved, i+1)
+		progress.Step(i+1, tally, fmt.Sprintf("position %d/%d %s: %s (played %s); %s", i+1, len(entries), e.id,
+			outcome, played, tally))
 	}
-	fmt.Fprintf(stdout, "suite %s: %d of %d solved at %v per position\n", path, solved, len(entries), perPosition)
-	if len(misses) > 0 {
-		fmt.Fprintf(stdout, "missed: %s\n", strings.Join(misses, ", "))
+	return rep, nil
+}
+
+// writeText prints the report as two lines: the score, then the misses.
+func (rep suiteReport) writeText(w io.Writer) {
+	fmt.Fprintf(w, "suite %s: %d of %d solved at %s per position\n", rep.Suite, rep.Solved, rep.Total, rep.PerPosition)
+	if len(rep.Missed) > 0 {
+		missed := make([]string, len(rep.Missed))
+		for i, m := range rep.Missed {
+			missed[i] = fmt.Sprintf("%s (played %s)", m.ID, m.Played)
+		}
+		fmt.Fprintf(w, "missed: %s\n", strings.Join(missed, ", "))
 	}
-	return solved, len(entries), nil
 }

@@ -3,7 +3,6 @@ package checkers
 
 import (
 	"math/bits"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,12 +12,7 @@ import (
 
 // TestACFArchiveReplays replays all 9,377 games of the American Checker Federation archive.
 func TestACFArchiveReplays(t *testing.T) {
-	f, err := os.Open(gametest.SharedData(t, "checkers/ACF_converted.pdn"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pdnGames, err := ReadPDN(f)
+	pdnGames, err := ReadPDN(gametest.OpenTestData(t, "checkers/ACF_converted.pdn.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -346,10 +346,14 @@ func perft(s state, r *castlingRules, depth int) uint64 {
 
 // AppendMoves appends the legal moves to dst. It ignores the draw rules (repetition, fifty moves, insufficient
 // material), which Status reports, so that perft counts are the standard ones.
-func (p *Position) AppendMoves(dst []games.Move) []games.Move { return p.st.generate(p.rules, dst, false) }
+func (p *Position) AppendMoves(dst []games.Move) []games.Move {
+	return p.st.generate(p.rules, dst, false)
+}
 
 // AppendTactical appends the legal captures (en passant included) and promotions (all four pieces) to dst.
-func (p *Position) AppendTactical(dst []games.Move) []games.Move { return p.st.generate(p.rules, dst, true) }
+func (p *Position) AppendTactical(dst []games.Move) []games.Move {
+	return p.st.generate(p.rules, dst, true)
+}
 
 // IsTactical reports whether a move captures or promotes.
 func (p *Position) IsTactical(m games.Move) bool {

@@ -3,7 +3,6 @@ package chess
 
 import (
 	"bufio"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,13 +17,8 @@ type perftEntry struct {
 }
 
 func readPerftSuite(t testing.TB) []perftEntry {
-	f, err := os.Open(gametest.SharedData(t, "chess/perft_suite.epd"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var out []perftEntry
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(gametest.OpenTestData(t, "chess/perft_suite.epd"))
 	for sc.Scan() {
 		parts := strings.Split(strings.TrimSpace(sc.Text()), ";")
 		if len(parts) < 2 {

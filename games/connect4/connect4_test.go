@@ -532,9 +532,9 @@ func TestBoardSizes(t *testing.T) {
 // sets (games decided within 14 more moves) are recomputed by a plain negamax on the bitboards, which checks
 // moves, wins and draws deep into the game.
 func TestPonsBenchmarkSets(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(gametest.SharedData(t, "connect4"), "Test_L*_R*"))
+	files, err := filepath.Glob(filepath.Join(gametest.TestData(t, "connect4"), "Test_L*_R*"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no Test_L*_R* files under the shared connect4 data (%v)", err)
+		t.Fatalf("no Test_L*_R* files under testdata/connect4 (%v)", err)
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

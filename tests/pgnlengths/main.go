@@ -13,44 +13,48 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"dossier/internal/cli"
 )
 
 func main() {
-	opponent := flag.String("opponent", "sp d1", "the display name of the common opponent")
-	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go run ./tests/pgnlengths [--opponent NAME] A.pgn B.pgn")
-		flag.PrintDefaults()
-	}
-	flag.Parse()
-	if flag.NArg() != 2 {
-		flag.Usage()
-		os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const pgnlengthsHelp = `usage: go run ./tests/pgnlengths [--opponent NAME] A.pgn B.pgn
+
+Compares two matches against the same opponent opening by opening: the games one player won in fewer,
+more or the same number of plies as the other.`
+
+// run reads the two records and prints the comparison.
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := cli.New("pgnlengths", pgnlengthsHelp, stdout, stderr)
+	opponent := cmd.Flags.String("opponent", "sp d1", "the display name of the common opponent")
+	if code, stop := cmd.Parse(args, 2, 2); stop {
+		return code
 	}
 	var matches [2][]game
-	for i, path := range flag.Args() {
+	for i, path := range cmd.Args() {
 		f, err := os.Open(path)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+			return cmd.Fail("%v", err)
 		}
 		matches[i], err = readGames(f, *opponent)
 		f.Close()
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", path, err)
-			os.Exit(1)
+			return cmd.Fail("%s: %v", path, err)
 		}
 	}
-	if err := compare(os.Stdout, flag.Args(), matches[0], matches[1]); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	if err := compare(stdout, cmd.Args(), matches[0], matches[1]); err != nil {
+		return cmd.Fail("%v", err)
 	}
+	return cli.ExitOK
 }
 
 // game is one game of a match as the comparison sees it.

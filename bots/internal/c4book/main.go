@@ -4,17 +4,17 @@
 // From the empty board, ply by ply, the first player plays the solver's fastest winning move (the
 // centre-most among equals) and the second player every legal move; mirror images count once. A
 // position where the first player is to move goes into the book when a solver with an empty table of
-// the player's default size (-leaf-mb) cannot find its winning move within -leaf-nodes nodes, as the
+// the player's default size (--leaf-mb) cannot find its winning move within --leaf-nodes nodes, as the
 // strongest player would have to after leaving the book; otherwise it is a leaf, and the walk stops
 // there. The program prints the positions, entries and leaves of every ply and the worst leaf.
 //
-//	go run ./bots/internal/c4book -leaf-nodes 50000 -out bots/connect4solver/book7x6.bin
+//	go run ./bots/internal/c4book --leaf-nodes 50000 --out bots/connect4solver/book7x6.bin
 package main
 
 import (
 	"cmp"
-	"flag"
 	"fmt"
+	"io"
 	"log"
 	"maps"
 	"os"
@@ -25,27 +25,42 @@ import (
 	"dossier/bots/connect4solver"
 	"dossier/games"
 	"dossier/games/connect4"
+	"dossier/internal/cli"
 )
 
 func main() {
-	leafNodes := flag.Int("leaf-nodes", 50_000, "a position goes into the book when an empty -leaf-mb table cannot solve it within this many nodes")
-	leafMB := flag.Int("leaf-mb", 12, "the table of the solver that decides what is a leaf, in MiB (the strongest player's share of the default Hash)")
-	tableMB := flag.Int("table-mb", 2048, "the table of the solver that chooses the book's moves, in MiB")
-	out := flag.String("out", "", "the book file to write (empty: write nothing, only measure)")
-	reuse := flag.String("reuse", "", "a book file whose moves stand for the solver's where it has the position (to rebuild quickly; the moves are the same)")
-	beyond := flag.Uint64("beyond-nodes", 2_000_000, "also solve every position two plies past a leaf, after the solver's move there, with the table as the leaf's solve left it, within this many nodes (0: no check)")
-	flag.Parse()
-	if *leafNodes <= 0 {
-		log.Fatalf("c4book: -leaf-nodes %d must be positive", *leafNodes)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const c4bookHelp = `usage: c4book [--leaf-nodes N] [--leaf-mb MB] [--table-mb MB] [--out FILE] [--reuse FILE] [--beyond-nodes N]
+
+Builds the first player's Connect-Four opening book with the exact solver and prints, ply by ply, the
+positions, entries and leaves, then checks the positions two plies past the leaves.`
+
+// run reads the command line, builds the book and reports it.
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := cli.New("c4book", c4bookHelp, stdout, stderr)
+	fs := cmd.Flags
+	leafNodes := fs.Int("leaf-nodes", 50_000, "a position goes into the book when an empty --leaf-mb table cannot solve it within this many nodes")
+	leafMB := fs.Int("leaf-mb", 12, "the table of the solver that decides what is a leaf, in MiB (the strongest player's share of the default Hash)")
+	tableMB := fs.Int("table-mb", 2048, "the table of the solver that chooses the book's moves, in MiB")
+	out := fs.String("out", "", "the book file to write (empty: write nothing, only measure)")
+	reuse := fs.String("reuse", "", "a book file whose moves stand for the solver's where it has the position (to rebuild quickly; the moves are the same)")
+	beyond := fs.Uint64("beyond-nodes", 2_000_000, "also solve every position two plies past a leaf, after the solver's move there, with the table as the leaf's solve left it, within this many nodes (0: no check)")
+	if code, stop := cmd.Parse(args, 0, 0); stop {
+		return code
+	}
+	if *leafNodes <= 0 || *leafMB <= 0 || *tableMB <= 0 {
+		return cmd.UsageError("--leaf-nodes, --leaf-mb and --table-mb must be positive")
 	}
 	var old *connect4solver.Book
 	if *reuse != "" {
 		data, err := os.ReadFile(*reuse)
 		if err != nil {
-			log.Fatal(err)
+			return cmd.UsageError("--reuse: %v", err)
 		}
 		if old, err = connect4solver.ParseBook(data); err != nil {
-			log.Fatal(err)
+			return cmd.UsageError("--reuse %s: %v", *reuse, err)
 		}
 	}
 	start := time.Now()
@@ -56,23 +71,24 @@ func main() {
 		old:       old,
 	}
 	b.build()
-	fmt.Printf("book: %d entries, %d leaves, built in %v\n", len(b.entries), len(b.leaves), time.Since(start).Round(time.Second))
-	fmt.Printf("leaves: %v\n", summarize(b.leaves))
+	fmt.Fprintf(stdout, "book: %d entries, %d leaves, built in %v\n", len(b.entries), len(b.leaves), time.Since(start).Round(time.Second))
+	fmt.Fprintf(stdout, "leaves: %v\n", summarize(b.leaves))
 	if *out != "" {
 		data, err := connect4solver.EncodeBook(b.entries, connect4solver.BookCheck{LeafNodes: *leafNodes, LeafTableMB: *leafMB})
 		if err != nil {
-			log.Fatal(err)
+			return cmd.Fail("%v", err)
 		}
 		if err := os.WriteFile(*out, data, 0o644); err != nil {
-			log.Fatal(err)
+			return cmd.Fail("%v", err)
 		}
-		fmt.Printf("wrote %s: %d bytes\n", *out, len(data))
+		fmt.Fprintf(stdout, "wrote %s: %d bytes\n", *out, len(data))
 	}
 	if *beyond > 0 {
 		costs, unsolved := b.checkBeyond(*beyond)
-		fmt.Printf("two plies beyond the leaves: %v; %d not solved within %d nodes\n", costs, unsolved, *beyond)
+		fmt.Fprintf(stdout, "two plies beyond the leaves: %v; %d not solved within %d nodes\n", costs, unsolved, *beyond)
 	}
-	fmt.Printf("total time %v\n", time.Since(start).Round(time.Second))
+	fmt.Fprintf(stdout, "total time %v\n", time.Since(start).Round(time.Second))
+	return cli.ExitOK
 }
 
 // line is a position given by its moves from the empty board (Pons's digits), in the orientation

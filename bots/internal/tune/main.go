@@ -2,8 +2,8 @@
 //
 // Reproduce the table in bots/chess.go from the repository root:
 //
-//	go run ./bots/internal/tune gen -n 10000 -seed 1 -out bots/internal/tune/testdata/positions.txt.gz
-//	go run ./bots/internal/tune fit -in bots/internal/tune/testdata/positions.txt.gz
+//	go run ./bots/internal/tune gen --n 10000 --seed 1 --out bots/internal/tune/testdata/positions.txt.gz
+//	go run ./bots/internal/tune fit --in bots/internal/tune/testdata/positions.txt.gz
 //
 // gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which
 // Stockfish picks every move with a 2,000-node search; at a random fifth of the positions from ply 12 on it searches 10 plies (table cleared,
@@ -20,8 +20,8 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
-	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -31,26 +31,34 @@ import (
 	"dossier/bots"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/internal/cli"
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: tune gen|fit [flags]")
-		os.Exit(2)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const tuneHelp = `usage: tune gen|fit [options]
+
+gen writes Stockfish-labelled quiet positions, fit fits the chess weights to them ('tune gen --help' and
+'tune fit --help' list their options).`
+
+// run dispatches to gen or fit.
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := cli.New("tune", tuneHelp, stdout, stderr)
+	// The subcommand's flags are its own: parsing stops at its name.
+	cmd.Flags.SetInterspersed(false)
+	if code, stop := cmd.Parse(args, 1, -1); stop {
+		return code
 	}
-	var err error
-	switch os.Args[1] {
+	rest := cmd.Args()[1:]
+	switch cmd.Args()[0] {
 	case "gen":
-		err = runGen(os.Args[2:])
+		return runGen(rest, stdout, stderr)
 	case "fit":
-		err = runFit(os.Args[2:])
-	default:
-		err = fmt.Errorf("unknown command %q (want gen or fit)", os.Args[1])
+		return runFit(rest, stdout, stderr)
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "tune:", err)
-		os.Exit(1)
-	}
+	return cmd.UsageError("unknown command %q (want gen or fit)", cmd.Args()[0])
 }
 
 // Random openings: openingPlies random moves, kept when Stockfish scores the result within maxOpeningScore.
@@ -60,22 +68,35 @@ const (
 )
 
 // runGen writes labelled quiet positions.
-func runGen(args []string) error {
-	fs := flag.NewFlagSet("gen", flag.ExitOnError)
+func runGen(args []string, stdout, stderr io.Writer) int {
+	cmd := cli.New("tune gen", "usage: tune gen [--n N] [--seed S] [--out FILE] [--stockfish PATH] [--depth D] [--nodes N]", stdout, stderr)
+	fs := cmd.Flags
 	n := fs.Int("n", 12000, "positions to write")
 	seed := fs.Uint64("seed", 1, "seed of the random openings and the sampling")
 	out := fs.String("out", "positions.txt.gz", "output file (gzip)")
 	engine := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary")
 	depth := fs.Int("depth", 10, "labelling search depth")
 	playNodes := fs.Int("nodes", 2000, "node limit of the searches that choose the games' moves")
-	fs.Parse(args)
+	if code, stop := cmd.Parse(args, 0, 0); stop {
+		return code
+	}
+	if *n < 1 || *depth < 1 || *playNodes < 1 {
+		return cmd.UsageError("--n, --depth and --nodes must be at least 1")
+	}
+	if err := generate(*engine, *out, *n, *seed, *depth, *playNodes, stderr); err != nil {
+		return cmd.Fail("%v", err)
+	}
+	return cli.ExitOK
+}
 
-	sf, err := startStockfish(*engine)
+// generate plays Stockfish's games and writes n labelled quiet positions to out, reporting progress on stderr.
+func generate(engine, out string, n int, seed uint64, depth, playNodes int, stderr io.Writer) error {
+	sf, err := startStockfish(engine)
 	if err != nil {
 		return err
 	}
 	defer sf.close()
-	f, err := os.Create(*out)
+	f, err := os.Create(out)
 	if err != nil {
 		return err
 	}
@@ -83,11 +104,11 @@ func runGen(args []string) error {
 	zw := gzip.NewWriter(f)
 	defer zw.Close()
 
-	rng := rand.New(rand.NewPCG(*seed, *seed^0x5eed))
+	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
 	seen := map[string]bool{}
 	kept := 0
 	var buf [games.MaxMoves]games.Move
-	for game := 0; kept < *n; game++ {
+	for game := 0; kept < n; game++ {
 		p := chess.StartPosition()
 		for range openingPlies {
 			moves := p.AppendMoves(buf[:0])
@@ -99,17 +120,17 @@ func runGen(args []string) error {
 		if games.OutcomeOf(p).Result != games.Ongoing {
 			continue
 		}
-		if res, err := sf.search(p.FEN(), fmt.Sprintf("depth %d", *depth)); err != nil {
+		if res, err := sf.search(p.FEN(), fmt.Sprintf("depth %d", depth)); err != nil {
 			return err
 		} else if res.mate || math.Abs(float64(res.cp)) > maxOpeningScore {
 			continue
 		}
-		for ply := openingPlies; ply < 200 && kept < *n && games.OutcomeOf(p).Result == games.Ongoing; ply++ {
+		for ply := openingPlies; ply < 200 && kept < n && games.OutcomeOf(p).Result == games.Ongoing; ply++ {
 			fen := p.FEN()
-			limit := fmt.Sprintf("nodes %d", *playNodes)
+			limit := fmt.Sprintf("nodes %d", playNodes)
 			label := ply >= 12 && rng.IntN(5) == 0
 			if label {
-				limit = fmt.Sprintf("depth %d", *depth)
+				limit = fmt.Sprintf("depth %d", depth)
 			}
 			res, err := sf.search(fen, limit)
 			if err != nil {
@@ -125,7 +146,7 @@ func runGen(args []string) error {
 				fmt.Fprintf(zw, "%s;%d\n", fen, res.cp)
 				kept++
 				if kept%500 == 0 {
-					fmt.Fprintf(os.Stderr, "%d positions from %d games\n", kept, game+1)
+					fmt.Fprintf(stderr, "%d positions from %d games\n", kept, game+1)
 				}
 			}
 			p.Play(m)
@@ -176,26 +197,31 @@ const (
 )
 
 // runFit fits the weights and prints them.
-func runFit(args []string) error {
-	fs := flag.NewFlagSet("fit", flag.ExitOnError)
+func runFit(args []string, stdout, stderr io.Writer) int {
+	cmd := cli.New("tune fit", "usage: tune fit [--in FILE] [--lambda L] [--iterations N] [--clip CP]", stdout, stderr)
+	fs := cmd.Flags
 	in := fs.String("in", "positions.txt.gz", "labelled positions written by gen")
 	lambda := fs.Float64("lambda", defaultLambda, "weight of the prior relative to the data")
 	iterations := fs.Int("iterations", defaultIterations, "Gauss-Newton iterations on the logistic loss")
 	clip := fs.Float64("clip", defaultClip, "least-squares start: ignore positions scored beyond this")
-	fs.Parse(args)
-
+	if code, stop := cmd.Parse(args, 0, 0); stop {
+		return code
+	}
+	if *lambda < 0 || *iterations < 0 || *clip <= 0 {
+		return cmd.UsageError("--lambda and --iterations must not be negative, --clip must be positive")
+	}
 	fit, err := fitFile(*in, *lambda, *iterations, *clip)
 	if err != nil {
-		return err
+		return cmd.Fail("%v", err)
 	}
-	fmt.Printf("// %d training and %d held-out positions; held-out logistic loss: prior %.5f, least squares %.5f, fit %.5f\n",
+	fmt.Fprintf(stdout, "// %d training and %d held-out positions; held-out logistic loss: prior %.5f, least squares %.5f, fit %.5f\n",
 		fit.train, fit.test, fit.loss[0], fit.loss[1], fit.loss[2])
-	fmt.Printf("// held-out RMS error (cp, |score| <= 500): prior %.1f, least squares %.1f, fit %.1f\n",
+	fmt.Fprintf(stdout, "// held-out RMS error (cp, |score| <= 500): prior %.1f, least squares %.1f, fit %.1f\n",
 		fit.rms[0], fit.rms[1], fit.rms[2])
 	for i, name := range (chess.Game{}).FeatureNames() {
-		fmt.Printf("\t%q: %.1f,\n", name, fit.weights[i])
+		fmt.Fprintf(stdout, "\t%q: %.1f,\n", name, fit.weights[i])
 	}
-	return nil
+	return cli.ExitOK
 }
 
 // fitResult is a fit's weights (rounded to a tenth, as the table keeps them) and its held-out measures

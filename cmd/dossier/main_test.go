@@ -1,0 +1,163 @@
+// Tests of the command line of every subcommand, in process: exit codes, which stream gets help and errors,
+// flags honoured or refused, extra arguments refused.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// wacSuite is a one-position EPD suite, a back-rank mate in one that the first iteration solves however
+// loaded the machine is.
+const wacSuite = `6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8; id "mate1";` + "\n"
+
+// runCase runs the binary's run in process and returns its exit code and both streams.
+func runCase(args []string, stdin string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+func TestCommandLines(t *testing.T) {
+	suite := filepath.Join(t.TempDir(), "wac1.epd")
+	if err := os.WriteFile(suite, []byte(wacSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+		// out and errText must appear in stdout and stderr.
+		out, errText string
+	}{
+		// Help: stdout, exit 0, in all three spellings.
+		{"dossier --help", []string{"--help"}, 0, "usage: dossier [--game", ""},
+		{"dossier -h", []string{"-h"}, 0, "dossier help [SUBCOMMAND]", ""},
+		{"dossier help", []string{"help"}, 0, "usage: dossier [--game", ""},
+		{"perft --help", []string{"perft", "--help"}, 0, "usage: dossier perft", ""},
+		{"perft -h", []string{"perft", "-h"}, 0, "--divide", ""},
+		{"help perft", []string{"help", "perft"}, 0, "usage: dossier perft", ""},
+		{"bench --help", []string{"bench", "--help"}, 0, "--suite-time", ""},
+		{"help bench", []string{"help", "bench"}, 0, "usage: dossier bench", ""},
+		{"match --help", []string{"match", "--help"}, 0, "--player1", ""},
+		{"help match", []string{"help", "match"}, 0, "usage: dossier match", ""},
+		{"learn -h", []string{"learn", "-h"}, 0, "--opponent", ""},
+		{"help learn", []string{"help", "learn"}, 0, "usage: dossier learn", ""},
+
+		// Usage errors: stderr, exit 2, nothing on stdout.
+		{"help of no subcommand", []string{"help", "nope"}, 2, "", `unknown subcommand "nope"`},
+		{"help with two names", []string{"help", "perft", "bench"}, 2, "", `unexpected argument "bench"`},
+		{"unknown subcommand", []string{"nope"}, 2, "", `dossier: unknown subcommand "nope"`},
+		{"engine unknown game", []string{"--game", "go"}, 2, "", `unknown game "go"`},
+		{"engine unknown flag", []string{"--bogus"}, 2, "", "unknown flag: --bogus"},
+		{"match unknown flag", []string{"match", "--bogus"}, 2, "", "dossier match: unknown flag: --bogus"},
+		{"match bad number", []string{"match", "--games", "abc"}, 2, "", `invalid argument "abc" for "--games"`},
+		{"match extra argument", []string{"match", "--player1", "depth=1", "--player2", "depth=1", "extra"}, 2, "", `unexpected argument "extra"`},
+		{"match seed without random plies", []string{"match", "--player1", "depth=1", "--player2", "depth=1", "--seed", "3"}, 2, "", "--seed needs --random-plies"},
+		{"match event without a record", []string{"match", "--player1", "depth=1", "--player2", "depth=1", "--event", "x"}, 2, "", "--event needs --pgn"},
+		{"learn unknown flag", []string{"learn", "--bogus"}, 2, "", "dossier learn: unknown flag: --bogus"},
+		{"learn extra argument", []string{"learn", "--player", "depth=2", "--opponent", "preset=sp", "--out", "x", "extra"}, 2, "", `unexpected argument "extra"`},
+		{"perft extra argument", []string{"perft", "--depth", "2", "extra"}, 2, "", `unexpected argument "extra"`},
+		{"perft no depth", []string{"perft"}, 2, "", "--depth must be at least 1"},
+		{"perft unknown game", []string{"perft", "--game", "go", "--depth", "1"}, 2, "", `unknown game "go"`},
+		{"perft bad fen", []string{"perft", "--depth", "1", "--fen", "8/8 w"}, 2, "", "bad position"},
+		{"bench unknown game", []string{"bench", "--game", "nope"}, 2, "", `unknown game "nope"`},
+		{"bench missing reference", []string{"bench", "--game", "chess", "--reference", "/nonexistent"}, 2, "", "--reference"},
+		{"bench negative search time", []string{"bench", "--search-time", "-1s"}, 2, "", "--search-time must not be negative"},
+		{"bench reference without chess", []string{"bench", "--game", "tictactoe", "--reference", "/usr/games/stockfish"}, 2, "", "--reference has no effect without chess"},
+		{"bench search time without chess", []string{"bench", "--game", "connect4", "--search-time", "1s"}, 2, "", "--search-time has no effect without chess"},
+		{"bench suite time without suite", []string{"bench", "--game", "tictactoe", "--suite-time", "1s"}, 2, "", "--suite-time has no effect without --suite"},
+		{"bench suite with repeat", []string{"bench", "--suite", suite, "--repeat", "2"}, 2, "", "--repeat has no effect with --suite"},
+		{"bench suite of checkers", []string{"bench", "--suite", suite, "--game", "checkers"}, 2, "", "--suite is a chess EPD suite"},
+		{"bench missing suite", []string{"bench", "--suite", "/nonexistent.epd"}, 2, "", "--suite"},
+		{"bench zero suite time", []string{"bench", "--suite", suite, "--suite-time", "0s"}, 2, "", "--suite-time must be positive"},
+		{"bench extra argument", []string{"bench", "--game", "tictactoe", "extra"}, 2, "", `unexpected argument "extra"`},
+
+		// Flags honoured.
+		{"perft divide", []string{"perft", "--depth", "2", "--divide"}, 0, "e2e4: 20\n", ""},
+		{"perft divide on two threads", []string{"perft", "--depth", "2", "--divide", "--threads", "2"}, 0, "nodes 400\n", ""},
+		{"engine start-up line", []string{"--game", "tictactoe"}, 0, " by the dossier authors\n", ""},
+		{"bench suite progress", []string{"bench", "--suite", suite, "--suite-time", "300ms"}, 0, "1 of 1 solved at 300ms", "position 1/1 mate1: solved (played Ra8#); 1 of 1 solved"},
+		{"bench one game", []string{"bench", "--game", "tictactoe", "--repeat", "1"}, 0, "tictactoe start perft(9)", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runCase(c.args, "quit\n")
+			if code != c.code || !strings.Contains(stdout, c.out) || !strings.Contains(stderr, c.errText) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+					code, stdout, stderr, c.code, c.out, c.errText)
+			}
+			switch {
+			case code == 2:
+				// A usage error says what was wrong, the usage line and where to read more; stdout stays clean.
+				if stdout != "" || !strings.Contains(stderr, "usage: dossier") || !strings.Contains(stderr, "--help' for details") {
+					t.Errorf("a usage error wrote stdout %q, stderr %q", stdout, stderr)
+				}
+			case c.errText == "" && stderr != "":
+				t.Errorf("exit 0 wrote to stderr: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestJSONWithEveryMode(t *testing.T) {
+	suite := filepath.Join(t.TempDir(), "wac1.epd")
+	if err := os.WriteFile(suite, []byte(wacSuite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("perft --divide", func(t *testing.T) {
+		code, stdout, stderr := runCase([]string{"perft", "--game", "connect4", "--depth", "3", "--divide", "--json"}, "")
+		var rep struct {
+			Nodes  uint64 `json:"nodes"`
+			Divide []struct {
+				Move  string `json:"move"`
+				Nodes uint64 `json:"nodes"`
+			} `json:"divide"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil {
+			t.Fatalf("exit %d, stdout %q (%v), stderr %q", code, stdout, err, stderr)
+		}
+		if rep.Nodes != 343 || len(rep.Divide) != 7 || rep.Divide[0].Move != "P@d1" || rep.Divide[0].Nodes != 49 {
+			t.Errorf("got %+v, want 343 nodes, 49 below each of the 7 drops, the centre first", rep)
+		}
+	})
+	t.Run("bench --suite", func(t *testing.T) {
+		code, stdout, stderr := runCase([]string{"bench", "--suite", suite, "--suite-time", "300ms", "--json"}, "")
+		var rep struct {
+			Suite  string `json:"suite"`
+			Solved int    `json:"solved"`
+			Total  int    `json:"total"`
+			Missed []any  `json:"missed"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); code != 0 || err != nil {
+			t.Fatalf("exit %d, stdout %q (%v), stderr %q", code, stdout, err, stderr)
+		}
+		if rep.Suite != suite || rep.Solved != 1 || rep.Total != 1 || len(rep.Missed) != 0 {
+			t.Errorf("got %+v, want the mate solved", rep)
+		}
+	})
+}
+
+// FuzzReadSuite checks that no EPD text makes the suite reader panic, and that every entry it accepts has a
+// position and at least one best move.
+func FuzzReadSuite(f *testing.F) {
+	for _, seed := range []string{wacSuite, "8/8/8/8/8/8/8/8 w - - bm Qg6;\n", "# comment\n\n", "a b c d e f\n",
+		`2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6 Qh5; id "x y";`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		entries, err := readSuite(strings.NewReader(text))
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			if e.pos == nil || len(e.best) == 0 || e.id == "" {
+				t.Errorf("%q: accepted an entry without position, best move or id: %+v", text, e)
+			}
+		}
+	})
+}
