@@ -4,6 +4,7 @@ package bots
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"dossier/engine"
@@ -110,17 +111,25 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
-// Contempt, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default). Preset offers the presets of every game, since a GUI may set it before it names the game; a
-// preset the current game lacks is replaced by the game's default at search time, with an info string
-// saying so. OpponentModel is the model of a model search (see ParseModelSpec); setoption reports a
-// malformed one at once, and a search whose model does not fit the game or the search plays alpha-beta
-// instead, with an info string naming the term at fault.
+// Contempt, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
+//
+// Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
+// another game is kept, with an error saying that this game plays its default until the game changes to
+// the preset's; an unknown name is refused. OpponentModel and Search are checked together at setoption
+// against the game (preset names, rank:PS in (0, 1], @depth below ours, probabilities for PrOM), so that a
+// mistake shows when it is made; a search whose model still does not fit plays alpha-beta, with an info
+// string naming the term at fault.
+//
+// Depth follows one rule: 0 keeps the preset's own depth (none for strongest, the papers' depths for their
+// presets: mat-tot25 searches 4 plies as in Carmel & Markovitch), a positive Depth replaces it, and a go
+// command's depth caps both. A search that stops at such a depth says so in an info string.
 func (p *Player) Options() []play.Option {
 	cfg := p.Config()
 	mem := p.memoryConfig()
+	g := p.Game()
 	hash := cfg.HashMB
 	if hash <= 0 {
-		hash = engine.DefaultAlphaBetaOptions(p.Game()).HashMB
+		hash = engine.DefaultAlphaBetaOptions(g).HashMB
 	}
 	preset := cfg.Preset
 	if preset == "" {
@@ -134,15 +143,16 @@ func (p *Player) Options() []play.Option {
 		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Threads = n }) }),
-		play.ComboOption("Search", search, SearchAlgorithms(),
-			func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
+		{Name: "Search", Type: play.ComboType, Default: search, Vars: SearchAlgorithms(), Apply: func(v string) error {
+			p.configure(func(c *PlayerConfig) { c.Search = v })
+			return p.checkModel()
+		}},
 		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: func(v string) error {
 			p.configure(func(c *PlayerConfig) { c.Model = v })
-			_, err := ParseModelSpec(v)
-			return err
+			return p.checkModel()
 		}},
-		play.ComboOption("Preset", preset, AllPresetNames(),
-			func(v string) { p.configure(func(c *PlayerConfig) { c.Preset = v }) }),
+		{Name: "Preset", Type: play.ComboType, Default: preset, Vars: PresetNames(g.Name()), AcceptsOthers: true,
+			Apply: p.setPreset},
 		play.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
@@ -150,6 +160,69 @@ func (p *Player) Options() []play.Option {
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
 		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
+}
+
+// setPreset is the Preset option: a preset of the game is taken; a preset of another game is kept for when
+// that game is played, with an error saying what this game plays meanwhile; an unknown name is refused.
+func (p *Player) setPreset(name string) error {
+	g := p.Game()
+	if preset, err := LookupPreset(g, name); err == nil {
+		p.configure(func(c *PlayerConfig) { c.Preset = preset.Name })
+		return nil
+	}
+	for _, game := range bookGames {
+		for _, n := range PresetNames(game) {
+			if strings.EqualFold(n, name) {
+				p.configure(func(c *PlayerConfig) { c.Preset = n })
+				return fmt.Errorf("%s is a preset of %s, not of %s; %s plays %s until the game is %s", n, game,
+					g.Name(), g.Name(), DefaultPreset, game)
+			}
+		}
+	}
+	return fmt.Errorf("no preset %s (%s has %s)", shortQuote(name), g.Name(), strings.Join(PresetNames(g.Name()), ", "))
+}
+
+// checkModel checks the configured opponent model against the game and, when the search is a model search,
+// against the search: the errors NewSearcher would give at the next go, given at setoption instead. Under
+// alpha-beta a model waits for its search (GUIs send options in any order), so only the terms are checked.
+func (p *Player) checkModel() error {
+	cfg := p.Config()
+	model, err := ParseModelSpec(cfg.Model)
+	if err != nil || model.IsZero() {
+		return err
+	}
+	g := p.Game()
+	for _, t := range model.Terms {
+		switch {
+		case t.Path != "":
+			counts, err := LoadDiscrepancyCounts(t.Path)
+			if err != nil {
+				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+			}
+			if counts.Game != g.Name() {
+				return fmt.Errorf("opponent model term %s: the counts are of %s, not %s", shortQuote(t.Text), counts.Game, g.Name())
+			}
+		case t.Name == RankModelName:
+			if !t.HasProbability || t.Probability <= 0 {
+				return fmt.Errorf("opponent model term %s: rank:PS needs PS in (0, 1]", shortQuote(t.Text))
+			}
+		default:
+			if _, err := LookupPreset(g, t.Name); err != nil {
+				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+			}
+		}
+	}
+	algorithm, err := lookupSearch(cfg.Search)
+	if err != nil || algorithm == AlphaBetaSearch {
+		return err
+	}
+	depthCap := cfg.Depth
+	if depthCap == 0 {
+		if preset, err := LookupPreset(g, cfg.Preset); err == nil {
+			depthCap = preset.Depth
+		}
+	}
+	return model.checkFor(algorithm, depthCap)
 }
 
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)

@@ -132,7 +132,14 @@ func (s *presetSearcher) Search(p games.Position, ctl *engine.Control, report fu
 	if s.view != nil {
 		p = newPlayerView(p, *s.view)
 	}
-	return s.inner.Search(p, ctl.WithDepth(s.depthCap), report)
+	res := s.inner.Search(p, ctl.WithDepth(s.depthCap), report)
+	if lim := ctl.Limits(); s.depthCap > 0 && res.Depth >= s.depthCap && (lim.Depth == 0 || lim.Depth > s.depthCap) &&
+		report != nil && !ctl.Stopped() {
+		// The search ended before its time because of the preset's depth, which a user would not guess.
+		report(engine.Info{Text: fmt.Sprintf("%s stops at %d plies, its depth (the Depth option changes it)",
+			s.preset.Name, s.depthCap)})
+	}
+	return res
 }
 
 // NewGame clears the inner searcher's tables.

@@ -114,8 +114,16 @@ func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Wr
 	}
 	s := &Session{engine: eng, cfg: cfg, in: bufio.NewReaderSize(in, 64<<10), out: out,
 		game: defaultGame, pos: defaultGame.Start(), moveOverhead: engine.DefaultMoveOverhead}
-	s.options = append(append(s.sessionOptions(), cfg.Options...), eng.Options()...)
+	s.refreshOptions()
 	return s
+}
+
+// refreshOptions rebuilds the option list, whose choices and defaults follow the game (the presets of the
+// game being played): at uci and after a change of game.
+func (s *Session) refreshOptions() {
+	s.safely("Options", func() {
+		s.options = append(append(s.sessionOptions(), s.cfg.Options...), s.engine.Options()...)
+	})
 }
 
 // Opponent returns the opponent the GUI named last; call it only while Run is not running.
@@ -309,6 +317,7 @@ func (s *Session) safely(what string, call func()) {
 
 // cmdUCI answers the uci handshake: identity, options, uciok.
 func (s *Session) cmdUCI(command) {
+	s.refreshOptions()
 	s.send("id name " + s.cfg.Name)
 	s.send("id author " + s.cfg.Author)
 	for _, o := range s.options {
@@ -346,6 +355,7 @@ func (s *Session) resetGame(g games.Game) {
 	s.pos = g.Start()
 	s.record = gameRecord{}
 	s.safely("NewGame", func() { s.engine.NewGame(g) })
+	s.refreshOptions()
 }
 
 // cmdStop asks a running search to finish; its bestmove follows from the search goroutine.
@@ -420,8 +430,16 @@ func (s *Session) outputError() error {
 
 // infof sends an "info string" line.
 func (s *Session) infof(format string, args ...any) {
-	s.send("info string " + sanitize(fmt.Sprintf(format, args...)))
+	text := fmt.Sprintf(format, args...)
+	if len(text) > maxInfoBytes {
+		// Whatever an error quotes, a GUI's log gets a line, not a megabyte.
+		text = strings.ToValidUTF8(text[:maxInfoBytes], "") + "..."
+	}
+	s.send("info string " + sanitize(text))
 }
+
+// maxInfoBytes bounds the text of one info string.
+const maxInfoBytes = 1000
 
 // errorf reports bad input to the GUI as "info string error: ...".
 func (s *Session) errorf(format string, args ...any) {
