@@ -116,12 +116,15 @@ func openStore(dir string, sync bool, log *zap.Logger) (*store, error) {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return nil, errStorage(dir, "reading the store", err)
-	case len(entries) > 0:
-		if _, err := os.Stat(filepath.Join(path, "MANIFEST")); err != nil {
-			return nil, fail(dir, ErrCorrupt, fmt.Errorf("%s has files but no badger MANIFEST", path))
+	default:
+		if err := checkManifest(path, entries); err != nil {
+			return nil, fail(dir, ErrCorrupt, err)
 		}
 	}
 	if err := unwritable(dir); err != nil {
+		return nil, err
+	}
+	if err := removeEmptyLogs(dir, path, log); err != nil {
 		return nil, err
 	}
 	db, err := badger.Open(badgerOptions(path, sync, log))
@@ -134,6 +137,53 @@ func openStore(dir string, sync bool, log *zap.Logger) (*store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// checkManifest refuses a store that has data files but no MANIFEST: badger would start a new one and
+// remove the tables it does not list. Badger writes its LOCK file and then the MANIFEST (through
+// MANIFEST-REWRITE and a rename) before any data, so a process killed while creating the store leaves those
+// two at most, and badger completes such a store.
+func checkManifest(path string, entries []os.DirEntry) error {
+	hasManifest := false
+	var others []string
+	for _, e := range entries {
+		switch e.Name() {
+		case "MANIFEST":
+			hasManifest = true
+		case "LOCK", "MANIFEST-REWRITE":
+		default:
+			others = append(others, e.Name())
+		}
+	}
+	if !hasManifest && len(others) > 0 {
+		return fmt.Errorf("%s has data files (%s) but no badger MANIFEST", path, strings.Join(others, ", "))
+	}
+	return nil
+}
+
+// removeEmptyLogs removes the empty value-log and memtable files a process killed while creating one leaves:
+// badger 4.9.6 creates them empty and sizes them next, and refuses to open a store with an empty one ("Open
+// existing file ... Create a new file"). An empty file holds no data, so removing it loses nothing.
+func removeEmptyLogs(dir, path string, log *zap.Logger) error {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil // a new store
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".vlog") && !strings.HasSuffix(name, ".mem") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.Size() != 0 || !info.Mode().IsRegular() {
+			continue
+		}
+		log.Warn("memory: removing an empty log file left by a crash", zap.String("file", filepath.Join(path, name)))
+		if err := os.Remove(filepath.Join(path, name)); err != nil {
+			return errStorage(dir, "removing an empty log file a crash left", err)
+		}
+	}
+	return nil
 }
 
 // unwritable refuses a read-only directory before badger tries to write into it (it would fail half-way).
