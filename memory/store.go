@@ -127,6 +127,9 @@ func openStore(dir string, sync bool, log *zap.Logger) (*store, error) {
 	if err := removeEmptyLogs(dir, path, log); err != nil {
 		return nil, err
 	}
+	if err := inspect(dir, path, log); err != nil {
+		return nil, err
+	}
 	db, err := badger.Open(badgerOptions(path, sync, log))
 	if err != nil {
 		return nil, fail(dir, ErrCorrupt, err)
@@ -137,6 +140,29 @@ func openStore(dir string, sync bool, log *zap.Logger) (*store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// inspect reads an existing store's schema version in badger's read-only mode, which writes nothing, so that a
+// store that is not ours, damaged or newer is refused before badger opens it for writing (which starts a new
+// value-log file). Badger refuses a read-only open of a store whose last process was killed (its memtable log
+// needs truncating); such a store is opened for writing and checked then.
+func inspect(dir, path string, log *zap.Logger) error {
+	if _, err := os.Stat(filepath.Join(path, "MANIFEST")); err != nil {
+		return nil // a new store
+	}
+	db, err := badger.Open(badgerOptions(path, false, log).WithReadOnly(true))
+	if errors.Is(err, badger.ErrTruncateNeeded) {
+		return nil
+	}
+	if err != nil {
+		return fail(dir, ErrCorrupt, err)
+	}
+	s := &store{db: db, dir: dir, log: log}
+	_, err = s.readSchema()
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = fail(dir, ErrCorrupt, cerr)
+	}
+	return err
 }
 
 // checkManifest refuses a store that has data files but no MANIFEST: badger would start a new one and
@@ -200,9 +226,9 @@ func unwritable(dir string) error {
 	return nil
 }
 
-// checkSchema reads the store's schema version: a new store gets the current one, an older one is migrated,
-// a newer one refused, and a badger store without one is not ours.
-func (s *store) checkSchema() error {
+// readSchema reads the store's schema version: 0 for an empty store. A newer version, a store with keys but no
+// version (not ours) and a damaged version are errors.
+func (s *store) readSchema() (int, error) {
 	var version int
 	err := s.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get([]byte(keySchema))
@@ -225,12 +251,19 @@ func (s *store) checkSchema() error {
 			return nil
 		})
 	})
+	if err == nil && version > schemaVersion {
+		err = fail(s.dir, ErrNewerSchema, fmt.Errorf("its schema version is %d, this dossier reads versions up to %d; "+
+			"use a newer dossier or another directory", version, schemaVersion))
+	}
+	return version, err
+}
+
+// checkSchema gives a new store the current schema version and migrates an older one.
+func (s *store) checkSchema() error {
+	version, err := s.readSchema()
 	switch {
 	case err != nil:
 		return err
-	case version > schemaVersion:
-		return fail(s.dir, ErrNewerSchema, fmt.Errorf("its schema version is %d, this dossier reads versions up to %d; "+
-			"use a newer dossier or another directory", version, schemaVersion))
 	case version == schemaVersion:
 		return nil
 	case version == 0:
