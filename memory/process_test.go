@@ -18,6 +18,7 @@ import (
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
+	"go.uber.org/zap"
 
 	"dossier/play"
 )
@@ -38,7 +39,11 @@ func TestWorker(t *testing.T) {
 		t.Skip("a helper process for the multi-process tests")
 	}
 	duration, _ := time.ParseDuration(os.Getenv(envDuration))
-	m, err := Open(Options{Dir: os.Getenv(envDir), ConnectTimeout: 10 * time.Second})
+	log := zap.NewNop()
+	if os.Getenv("DOSSIER_MEMORY_DEBUG") != "" {
+		log, _ = zap.NewDevelopment(zap.Fields(zap.String("worker", name)))
+	}
+	m, err := Open(Options{Dir: os.Getenv(envDir), ConnectTimeout: 10 * time.Second, Logger: log})
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(3)
@@ -105,6 +110,8 @@ type worker struct {
 	acks  []string // "GAME PLY" acknowledged
 	all   []string
 	done  chan struct{}
+	once  sync.Once // the process is waited for once
+	exit  error
 }
 
 // startWorker starts a worker writing into dir for the duration.
@@ -122,6 +129,7 @@ func startWorker(t *testing.T, name, dir string, d time.Duration) *worker {
 	}
 	w := &worker{cmd: cmd, lines: make(chan string, 1<<16), done: make(chan struct{})}
 	go w.read(out)
+	t.Cleanup(w.kill) // a worker the test gave up on
 	return w
 }
 
@@ -178,8 +186,16 @@ func (w *worker) acked() []string {
 // kill kills the worker with SIGKILL and waits for it.
 func (w *worker) kill() {
 	w.cmd.Process.Signal(syscall.SIGKILL)
-	<-w.done
-	w.cmd.Wait()
+	w.wait()
+}
+
+// wait waits for the worker to exit and returns how it did.
+func (w *worker) wait() error {
+	w.once.Do(func() {
+		<-w.done
+		w.exit = w.cmd.Wait()
+	})
+	return w.exit
 }
 
 // checkAcked opens the store and checks every acknowledged "GAME PLY" is in it; it returns how many it checked.
@@ -228,7 +244,7 @@ func TestFourProcessesOwnerKilled(t *testing.T) {
 	if testing.Short() {
 		run = time.Second
 	}
-	first := startWorker(t, "0", dir, run)
+	first := startWorker(t, "0", dir, time.Hour) // it writes until it is killed
 	if role := first.waitLine(t, "role "); role != "role owner" {
 		t.Fatalf("the first worker is %q", role)
 	}
@@ -239,6 +255,9 @@ func TestFourProcessesOwnerKilled(t *testing.T) {
 			t.Fatalf("worker %d is %q", i, role)
 		}
 		workers = append(workers, w)
+	}
+	for _, w := range workers[1:] {
+		w.waitLine(t, "ack ")
 	}
 	time.Sleep(run / 3)
 	ackedBefore := len(first.acked())
@@ -251,8 +270,7 @@ func TestFourProcessesOwnerKilled(t *testing.T) {
 		if strings.Contains(end, "owner=true") {
 			tookOver++
 		}
-		<-w.done
-		if err := w.cmd.Wait(); err != nil {
+		if err := w.wait(); err != nil {
 			t.Errorf("worker %d: %v; it printed %q", i+1, err, w.output())
 		}
 		acked = append(acked, w.acked()...)

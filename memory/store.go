@@ -151,7 +151,8 @@ func inspect(dir, path string, log *zap.Logger) error {
 		return nil // a new store
 	}
 	db, err := badger.Open(badgerOptions(path, false, log).WithReadOnly(true))
-	if errors.Is(err, badger.ErrTruncateNeeded) {
+	// Badger wraps the error in its own text (y.Wrapf), which errors.Is does not see through.
+	if err != nil && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) {
 		return nil
 	}
 	if err != nil {
