@@ -119,6 +119,7 @@ func startWorker(t *testing.T, name, dir string, d time.Duration) *worker {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWorker$", "-test.v=false")
 	cmd.Env = append(os.Environ(), envWorker+"="+name, envDir+"="+dir, envDuration+"="+d.String())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no worker outlives the test
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
