@@ -30,6 +30,10 @@ const (
 	defaultGC    = 10 * time.Minute
 )
 
+// codeOwnerClosing marks the reply to a request that reached an owner already closing: it is not sent; the
+// connection is dropped instead, so that the client sends the request again to the next owner.
+const codeOwnerClosing = "owner_closing"
+
 // writeItem is one thing for the writer: an event to commit, or a write operation to run alone.
 type writeItem struct {
 	ev    *eventRec
@@ -174,6 +178,10 @@ func (o *owner) serve(c net.Conn) {
 	}()
 	reply := func(r wireReply) {
 		defer replies.Done()
+		if r.Code == codeOwnerClosing {
+			drop() // the client sends the request again to the next owner
+			return
+		}
 		select {
 		case out <- r:
 		default:
@@ -252,7 +260,7 @@ func (o *owner) submit(it *writeItem) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	if o.closing {
-		it.reply(newReply(it.seq, nil, fail(o.st.dir, ErrClosed, nil)))
+		it.reply(wireReply{Seq: it.seq, Err: "the owner is closing", Code: codeOwnerClosing})
 		return
 	}
 	o.writes <- it
@@ -263,7 +271,7 @@ func (o *owner) read(seq uint64, reply func(wireReply), f func() (any, error)) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	if o.closing {
-		reply(newReply(seq, nil, fail(o.st.dir, ErrClosed, nil)))
+		reply(wireReply{Seq: seq, Err: "the owner is closing", Code: codeOwnerClosing})
 		return
 	}
 	o.reads.Add(1)
