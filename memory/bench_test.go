@@ -175,13 +175,22 @@ func BenchmarkScale(b *testing.B) {
 	size := diskUsage(b, filepath.Join(dir, storeDir))
 	b.Logf("built %d opponents, %d games, %d move records in %v; %d MB on disk, %d bytes a game",
 		scaleOpponents, games, games*movesEach, built.Round(time.Second), size>>20, size/int64(games))
+	key := func(i int) string { return play.NameKey(fmt.Sprintf("Opponent %05d", i)) }
+	opened := time.Now()
 	if m, err = Open(Options{Dir: dir, GCInterval: -1}); err != nil {
 		b.Fatal(err)
 	}
 	defer m.Close()
-	key := func(i int) string { return play.NameKey(fmt.Sprintf("Opponent %05d", i)) }
+	openTime := time.Since(opened)
+	firstProfile := time.Now()
+	if _, err := m.Profile(key(scaleOpponents / 2)); err != nil {
+		b.Fatal(err)
+	}
+	first := time.Since(firstProfile)
 	b.Run("profile", func(b *testing.B) {
 		b.ReportMetric(float64(size)/float64(games), "bytes/game")
+		b.ReportMetric(float64(openTime.Microseconds()), "open-µs")
+		b.ReportMetric(float64(first.Microseconds()), "first-profile-µs")
 		lat := make([]time.Duration, 0, b.N)
 		for i := 0; i < b.N; i++ {
 			begin := time.Now()

@@ -643,21 +643,6 @@ func (s *store) models(txn *badger.Txn, key string) (map[string][]ModelPoint, er
 	return out, err
 }
 
-// modelNames lists the models learned for an opponent, reading keys only.
-func (s *store) modelNames(txn *badger.Txn, key string) ([]string, error) {
-	prefix := modelPrefix(key)
-	var names []string
-	err := s.scan(txn, prefix, false, func(k []byte, _ any) error {
-		rest := string(k[len(prefix):])
-		name := unescape(rest[:strings.IndexByte(rest, '/')])
-		if len(names) == 0 || names[len(names)-1] != name {
-			names = append(names, name)
-		}
-		return nil
-	})
-	return names, err
-}
-
 func (s *store) profile(keyOrName string) (*Profile, error) {
 	var p *Profile
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -699,10 +684,13 @@ func latest(ts ...time.Time) time.Time {
 	return out
 }
 
+// opponents lists every opponent in four passes over the store (profiles, games, model keys), not one lookup
+// per opponent, so that listing ten thousand stays quick.
 func (s *store) opponents() ([]Summary, error) {
 	var out []Summary
 	err := s.db.View(func(txn *badger.Txn) error {
-		return s.scan(txn, []byte(prefProfile), true, func(_ []byte, rec any) error {
+		index := map[string]int{}
+		err := s.scan(txn, []byte(prefProfile), true, func(_ []byte, rec any) error {
 			p := rec.(*opponentRec)
 			sum := Summary{Key: p.Key, Name: p.Key, Kind: p.Kind, LastSeen: p.Last}
 			if len(p.Names) > 0 {
@@ -711,27 +699,48 @@ func (s *store) opponents() ([]Summary, error) {
 			if len(p.Ratings) > 0 {
 				sum.Elo = p.Ratings[len(p.Ratings)-1].Elo
 			}
-			games, err := s.gamesOf(txn, p.Key)
-			if err != nil {
-				return err
-			}
-			for _, g := range games {
-				sum.Games++
-				if g.Score != nil {
-					switch *g.Score {
-					case 1:
-						sum.Wins++
-					case 0:
-						sum.Losses++
-					case 0.5:
-						sum.Draws++
-					}
-				}
-				sum.LastSeen = latest(sum.LastSeen, g.Start, g.End)
-			}
-			sum.Models, err = s.modelNames(txn, p.Key)
+			index[p.Key] = len(out)
 			out = append(out, sum)
+			return nil
+		})
+		if err != nil {
 			return err
+		}
+		err = s.scan(txn, []byte(prefGame), true, func(_ []byte, rec any) error {
+			g := rec.(*gameRec)
+			i, ok := index[g.Key]
+			if !ok {
+				return nil // a game whose start was never recorded
+			}
+			sum := &out[i]
+			sum.Games++
+			if g.Score != nil {
+				switch *g.Score {
+				case 1:
+					sum.Wins++
+				case 0:
+					sum.Losses++
+				case 0.5:
+					sum.Draws++
+				}
+			}
+			sum.LastSeen = latest(sum.LastSeen, g.Start, g.End)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return s.scan(txn, []byte(prefModel), false, func(k []byte, _ any) error {
+			parts := strings.SplitN(string(k[len(prefModel):]), "/", 3)
+			i, ok := index[unescape(parts[0])]
+			if !ok || len(parts) < 3 {
+				return nil
+			}
+			sum := &out[i]
+			if name := unescape(parts[1]); len(sum.Models) == 0 || sum.Models[len(sum.Models)-1] != name {
+				sum.Models = append(sum.Models, name)
+			}
+			return nil
 		})
 	})
 	return out, err
