@@ -118,8 +118,80 @@ func diskUsage(b *testing.B, dir string) int64 {
 // the store's own event path, a thousand events a commit), reports its size per game, then times what reads
 // it: a profile (what the engine opens at UCI_Opponent), one opponent's games with their moves, and the list
 // of every opponent. Building takes about a minute; it is left out of normal test runs as a benchmark.
+//
+// With DOSSIER_MEMORY_SCALE_DIR set, the store is built in that directory the first time and reused after.
 func BenchmarkScale(b *testing.B) {
-	dir := b.TempDir()
+	dir := os.Getenv("DOSSIER_MEMORY_SCALE_DIR")
+	reuse := false
+	if dir == "" {
+		dir = b.TempDir()
+	} else if _, err := os.Stat(filepath.Join(dir, storeDir)); err == nil {
+		reuse = true
+	}
+	movesEach := scaleMoves / scaleOpponents / scaleGamesEach
+	games := scaleOpponents * scaleGamesEach
+	if !reuse {
+		buildScale(b, dir)
+	}
+	size := diskUsage(b, filepath.Join(dir, storeDir))
+	b.Logf("%d opponents, %d games, %d move records: %d MB on disk, %d bytes a game",
+		scaleOpponents, games, games*movesEach, size>>20, size/int64(games))
+
+	key := func(i int) string { return play.NameKey(fmt.Sprintf("Opponent %05d", i)) }
+	opened := time.Now()
+	m, err := Open(Options{Dir: dir, GCInterval: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	openTime := time.Since(opened)
+	firstProfile := time.Now()
+	if _, err := m.Profile(key(scaleOpponents / 2)); err != nil {
+		b.Fatal(err)
+	}
+	first := time.Since(firstProfile)
+	b.Run("profile", func(b *testing.B) {
+		b.ReportMetric(float64(size)/float64(games), "bytes/game")
+		b.ReportMetric(float64(openTime.Microseconds()), "open-µs")
+		b.ReportMetric(float64(first.Microseconds()), "first-profile-µs")
+		lat := make([]time.Duration, 0, b.N)
+		for i := 0; i < b.N; i++ {
+			begin := time.Now()
+			p, err := m.Profile(key(rand.N(scaleOpponents)))
+			if err != nil || len(p.Games) != scaleGamesEach {
+				b.Fatalf("%+v %v", p, err)
+			}
+			lat = append(lat, time.Since(begin))
+		}
+		reportLatencies(b, lat)
+	})
+	b.Run("games", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			g, err := m.Games(key(rand.N(scaleOpponents)))
+			if err != nil || len(g) != scaleGamesEach || len(g[0].Records) != movesEach {
+				b.Fatalf("%d games, %v", len(g), err)
+			}
+		}
+	})
+	b.Run("opponents", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			s, err := m.Opponents()
+			if err != nil || len(s) != scaleOpponents {
+				b.Fatalf("%d opponents, %v", len(s), err)
+			}
+		}
+	})
+	b.Run("compact", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := m.Compact(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// buildScale writes the big store into dir.
+func buildScale(b *testing.B, dir string) {
 	m, err := Open(Options{Dir: dir, GCInterval: -1})
 	if err != nil {
 		b.Fatal(err)
@@ -168,61 +240,8 @@ func BenchmarkScale(b *testing.B) {
 		}
 	}
 	flush()
-	built := time.Since(start)
 	if err := m.Close(); err != nil {
 		b.Fatal(err)
 	}
-	size := diskUsage(b, filepath.Join(dir, storeDir))
-	b.Logf("built %d opponents, %d games, %d move records in %v; %d MB on disk, %d bytes a game",
-		scaleOpponents, games, games*movesEach, built.Round(time.Second), size>>20, size/int64(games))
-	key := func(i int) string { return play.NameKey(fmt.Sprintf("Opponent %05d", i)) }
-	opened := time.Now()
-	if m, err = Open(Options{Dir: dir, GCInterval: -1}); err != nil {
-		b.Fatal(err)
-	}
-	defer m.Close()
-	openTime := time.Since(opened)
-	firstProfile := time.Now()
-	if _, err := m.Profile(key(scaleOpponents / 2)); err != nil {
-		b.Fatal(err)
-	}
-	first := time.Since(firstProfile)
-	b.Run("profile", func(b *testing.B) {
-		b.ReportMetric(float64(size)/float64(games), "bytes/game")
-		b.ReportMetric(float64(openTime.Microseconds()), "open-µs")
-		b.ReportMetric(float64(first.Microseconds()), "first-profile-µs")
-		lat := make([]time.Duration, 0, b.N)
-		for i := 0; i < b.N; i++ {
-			begin := time.Now()
-			p, err := m.Profile(key(rand.N(scaleOpponents)))
-			if err != nil || len(p.Games) != scaleGamesEach {
-				b.Fatalf("%+v %v", p, err)
-			}
-			lat = append(lat, time.Since(begin))
-		}
-		reportLatencies(b, lat)
-	})
-	b.Run("games", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			g, err := m.Games(key(rand.N(scaleOpponents)))
-			if err != nil || len(g) != scaleGamesEach || len(g[0].Records) != movesEach {
-				b.Fatalf("%d games, %v", len(g), err)
-			}
-		}
-	})
-	b.Run("opponents", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			s, err := m.Opponents()
-			if err != nil || len(s) != scaleOpponents {
-				b.Fatalf("%d opponents, %v", len(s), err)
-			}
-		}
-	})
-	b.Run("compact", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			if err := m.Compact(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Logf("built %d games in %v", games, time.Since(start).Round(time.Second))
 }

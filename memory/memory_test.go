@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -587,5 +588,27 @@ func TestOwnerCloseWhileClientWrites(t *testing.T) {
 	})
 	if n != 2000 {
 		t.Errorf("%d moves in the store, want 2000", n)
+	}
+}
+
+// TestOpenWaitsBoundedForASilentOwner holds the store's lock without serving the socket, as an owner that
+// hangs does: Open gives up after its connect timeout with an error naming the directory.
+func TestOpenWaitsBoundedForASilentOwner(t *testing.T) {
+	dir := t.TempDir()
+	lock, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = Open(Options{Dir: dir, ConnectTimeout: 300 * time.Millisecond})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("got %v, want ErrUnavailable naming %s", err, dir)
+	}
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("Open waited %v", waited)
 	}
 }
