@@ -572,7 +572,9 @@ func (m *Memory) Import(r io.Reader) (ImportStats, error) {
 }
 
 // Forget removes an opponent with its games, models and aliases.
-func (m *Memory) Forget(key string) error { return m.call(context.Background(), wireRequest{Op: opForget, Key: key}, nil) }
+func (m *Memory) Forget(key string) error {
+	return m.call(context.Background(), wireRequest{Op: opForget, Key: key}, nil)
+}
 
 // Merge makes the opponent alias an alias of into: its names, games and models move to into, and later
 // sightings of alias are filed under into. The unnamed opponent is never merged.
@@ -581,4 +583,6 @@ func (m *Memory) Merge(alias, into string) error {
 }
 
 // Compact runs badger's value-log garbage collection now; what it freed is logged.
-func (m *Memory) Compact() error { return m.call(context.Background(), wireRequest{Op: opCompact}, nil) }
+func (m *Memory) Compact() error {
+	return m.call(context.Background(), wireRequest{Op: opCompact}, nil)
+}
