@@ -59,10 +59,17 @@ func errStorage(dir, doing string, cause error) error {
 // badgerLogger passes badger's messages to zap.
 type badgerLogger struct{ s *zap.SugaredLogger }
 
-func (l badgerLogger) Errorf(f string, a ...any)   { l.s.Errorf(strings.TrimSpace(f), a...) }
+// Errorf logs one of badger's errors (badger ends its formats with a newline, which zap does not want).
+func (l badgerLogger) Errorf(f string, a ...any) { l.s.Errorf(strings.TrimSpace(f), a...) }
+
+// Warningf logs one of badger's warnings.
 func (l badgerLogger) Warningf(f string, a ...any) { l.s.Warnf(strings.TrimSpace(f), a...) }
-func (l badgerLogger) Infof(f string, a ...any)    { l.s.Infof(strings.TrimSpace(f), a...) }
-func (l badgerLogger) Debugf(f string, a ...any)   { l.s.Debugf(strings.TrimSpace(f), a...) }
+
+// Infof logs one of badger's messages.
+func (l badgerLogger) Infof(f string, a ...any) { l.s.Infof(strings.TrimSpace(f), a...) }
+
+// Debugf logs one of badger's debugging messages.
+func (l badgerLogger) Debugf(f string, a ...any) { l.s.Debugf(strings.TrimSpace(f), a...) }
 
 // badgerOptions are the options every open of the store uses.
 func badgerOptions(path string, sync bool, log *zap.Logger) badger.Options {
