@@ -457,26 +457,53 @@ func (m *Memory) call(ctx context.Context, req wireRequest, out any) error {
 	if err := m.flush(ctx); err != nil && ctx.Err() != nil {
 		return fail(m.dir, ErrUnavailable, fmt.Errorf("earlier events are still unacknowledged after %v", limit))
 	}
+	if isRead(req.Op) {
+		// The owner reads its store at once: the events before are committed, and the queue would only add
+		// hand-offs between goroutines.
+		if o := m.ownerForRead(); o != nil {
+			data, err := o.st.read(&req)
+			o.reads.Done()
+			return decodeReply(m.dir, newReply(0, data, err), out)
+		}
+	}
 	r := &request{wire: req, reply: make(chan wireReply, 1)}
 	if err := m.enqueue(r); err != nil {
 		return err
 	}
 	select {
 	case rep := <-r.reply:
-		if err := rep.err(); err != nil {
-			return err
-		}
-		if out == nil || rep.Data == nil {
-			return nil
-		}
-		if err := json.Unmarshal(rep.Data, out); err != nil {
-			return fmt.Errorf("memory %s: decoding the owner's reply: %w", m.dir, err)
-		}
-		return nil
+		return decodeReply(m.dir, rep, out)
 	case <-ctx.Done():
 		m.abandon(r)
 		return fail(m.dir, ErrUnavailable, fmt.Errorf("no answer to %s: %w", req.Op, ctx.Err()))
 	}
+}
+
+// ownerForRead returns the owner when this process owns the store and is not closing, counting a read in
+// progress that the owner's close waits for (the caller calls o.reads.Done).
+func (m *Memory) ownerForRead() *owner {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.own == nil || m.closing {
+		return nil
+	}
+	m.own.reads.Add(1)
+	return m.own
+}
+
+// decodeReply returns a reply's error, or decodes its result into out. Every reply goes through JSON, the
+// owner's own too, so a client and the owner see the same values.
+func decodeReply(dir string, rep wireReply, out any) error {
+	if err := rep.err(); err != nil {
+		return err
+	}
+	if out == nil || rep.Data == nil {
+		return nil
+	}
+	if err := json.Unmarshal(rep.Data, out); err != nil {
+		return fmt.Errorf("memory %s: decoding the owner's reply: %w", dir, err)
+	}
+	return nil
 }
 
 // Profile returns an opponent's profile by its key (or a name, which is normalised), following aliases;

@@ -230,14 +230,8 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 			return
 		}
 		o.submit(&writeItem{ev: req.Event, seq: seq, reply: reply})
-	case opProfile:
-		o.read(seq, reply, func() (any, error) { return st.profile(req.Key) })
-	case opOpponents:
-		o.read(seq, reply, func() (any, error) { return st.opponents() })
-	case opGames:
-		o.read(seq, reply, func() (any, error) { return st.games(req.Key) })
-	case opDump:
-		o.read(seq, reply, func() (any, error) { return st.page(req.After) })
+	case opProfile, opOpponents, opGames, opDump:
+		o.read(seq, reply, func() (any, error) { return st.read(req) })
 	case opCompact:
 		o.read(seq, reply, func() (any, error) {
 			freed, err := st.compact()
@@ -253,6 +247,30 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 	default:
 		reply(newReply(seq, nil, fail(st.dir, ErrBadEvent, fmt.Errorf("unknown operation %q", req.Op))))
 	}
+}
+
+// isRead reports whether an operation only reads the store.
+func isRead(op string) bool {
+	switch op {
+	case opProfile, opOpponents, opGames, opDump:
+		return true
+	}
+	return false
+}
+
+// read runs a read operation.
+func (s *store) read(req *wireRequest) (any, error) {
+	switch req.Op {
+	case opProfile:
+		return s.profile(req.Key)
+	case opOpponents:
+		return s.opponents()
+	case opGames:
+		return s.games(req.Key)
+	case opDump:
+		return s.page(req.After)
+	}
+	return nil, fail(s.dir, ErrBadEvent, fmt.Errorf("%q is not a read", req.Op))
 }
 
 // submit queues an item for the writer, or fails it when the owner is closing.
