@@ -4,6 +4,7 @@ package memory
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -556,6 +557,19 @@ func (s *store) scan(txn *badger.Txn, prefix []byte, values bool, f func(key []b
 	return nil
 }
 
+// scanRaw calls f with every key and raw value under prefix.
+func (s *store) scanRaw(txn *badger.Txn, prefix []byte, f func(key, value []byte) error) error {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: true, PrefetchSize: 64})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		item := it.Item()
+		if err := item.Value(func(v []byte) error { return f(item.Key(), v) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // lookup resolves a key or a name given by a user to the profile key it is filed under.
 func (s *store) lookup(txn *badger.Txn, keyOrName string) (string, *opponentRec, error) {
 	key := keyOrName
@@ -713,8 +727,16 @@ func (s *store) opponents() ([]Summary, error) {
 		if err != nil {
 			return err
 		}
-		err = s.scan(txn, []byte(prefGame), true, func(_ []byte, rec any) error {
-			g := rec.(*gameRec)
+		err = s.scanRaw(txn, []byte(prefGame), func(k, v []byte) error {
+			// Only the result and the times: decoding each game's move list would take most of the time.
+			var g struct {
+				Key        string
+				Score      *float64
+				Start, End time.Time
+			}
+			if err := json.Unmarshal(v, &g); err != nil {
+				return fail(s.dir, ErrCorrupt, fmt.Errorf("record %q: %v", k, err))
+			}
 			i, ok := index[g.Key]
 			if !ok {
 				return nil // a game whose start was never recorded
