@@ -24,8 +24,9 @@ func (s *Session) sessionOptions() []Option {
 	// Ponder tells a GUI that the engine can ponder; the engine learns of pondering from go ponder itself.
 	ponder := CheckOption("Ponder", false, func(bool) {})
 	options := []Option{variant, opponent, wdl, ponder}
-	if _, err := s.lookup("chess960"); err == nil { // only a session that can play Chess960 offers it
-		chess960 := Option{Name: "UCI_Chess960", Type: CheckType, Default: "false", Apply: s.setChess960}
+	if g, err := s.lookup("chess960"); err == nil { // only a session that can play Chess960 offers it
+		s.chess960 = sameGame(g, s.game) // dossier --game chess960 starts with it on
+		chess960 := Option{Name: "UCI_Chess960", Type: CheckType, Default: strconv.FormatBool(s.chess960), Apply: s.setChess960}
 		options = slices.Insert(options, 1, chess960)
 	}
 	return options
