@@ -27,7 +27,7 @@ func TestHandshake(t *testing.T) {
 		p.fatalf("no id author line")
 	}
 	wantOptions := []struct{ name, typ string }{
-		{"UCI_Variant", "combo"}, {"UCI_Opponent", "string"}, {"UCI_ShowWDL", "check"}, {"Ponder", "check"},
+		{"UCI_Variant", "combo"}, {"UCI_Chess960", "check"}, {"UCI_Opponent", "string"}, {"UCI_ShowWDL", "check"}, {"Ponder", "check"},
 		{"Hash", "spin"}, {"Threads", "spin"}, {"Search", "combo"}, {"Preset", "combo"}, {"Depth", "spin"},
 		{"Contempt", "spin"},
 	}
