@@ -115,10 +115,11 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 //
 // Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
 // another game is kept, with an error saying that this game plays its default until the game changes to
-// the preset's; an unknown name is refused. OpponentModel and Search are checked together at setoption
-// against the game (preset names, rank:PS in (0, 1], @depth below ours, probabilities for PrOM), so that a
-// mistake shows when it is made; a search whose model still does not fit plays alpha-beta, with an info
-// string naming the term at fault.
+// the preset's; an unknown name is refused. OpponentModel is checked at setoption against the game (preset
+// names, rank:PS in (0, 1], a counts file) and against the search when one is chosen (@depth below ours,
+// probabilities for PrOM), so that a mistake shows when it is made; Search is not checked against a model
+// set before it (a GUI may change both, in any order). A search whose model still does not fit plays
+// alpha-beta, with an info string naming the term at fault.
 //
 // Depth follows one rule: 0 keeps the preset's own depth (none for strongest, the papers' depths for their
 // presets: mat-tot25 searches 4 plies as in Carmel & Markovitch), a positive Depth replaces it, and a go
@@ -143,10 +144,7 @@ func (p *Player) Options() []play.Option {
 		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Threads = n }) }),
-		{Name: "Search", Type: play.ComboType, Default: search, Vars: SearchAlgorithms(), Apply: func(v string) error {
-			p.configure(func(c *PlayerConfig) { c.Search = v })
-			return p.checkModel()
-		}},
+		play.ComboOption("Search", search, SearchAlgorithms(), func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
 		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: func(v string) error {
 			p.configure(func(c *PlayerConfig) { c.Model = v })
 			return p.checkModel()

@@ -37,7 +37,7 @@ func TestOptionsCheckedAtSetoption(t *testing.T) {
 		{"rank:0.5 under meu", []string{"setoption name Search value meu"}, "setoption name OpponentModel value rank:0.5", ""},
 		{"a PrOM term with a depth", []string{"setoption name Search value prom"}, "setoption name OpponentModel value materialist@3:0.5,attacker:0.5", "prom takes no @depth"},
 		{"a model of another game", []string{"setoption name Search value om"}, "setoption name OpponentModel value mat-tot25", `chess has no preset "mat-tot25"`},
-		{"a search that does not fit the model", []string{"setoption name OpponentModel value materialist:0.6,attacker:0.4"}, "setoption name Search value om", "om takes"},
+		{"a model set before its search waits for it", []string{"setoption name OpponentModel value materialist:0.6,attacker:0.4"}, "setoption name Search value om", ""},
 		{"a preset of another game", nil, "setoption name Preset value mat-tot25", "mat-tot25 is a preset of checkers, not of chess"},
 		{"an unknown preset", nil, "setoption name Preset value nonsense", `no preset "nonsense"`},
 	}
