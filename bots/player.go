@@ -3,6 +3,7 @@ package bots
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -107,7 +108,17 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	change(&p.cfg)
-	p.searcher = nil
+	p.dropSearcher()
+}
+
+// dropSearcher forgets the searcher, to be rebuilt when next needed, and frees its tables now: a large
+// table lives outside the Go heap (see tablemem), and the collector, which frees it, would otherwise run
+// only when the small heap grows, while the next searcher's table is already in use.
+func (p *Player) dropSearcher() {
+	if p.searcher != nil {
+		p.searcher = nil
+		runtime.GC()
+	}
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
@@ -229,7 +240,7 @@ func (p *Player) NewGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if g.Name() != p.game.Name() {
-		p.searcher = nil
+		p.dropSearcher()
 	} else if p.searcher != nil {
 		p.searcher.NewGame()
 	}

@@ -105,14 +105,18 @@ func newSearcher(g games.Game, cfg PlayerConfig, model ModelSpec, replies engine
 		return &presetSearcher{preset: preset, inner: inner, depthCap: depthCap}, nil
 	}
 	opts.Contempt = cfg.Contempt
+	solver := preset.Solver && g.Name() == "connect4"
+	solverMB := max(opts.HashMB-opts.HashMB/4, 1)
+	if solver {
+		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
+		opts.HashMB = max(opts.HashMB/4, 1)
+	}
 	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: depthCap}
 	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
 		s.view = &spec
 	}
-	if preset.Solver && g.Name() == "connect4" {
-		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
-		s.inner = engine.NewAlphaBeta(g, preset.Eval, withHash(opts, max(opts.HashMB/4, 1)))
-		return newSolverSearcher(max(opts.HashMB-opts.HashMB/4, 1), s), nil
+	if solver {
+		return newSolverSearcher(solverMB, s), nil
 	}
 	return s, nil
 }
@@ -144,9 +148,3 @@ func (s *presetSearcher) Search(p games.Position, ctl *engine.Control, report fu
 
 // NewGame clears the inner searcher's tables.
 func (s *presetSearcher) NewGame() { s.inner.NewGame() }
-
-// withHash returns opts with another table size.
-func withHash(opts engine.AlphaBetaOptions, mb int) engine.AlphaBetaOptions {
-	opts.HashMB = mb
-	return opts
-}
