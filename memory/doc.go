@@ -50,8 +50,10 @@
 // so SyncWrites is off by default: the 5 ms goal holds without it and not with it on this disk.
 //
 // Reads (Profile, Opponents, Games, Dump) first wait for the events recorded before them, so a process reads
-// its own writes, then run in a read-only badger transaction in the owner, concurrently with the writer.
-// Forget, Merge and Import batches go through the writer, between groups of events.
+// its own writes, then run in a read-only badger transaction in the owner, concurrently with the writer (the
+// owner's own reads directly, a client's through the socket). A profile, which the engine reads while it
+// plays, waits at most ConnectTimeout (and ProfileContext's context); the other operations 30 s. Forget,
+// Merge and Import batches go through the writer, between groups of events.
 //
 // # Bad storage
 //
