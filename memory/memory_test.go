@@ -16,6 +16,8 @@ import (
 	"time"
 
 	badger "github.com/dgraph-io/badger/v4"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"dossier/play"
 )
@@ -610,5 +612,21 @@ func TestOpenWaitsBoundedForASilentOwner(t *testing.T) {
 	}
 	if waited := time.Since(start); waited > 5*time.Second {
 		t.Errorf("Open waited %v", waited)
+	}
+}
+
+// TestLogsGoThroughZap checks the memory's messages and badger's own reach the logger given in Options.
+func TestLogsGoThroughZap(t *testing.T) {
+	core, logs := observer.New(zap.DebugLevel)
+	m, err := Open(Options{Dir: t.TempDir(), Logger: zap.New(core)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if logs.FilterMessageSnippet("serving other processes").Len() != 1 {
+		t.Error("no message of the memory's ownership")
+	}
+	if logs.FilterLoggerName("badger").Len() == 0 {
+		t.Errorf("no message from badger in %d entries", logs.Len())
 	}
 }

@@ -314,3 +314,59 @@ func TestKillNineWhileWriting(t *testing.T) {
 	}
 	t.Logf("%d kill -9 runs: the store opened every time and held all %d acknowledged moves", runs, checked)
 }
+
+// TestEventsOutliveAHungOwner stops the owning process (SIGSTOP) while a client records: Record still returns at
+// once, the events stay pending, and when the hung owner is killed the client takes over and commits them all.
+func TestEventsOutliveAHungOwner(t *testing.T) {
+	dir := t.TempDir()
+	w := startWorker(t, "hung", dir, time.Hour)
+	if role := w.waitLine(t, "role "); role != "role owner" {
+		t.Fatalf("the worker is %q", role)
+	}
+	m, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if m.Owner() {
+		t.Fatal("the test process owns the store")
+	}
+	if err := w.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	id := NewGameID()
+	var pendings []*Pending
+	var slowest time.Duration
+	for ply := range 200 {
+		start := time.Now()
+		pendings = append(pendings, m.Record(benchMove(id, ply)))
+		slowest = max(slowest, time.Since(start))
+	}
+	if slowest > 50*time.Millisecond {
+		t.Errorf("Record took %v with the owner hung", slowest)
+	}
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-pendings[len(pendings)-1].Done():
+		t.Fatalf("an event was acknowledged by a stopped owner: %v", pendings[len(pendings)-1].Err())
+	default:
+	}
+	w.kill()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for ply, p := range pendings {
+		if err := p.Wait(ctx); err != nil {
+			t.Fatalf("move %d after the takeover: %v", ply, err)
+		}
+	}
+	if !m.Owner() {
+		t.Error("the client did not take over")
+	}
+	n := 0
+	m.own.st.db.View(func(txn *badger.Txn) error {
+		return m.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
+	})
+	if n != len(pendings) {
+		t.Errorf("%d of %d moves in the store", n, len(pendings))
+	}
+}
