@@ -62,12 +62,16 @@ type Player struct {
 	opponent play.Opponent
 	current  CurrentGame
 	dossier  dossier // the memory's side of the life cycle
+	recall   *recall // the game memory of the opponent, nil without one
 }
 
 var _ play.Engine = (*Player)(nil)
 
 // NewPlayer returns a Player of g with the given configuration and no memory (see UseMemory).
 func NewPlayer(g games.Game, cfg PlayerConfig) *Player {
+	if cfg.ModelRisk == 0 {
+		cfg.ModelRisk = DefaultModelRisk
+	}
 	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}}
 	p.dossier.log = zap.NewNop()
 	return p
@@ -122,7 +126,7 @@ func (p *Player) dropSearcher() {
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
-// Contempt, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
+// Contempt, ModelRisk (see PlayerConfig), and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
 //
 // Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
 // another game is kept, with an error saying that this game plays its default until the game changes to
@@ -166,6 +170,8 @@ func (p *Player) Options() []play.Option {
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
+		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk,
+			func(n int) { p.configure(func(c *PlayerConfig) { c.ModelRisk = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
 		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
@@ -237,6 +243,12 @@ func (p *Player) checkModel() error {
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
 // and opens a new record of the game (the front end reported the end of an unfinished one before).
 func (p *Player) NewGame(g games.Game) {
+	p.newGame(g)
+	p.loadRecall()
+}
+
+// newGame is NewGame but for the game memory, under the lock.
+func (p *Player) newGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if g.Name() != p.game.Name() {
@@ -256,12 +268,13 @@ func (p *Player) NewGame(g games.Game) {
 // the game has not started.
 func (p *Player) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.opponent = o
 	if !p.current.Started {
 		p.current.Opponent = o
 	}
 	p.dossier.sighting(o)
+	p.mu.Unlock()
+	p.loadRecall()
 }
 
 // StartGame opens the game's record in the memory.
@@ -321,6 +334,7 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 		return engine.Result{}
 	}
 	res := s.Search(pos, ctl, report)
+	res = p.consultRecall(s, pos, ctl, res, report)
 	p.afterSearch(pos, res)
 	return res
 }

@@ -29,6 +29,9 @@ type PlayerConfig struct {
 	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a
 	// man); alpha-beta only.
 	Contempt float64
+	// ModelRisk is how far below its best move, in evaluation units, the Player values a move that what it
+	// learned of the opponent (its game memory) suggests before it plays it; NewPlayer makes 0 DefaultModelRisk.
+	ModelRisk int
 	// Live, when set and Model is empty, is the opponent model a model search plays against: read at every
 	// move, so that what learners change plays at once (see LiveModel).
 	Live LiveModel
