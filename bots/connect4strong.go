@@ -4,7 +4,6 @@ package bots
 
 import (
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"dossier/bots/connect4solver"
@@ -55,18 +54,15 @@ func (s *solverSearcher) Search(p games.Position, ctl *engine.Control, report fu
 		// move within a move's budget, and alpha-beta's move may throw the win away.
 		return s.playSolved(pos, ctl, report, entry, 0, fmt.Sprintf("book: a win (Pons score %d)", entry.Score), false)
 	}
-	budget, nodes := solveBudget(ctl.Limits(), p.ToMove())
-	limits := connect4solver.Limits{MaxNodes: nodes}
+	budget, nodes := solveBudget(ctl)
+	limits := connect4solver.Limits{MaxNodes: nodes, Stop: ctl.Done()}
 	if budget > 0 {
 		limits.Deadline = time.Now().Add(budget)
 	}
-	stop, unwatch := watchStop(ctl)
-	limits.Stop = stop
 	before := s.solver.Nodes()
 	// One move that keeps the exact score costs about one solve; the scores of all moves would cost far more
 	// early in a game (every losing move valued exactly), and the player needs only the one.
 	best, solved := s.solver.BestMoveWithin(pos, limits)
-	unwatch()
 	if !solved || best.Move == games.NoMove {
 		ctl.HandOver()
 		return s.fallback.Search(p, ctl, report)
@@ -136,52 +132,21 @@ func describeSolution(pons int) string {
 	return "solved: a draw"
 }
 
-// solveBudget is the time and node budget of the solver for a move under lim: half of what the move may
-// take, so that alpha-beta keeps the other half when the solver gives up.
-func solveBudget(lim engine.Limits, side games.Side) (time.Duration, uint64) {
+// solveBudget is the time and node budget of the solver for a move under ctl: half of what the move may
+// take (under a clock, half its usual share), so that alpha-beta keeps the other half when the solver
+// gives up.
+func solveBudget(ctl *engine.Control) (time.Duration, uint64) {
+	lim := ctl.Limits()
+	soft, hard := ctl.Budget()
 	switch {
 	case lim.Infinite || lim.Ponder:
 		return 0, openSolveNodes
-	case lim.MoveTime > 0:
-		return lim.MoveTime / 2, lim.Nodes / 2
-	case lim.Time[side] > 0:
-		left := max(lim.Time[side]-engine.MoveOverhead, time.Millisecond)
-		movesToGo := lim.MovesToGo
-		if movesToGo <= 0 || movesToGo > 40 {
-			movesToGo = 40
-		}
-		share := min(left/time.Duration(movesToGo)+lim.Inc[side]*3/4, left/3)
-		return share / 2, lim.Nodes / 2
+	case soft > 0:
+		return soft / 2, lim.Nodes / 2
+	case hard > 0:
+		return hard / 2, lim.Nodes / 2
 	case lim.Nodes > 0:
 		return 0, max(lim.Nodes/2, 1)
 	}
 	return 0, defaultSolveNodes
-}
-
-// watchStop returns a flag that follows ctl.Stopped() while the solver runs, and the function that ends
-// the watch.
-func watchStop(ctl *engine.Control) (*atomic.Bool, func()) {
-	var stop atomic.Bool
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		ticker := time.NewTicker(stopPollInterval)
-		defer ticker.Stop()
-		for {
-			if ctl.Stopped() {
-				stop.Store(true)
-				return
-			}
-			select {
-			case <-done:
-				return
-			case <-ticker.C:
-			}
-		}
-	}()
-	return &stop, func() {
-		close(done)
-		<-finished
-	}
 }

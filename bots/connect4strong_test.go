@@ -130,12 +130,17 @@ func TestConnect4SolveBudget(t *testing.T) {
 		{"depth only", engine.Limits{Depth: 5}, 0, defaultSolveNodes},
 		{"nodes", engine.Limits{Nodes: 1000}, 0, 500},
 		{"movetime", engine.Limits{MoveTime: time.Second}, 500 * time.Millisecond, 0},
-		{"clock", engine.Limits{Time: [2]time.Duration{40*time.Second + engine.MoveOverhead, time.Minute}}, 500 * time.Millisecond, 0},
+		{"movetime less the overhead", engine.Limits{MoveTime: time.Second + engine.DefaultMoveOverhead,
+			MoveOverhead: engine.DefaultMoveOverhead}, 500 * time.Millisecond, 0},
+		{"clock", engine.Limits{Time: [2]time.Duration{40*time.Second + engine.DefaultMoveOverhead, time.Minute},
+			MoveOverhead: engine.DefaultMoveOverhead}, 500 * time.Millisecond, 0},
+		{"increment only", engine.Limits{Inc: [2]time.Duration{time.Second, time.Second}}, 500 * time.Millisecond, 0},
+		{"opponent's clock only", engine.Limits{Time: [2]time.Duration{0, time.Minute}}, engine.DefaultMoveTime / 2, 0},
 		{"infinite", engine.Limits{Infinite: true}, 0, openSolveNodes},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d, n := solveBudget(tc.lim, games.First)
+			d, n := solveBudget(engine.NewControl(tc.lim, games.First))
 			if d != tc.time || n != tc.nodes {
 				t.Errorf("budget %v and %d nodes, want %v and %d", d, n, tc.time, tc.nodes)
 			}

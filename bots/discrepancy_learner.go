@@ -323,32 +323,13 @@ func (l *DiscrepancyLearner) NewMEUSearcher(cfg PlayerConfig) (engine.Searcher, 
 	if preset.Name != l.preset.Name {
 		return nil, fmt.Errorf("discrepancy learner: the player's preset %s is not the learner's %s", preset.Name, l.preset.Name)
 	}
-	// NewSearcher checks the configuration and builds the depth cap around an MEU search, whose model
-	// is then replaced by the learner.
-	base, err := NewSearcher(l.game, cfg)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := base.(*presetSearcher)
-	if !ok {
-		return nil, errors.New("discrepancy learner: the MEU player is not a preset searcher")
-	}
-	book, _ := bookOf(l.game.Name())
-	partner, sign, err := book.mirrorTable(l.game)
-	if err != nil {
-		return nil, err
-	}
-	opts := engine.DefaultMEUOptions(l.game)
-	if cfg.HashMB > 0 {
-		opts.Probe.HashMB = cfg.HashMB
-	}
-	opts.Mirror = engine.Mirror{Partner: partner, Sign: sign}
-	meu, err := engine.NewMEU(l.game, preset.Eval, l, opts)
-	if err != nil {
-		return nil, err
-	}
-	s.inner = meu
-	return s, nil
+	cfg.Live = l
+	return NewSearcher(l.game, cfg)
+}
+
+// Current implements LiveModel: MEU's replies are the counts learned so far, read at every node.
+func (l *DiscrepancyLearner) Current() LiveModelState {
+	return LiveModelState{Replies: l}
 }
 
 // DiscrepancyStarts returns count distinct random starting configurations of g for training: the i-th

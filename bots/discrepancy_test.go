@@ -414,7 +414,7 @@ func inProcessFactory(g games.Game, spec match.PlayerSpec) (match.InProcess, err
 		return match.InProcess{}, err
 	}
 	p, _ := LookupPreset(g, spec.Preset)
-	return match.InProcess{Searcher: s, Name: p.Name, Depth: max(spec.Depth, p.Depth)}, nil
+	return match.InProcess{Engine: match.SearcherEngine(s), Name: p.Name, Depth: max(spec.Depth, p.Depth)}, nil
 }
 
 func TestTrainDiscrepanciesAndPlayThem(t *testing.T) {

@@ -17,13 +17,15 @@ type modelEnv struct {
 	own    engine.Evaluation
 	mirror engine.Mirror
 	probe  engine.AlphaBetaOptions
+	// replies, when not nil, is MEU's model of the replies in place of the one the model spec names.
+	replies engine.MoveProbabilities
 }
 
 // evalOf returns the evaluation of the preset a term names.
 func (env modelEnv) evalOf(t ModelTerm) (engine.Evaluation, error) {
 	p, err := LookupPreset(env.game, t.Name)
 	if err != nil {
-		return engine.Evaluation{}, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+		return engine.Evaluation{}, fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
 	}
 	return p.Eval, nil
 }
@@ -139,18 +141,21 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 // for the empty model), or the counts read from the file of discrepancy:PATH, which must be counts of
 // the game being played.
 func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error) {
+	if env.replies != nil {
+		return env.replies, nil
+	}
 	if !model.IsZero() && model.Terms[0].Path != "" {
 		t := model.Terms[0]
 		counts, err := LoadDiscrepancyCounts(t.Path)
 		if err != nil {
-			return nil, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+			return nil, fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
 		}
 		if counts.Game != env.game.Name() {
-			return nil, fmt.Errorf("opponent model term %q: the counts are of %s, not %s", t.Text, counts.Game, env.game.Name())
+			return nil, fmt.Errorf("opponent model term %s: the counts are of %s, not %s", shortQuote(t.Text), counts.Game, env.game.Name())
 		}
 		m, err := counts.Model()
 		if err != nil {
-			return nil, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+			return nil, fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
 		}
 		return m, nil
 	}
@@ -160,7 +165,7 @@ func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error
 	}
 	rank, err := engine.NewRankModel(ps)
 	if err != nil {
-		return nil, fmt.Errorf("opponent model %q: %w", model.String(), err)
+		return nil, fmt.Errorf("opponent model %s: %w", shortQuote(model.String()), err)
 	}
 	return rank, nil
 }

@@ -1,14 +1,18 @@
-// Player: the protocol.Engine that plays a preset with a search, and keeps what it observed of its opponent.
+// Player: the play.Engine that plays a preset with a search and files the game's life cycle in the memory.
 package bots
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"dossier/engine"
 	"dossier/games"
-	"dossier/protocol"
+	"dossier/play"
+
+	"go.uber.org/zap"
 )
 
 // Bounds of the Player's spin options.
@@ -25,38 +29,52 @@ type Observation struct {
 	FEN string
 	// Move is the move in the game's protocol notation.
 	Move string
-	// Ply is the position's ply count (half-moves since the game's start).
+	// Ply is the move's index in the game since its start position.
 	Ply int
 }
 
-// ObservedGame is what the Player saw of its opponent in one game.
-type ObservedGame struct {
+// CurrentGame is what the Player saw of the game in progress.
+type CurrentGame struct {
 	// Game is the name of the game played.
 	Game string
-	// Opponent is who the GUI said the opponent was.
-	Opponent protocol.Opponent
+	// Opponent is who the front end said the opponent was.
+	Opponent play.Opponent
+	// ID is the game's identifier in the memory ("" before its first search, or without a memory).
+	ID string
+	// Started says whether the front end started the game (its first search); OurSide is valid then.
+	Started bool
+	// OurSide is the side the Player plays.
+	OurSide games.Side
 	// Moves are the opponent's moves in the order they were played.
 	Moves []Observation
 }
 
-// Player is dossier's protocol.Engine: it searches with the searcher its configuration describes (see
-// NewSearcher), rebuilt when an option changes, and records the opponent's moves game by game for the
-// opponent models. Its methods are safe for concurrent use, except that Search must not run twice at once.
+// Player is dossier's play.Engine: it searches with the searcher its configuration describes (see
+// NewSearcher), rebuilt when an option changes, and files the game's life cycle (the opponent, each of its
+// moves with what we predicted of it, take-backs, the result) in the per-opponent memory when it has one.
+// Its methods are safe for concurrent use, except that Search must not run twice at once.
 type Player struct {
 	mu       sync.Mutex
 	game     games.Game
 	cfg      PlayerConfig
 	searcher engine.Searcher // nil until the next search after a change of game or option
 	warning  string          // why searcher is not the configured one, or ""
-	opponent protocol.Opponent
-	observed []ObservedGame // one per game, the current game last
+	opponent play.Opponent
+	current  CurrentGame
+	dossier  dossier // the memory's side of the life cycle
+	recall   *recall // the game memory of the opponent, nil without one
 }
 
-var _ protocol.Engine = (*Player)(nil)
+var _ play.Engine = (*Player)(nil)
 
-// NewPlayer returns a Player of g with the given configuration.
+// NewPlayer returns a Player of g with the given configuration and no memory (see UseMemory).
 func NewPlayer(g games.Game, cfg PlayerConfig) *Player {
-	return &Player{game: g, cfg: cfg, observed: []ObservedGame{{Game: g.Name()}}}
+	if cfg.ModelRisk == 0 {
+		cfg.ModelRisk = DefaultModelRisk
+	}
+	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}}
+	p.dossier.log = zap.NewNop()
+	return p
 }
 
 // Config returns the Player's current configuration.
@@ -73,23 +91,20 @@ func (p *Player) Game() games.Game {
 	return p.game
 }
 
-// Opponent returns the opponent the GUI named last.
-func (p *Player) Opponent() protocol.Opponent {
+// Opponent returns the opponent the front end named last.
+func (p *Player) Opponent() play.Opponent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.opponent
 }
 
-// Observed returns a copy of the observed games, the current one last.
-func (p *Player) Observed() []ObservedGame {
+// Current returns a copy of what the Player saw of the game in progress.
+func (p *Player) Current() CurrentGame {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make([]ObservedGame, len(p.observed))
-	for i, g := range p.observed {
-		out[i] = g
-		out[i].Moves = slices.Clone(g.Moves)
-	}
-	return out
+	c := p.current
+	c.Moves = slices.Clone(c.Moves)
+	return c
 }
 
 // configure changes the configuration under the lock; the searcher is rebuilt at the next search.
@@ -97,20 +112,40 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	change(&p.cfg)
-	p.searcher = nil
+	p.dropSearcher()
 }
 
-// Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth and
-// Contempt. Preset offers the presets of every game, since a GUI may set it before it names the game; a
-// preset the current game lacks is replaced by the game's default at search time, with an info string
-// saying so. OpponentModel is the model of a model search (see ParseModelSpec); setoption reports a
-// malformed one at once, and a search whose model does not fit the game or the search plays alpha-beta
-// instead, with an info string naming the term at fault.
-func (p *Player) Options() []protocol.Option {
+// dropSearcher forgets the searcher, to be rebuilt when next needed, and frees its tables now: a large
+// table lives outside the Go heap (see tablemem), and the collector, which frees it, would otherwise run
+// only when the small heap grows, while the next searcher's table is already in use.
+func (p *Player) dropSearcher() {
+	if p.searcher != nil {
+		p.searcher = nil
+		runtime.GC()
+	}
+}
+
+// Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
+// Contempt, ModelRisk (see PlayerConfig), and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
+//
+// Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
+// another game is kept, with an error saying that this game plays its default until the game changes to
+// the preset's; an unknown name is refused. OpponentModel is checked at setoption against the game (preset
+// names, rank:PS in (0, 1], a counts file) and against the search when one is chosen (@depth below ours,
+// probabilities for PrOM), so that a mistake shows when it is made; Search is not checked against a model
+// set before it (a GUI may change both, in any order). A search whose model still does not fit plays
+// alpha-beta, with an info string naming the term at fault.
+//
+// Depth follows one rule: 0 keeps the preset's own depth (none for strongest, the papers' depths for their
+// presets: mat-tot25 searches 4 plies as in Carmel & Markovitch), a positive Depth replaces it, and a go
+// command's depth caps both. A search that stops at such a depth says so in an info string.
+func (p *Player) Options() []play.Option {
 	cfg := p.Config()
+	mem := p.memoryConfig()
+	g := p.Game()
 	hash := cfg.HashMB
 	if hash <= 0 {
-		hash = engine.DefaultAlphaBetaOptions(p.Game()).HashMB
+		hash = engine.DefaultAlphaBetaOptions(g).HashMB
 	}
 	preset := cfg.Preset
 	if preset == "" {
@@ -120,66 +155,167 @@ func (p *Player) Options() []protocol.Option {
 	if search == "" {
 		search = AlphaBetaSearch
 	}
-	return []protocol.Option{
-		protocol.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
-		protocol.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
+	return []play.Option{
+		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
+		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Threads = n }) }),
-		protocol.ComboOption("Search", search, SearchAlgorithms(),
-			func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
-		{Name: "OpponentModel", Type: protocol.StringType, Default: cfg.Model, Apply: func(v string) error {
+		play.ComboOption("Search", search, SearchAlgorithms(), func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
+		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: func(v string) error {
 			p.configure(func(c *PlayerConfig) { c.Model = v })
-			_, err := ParseModelSpec(v)
-			return err
+			return p.checkModel()
 		}},
-		protocol.ComboOption("Preset", preset, AllPresetNames(),
-			func(v string) { p.configure(func(c *PlayerConfig) { c.Preset = v }) }),
-		protocol.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
+		{Name: "Preset", Type: play.ComboType, Default: preset, Vars: PresetNames(g.Name()), AcceptsOthers: true,
+			Apply: p.setPreset},
+		play.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
-		protocol.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
+		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
+		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk,
+			func(n int) { p.configure(func(c *PlayerConfig) { c.ModelRisk = n }) }),
+		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
+		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
 }
 
+// setPreset is the Preset option: a preset of the game is taken; a preset of another game is kept for when
+// that game is played, with an error saying what this game plays meanwhile; an unknown name is refused.
+func (p *Player) setPreset(name string) error {
+	g := p.Game()
+	if preset, err := LookupPreset(g, name); err == nil {
+		p.configure(func(c *PlayerConfig) { c.Preset = preset.Name })
+		return nil
+	}
+	for _, game := range bookGames {
+		for _, n := range PresetNames(game) {
+			if strings.EqualFold(n, name) {
+				p.configure(func(c *PlayerConfig) { c.Preset = n })
+				return fmt.Errorf("%s is a preset of %s, not of %s; %s plays %s until the game is %s", n, game,
+					g.Name(), g.Name(), DefaultPreset, game)
+			}
+		}
+	}
+	return fmt.Errorf("no preset %s (%s has %s)", shortQuote(name), g.Name(), strings.Join(PresetNames(g.Name()), ", "))
+}
+
+// checkModel checks the configured opponent model against the game and, when the search is a model search,
+// against the search: the errors NewSearcher would give at the next go, given at setoption instead. Under
+// alpha-beta a model waits for its search (GUIs send options in any order), so only the terms are checked.
+func (p *Player) checkModel() error {
+	cfg := p.Config()
+	model, err := ParseModelSpec(cfg.Model)
+	if err != nil || model.IsZero() {
+		return err
+	}
+	g := p.Game()
+	for _, t := range model.Terms {
+		switch {
+		case t.Path != "":
+			counts, err := LoadDiscrepancyCounts(t.Path)
+			if err != nil {
+				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+			}
+			if counts.Game != g.Name() {
+				return fmt.Errorf("opponent model term %s: the counts are of %s, not %s", shortQuote(t.Text), counts.Game, g.Name())
+			}
+		case t.Name == RankModelName:
+			if !t.HasProbability || t.Probability <= 0 {
+				return fmt.Errorf("opponent model term %s: rank:PS needs PS in (0, 1]", shortQuote(t.Text))
+			}
+		default:
+			if _, err := LookupPreset(g, t.Name); err != nil {
+				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+			}
+		}
+	}
+	algorithm, err := lookupSearch(cfg.Search)
+	if err != nil || algorithm == AlphaBetaSearch {
+		return err
+	}
+	depthCap := cfg.Depth
+	if depthCap == 0 {
+		if preset, err := LookupPreset(g, cfg.Preset); err == nil {
+			depthCap = preset.Depth
+		}
+	}
+	return model.checkFor(algorithm, depthCap)
+}
+
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
-// and opens a new record of observations.
+// and opens a new record of the game (the front end reported the end of an unfinished one before).
 func (p *Player) NewGame(g games.Game) {
+	p.newGame(g)
+	p.loadRecall()
+}
+
+// newGame is NewGame but for the game memory, under the lock.
+func (p *Player) newGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if g.Name() != p.game.Name() {
-		p.searcher = nil
+		p.dropSearcher()
 	} else if p.searcher != nil {
 		p.searcher.NewGame()
 	}
 	p.game = g
 	// Build the searcher (and allocate its tables) now rather than on the clock of the first move: GUIs
-	// send ucinewgame after the options and before the game's first go.
+	// send ucinewgame after the options and before the game's first go. The memory opens now too.
 	p.searcherLocked()
-	current := &p.observed[len(p.observed)-1]
-	if len(current.Moves) == 0 {
-		*current = ObservedGame{Game: g.Name(), Opponent: p.opponent}
-		return
-	}
-	p.observed = append(p.observed, ObservedGame{Game: g.Name(), Opponent: p.opponent})
+	p.current = CurrentGame{Game: g.Name(), Opponent: p.opponent}
+	p.dossier.ensureOpen()
 }
 
-// SetOpponent records who the opponent is; it names the current game's opponent while no move of it has
-// been observed yet.
-func (p *Player) SetOpponent(o protocol.Opponent) {
+// SetOpponent records who the opponent is, in the memory too; it names the current game's opponent while
+// the game has not started.
+func (p *Player) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.opponent = o
-	if current := &p.observed[len(p.observed)-1]; len(current.Moves) == 0 {
-		current.Opponent = o
+	if !p.current.Started {
+		p.current.Opponent = o
 	}
+	p.dossier.sighting(o)
+	p.mu.Unlock()
+	p.loadRecall()
 }
 
-// ObserveMove records an opponent's move and the position before it in the current game's record.
-func (p *Player) ObserveMove(before games.Position, m games.Move) {
-	obs := Observation{FEN: before.FEN(), Move: before.FormatMove(m), Ply: before.Ply()}
+// StartGame opens the game's record in the memory.
+func (p *Player) StartGame(gs play.GameStart) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	current := &p.observed[len(p.observed)-1]
-	current.Moves = append(current.Moves, obs)
+	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
+	p.current.ID = p.dossier.startGame(gs, p.opponent)
+}
+
+// ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
+// it; the memory commits it in the background, and Search waits for it before answering.
+func (p *Player) ObserveMove(om play.ObservedMove) {
+	obs := Observation{FEN: om.Before.FEN(), Move: om.Before.FormatMove(om.Move), Ply: om.Ply}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.current.Moves = append(p.current.Moves, obs)
+	p.dossier.observe(om, obs)
+}
+
+// TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
+func (p *Player) TakeBack(keep int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
+	p.dossier.takeBack(keep)
+}
+
+// GameOver files the game's result in the memory.
+func (p *Player) GameOver(end play.GameEnd) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.dossier.gameOver(end)
+	p.current.Started = false
+}
+
+// Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
+func (p *Player) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.dossier.close()
 }
 
 // Search searches pos with the configured searcher, building it first after a change. A configuration
@@ -190,11 +326,17 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 	if warning != "" && report != nil {
 		report(engine.Info{Text: warning})
 	}
+	if notice := p.memoryNotice(); notice != "" && report != nil {
+		report(engine.Info{Text: notice})
+	}
 	if s == nil {
 		<-ctl.Released()
 		return engine.Result{}
 	}
-	return s.Search(pos, ctl, report)
+	res := s.Search(pos, ctl, report)
+	res = p.consultRecall(s, pos, ctl, res, report)
+	p.afterSearch(pos, res)
+	return res
 }
 
 // currentSearcher returns the searcher of the current game and configuration, building it if needed, and

@@ -132,8 +132,8 @@ func TestPlayerAnnouncesItsOptions(t *testing.T) {
 		"option name Search type combo default alphabeta var alphabeta var mstar var mstar-1pass var alphabeta-star " +
 			"var mstar-strategy var mstar-risk var om var prom var meu var symmetric\n",
 		"option name OpponentModel type string default <empty>\n",
-		"option name Preset type combo default strongest var strongest var materialist var attacker var defender " +
-			"var positional var mat-tot25 var mat+tot25 var mat12-tot25 var mat12+tot25 var sophisticated var sp var open-lines\n",
+		// The game's own presets only (this is a checkers player).
+		"option name Preset type combo default strongest var strongest var mat-tot25 var mat+tot25 var mat12-tot25 var mat12+tot25\n",
 		"option name Depth type spin default 0 min 0 max 100",
 		"option name Contempt type spin default 0 min -10000 max 10000",
 	} {
@@ -204,9 +204,11 @@ func TestPlayerTranscripts(t *testing.T) {
 			}
 			tr.send("setoption name Depth value 0")
 
+			// A preset of another game is reported at setoption, kept, and replaced by the default in play.
 			tr.send("setoption name Preset value " + tc.foreign)
 			_, texts, move := tr.search("depth 1")
-			if !legalText(start, move) || len(texts) == 0 || !strings.Contains(texts[0], "playing "+tc.game.Name()+" strongest") {
+			if !legalText(start, move) || len(texts) < 2 || !strings.Contains(texts[0], "setoption Preset: "+tc.foreign+" is a preset of") ||
+				!strings.Contains(texts[1], "playing "+tc.game.Name()+" strongest") {
 				t.Errorf("foreign preset %s: move %s, info strings %q", tc.foreign, move, texts)
 			}
 			if got := player.Config().Preset; got != tc.foreign {
@@ -286,8 +288,7 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 			}
 			tr.send("isready")
 			tr.until("readyok")
-			observed := player.Observed()
-			current := observed[len(observed)-1]
+			current := player.Current()
 			if current.Game != g.Name() || current.Opponent.Name != "alice" || current.Opponent.Elo != 1500 {
 				t.Errorf("current game %s against %+v", current.Game, current.Opponent)
 			}
@@ -297,17 +298,20 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 			if player.Opponent().Name != "alice" {
 				t.Errorf("opponent %+v", player.Opponent())
 			}
+			if !current.Started || current.OurSide != games.First {
+				t.Errorf("the game started %v, our side %s", current.Started, current.OurSide)
+			}
 			// The copy is the caller's: changing it changes nothing in the Player.
 			current.Moves[0].Move = "changed"
-			if player.Observed()[len(observed)-1].Moves[0].Move == "changed" {
-				t.Error("Observed shares its slices with the Player")
+			if player.Current().Moves[0].Move == "changed" {
+				t.Error("Current shares its slices with the Player")
 			}
-			// A new game opens a new record and keeps the old one.
+			// A new game opens a new record.
 			tr.send("ucinewgame")
 			tr.send("isready")
 			tr.until("readyok")
-			if after := player.Observed(); len(after) != len(observed)+1 || len(after[len(after)-1].Moves) != 0 {
-				t.Errorf("after ucinewgame: %d records, the last with %d moves", len(after), len(after[len(after)-1].Moves))
+			if after := player.Current(); after.Started || len(after.Moves) != 0 {
+				t.Errorf("after ucinewgame: started %v with %d moves", after.Started, len(after.Moves))
 			}
 		})
 	}
@@ -342,10 +346,13 @@ func TestPlayerModelSearchOverUCI(t *testing.T) {
 		t.Errorf("malformed model: move %s, info strings %q", move, texts)
 	}
 
-	// A model naming a preset the game lacks is found when the searcher is built.
+	// A model naming a preset the game lacks is reported at setoption, and again when the search plays
+	// alpha-beta instead.
 	tr.send("setoption name OpponentModel value sp")
 	_, texts, move = tr.search("depth 2")
-	if !legalText(g.Start(), move) || len(texts) == 0 || !strings.Contains(texts[0], `error: opponent model term "sp": checkers has no preset "sp"`) {
+	if !legalText(g.Start(), move) || len(texts) < 2 ||
+		!strings.Contains(texts[0], `error: setoption OpponentModel: opponent model term "sp": checkers has no preset "sp"`) ||
+		!strings.Contains(texts[1], `error: opponent model term "sp": checkers has no preset "sp"`) {
 		t.Errorf("foreign model: move %s, info strings %q", move, texts)
 	}
 	if got := player.Config(); got.Model != "sp" || got.Search != "mstar" {

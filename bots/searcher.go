@@ -4,7 +4,6 @@ package bots
 
 import (
 	"fmt"
-	"time"
 
 	"dossier/engine"
 	"dossier/games"
@@ -30,6 +29,12 @@ type PlayerConfig struct {
 	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a
 	// man); alpha-beta only.
 	Contempt float64
+	// ModelRisk is how far below its best move, in evaluation units, the Player values a move that what it
+	// learned of the opponent (its game memory) suggests before it plays it; NewPlayer makes 0 DefaultModelRisk.
+	ModelRisk int
+	// Live, when set and Model is empty, is the opponent model a model search plays against: read at every
+	// move, so that what learners change plays at once (see LiveModel).
+	Live LiveModel
 }
 
 // NewSearcher builds the searcher that cfg describes for g. The preset's depth (or cfg.Depth) caps every
@@ -37,6 +42,24 @@ type PlayerConfig struct {
 // preset's evaluation as ours and cfg.Model as its model of the opponent; the errors of a model name the
 // term that is wrong.
 func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
+	model, err := ParseModelSpec(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Live != nil && model.IsZero() && cfg.Search != "" && cfg.Search != AlphaBetaSearch {
+		// Check the configuration once with minimax's model; the live model's own states are checked as
+		// they come.
+		if _, err := newSearcher(g, cfg, ModelSpec{}, nil); err != nil {
+			return nil, err
+		}
+		return &liveSearcher{game: g, cfg: cfg, live: cfg.Live}, nil
+	}
+	return newSearcher(g, cfg, model, nil)
+}
+
+// newSearcher is NewSearcher with the model given as a parsed spec, and MEU's reply model when replies is not
+// nil (a learner's live counts) instead of the one the spec names.
+func newSearcher(g games.Game, cfg PlayerConfig, model ModelSpec, replies engine.MoveProbabilities) (engine.Searcher, error) {
 	preset, err := LookupPreset(g, cfg.Preset)
 	if err != nil {
 		return nil, err
@@ -57,10 +80,6 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 	if cfg.Depth > 0 {
 		depthCap = cfg.Depth
 	}
-	model, err := ParseModelSpec(cfg.Model)
-	if err != nil {
-		return nil, err
-	}
 	if err := model.checkFor(algorithm, depthCap); err != nil {
 		return nil, err
 	}
@@ -80,7 +99,8 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 		opts.Threads = cfg.Threads
 	}
 	if algorithm != AlphaBetaSearch {
-		env := modelEnv{game: g, own: preset.Eval, mirror: engine.Mirror{Partner: partner, Sign: sign}, probe: opts}
+		env := modelEnv{game: g, own: preset.Eval, mirror: engine.Mirror{Partner: partner, Sign: sign}, probe: opts,
+			replies: replies}
 		inner, err := newModelSearcher(env, algorithm, model)
 		if err != nil {
 			return nil, err
@@ -88,14 +108,18 @@ func NewSearcher(g games.Game, cfg PlayerConfig) (engine.Searcher, error) {
 		return &presetSearcher{preset: preset, inner: inner, depthCap: depthCap}, nil
 	}
 	opts.Contempt = cfg.Contempt
+	solver := preset.Solver && g.Name() == "connect4"
+	solverMB := max(opts.HashMB-opts.HashMB/4, 1)
+	if solver {
+		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
+		opts.HashMB = max(opts.HashMB/4, 1)
+	}
 	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: depthCap}
 	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
 		s.view = &spec
 	}
-	if preset.Solver && g.Name() == "connect4" {
-		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
-		s.inner = engine.NewAlphaBeta(g, preset.Eval, withHash(opts, max(opts.HashMB/4, 1)))
-		return newSolverSearcher(max(opts.HashMB-opts.HashMB/4, 1), s), nil
+	if solver {
+		return newSolverSearcher(solverMB, s), nil
 	}
 	return s, nil
 }
@@ -115,65 +139,15 @@ func (s *presetSearcher) Search(p games.Position, ctl *engine.Control, report fu
 	if s.view != nil {
 		p = newPlayerView(p, *s.view)
 	}
-	capped, release := capDepth(ctl, p.ToMove(), s.depthCap)
-	defer release()
-	return s.inner.Search(p, capped, report)
+	res := s.inner.Search(p, ctl.WithDepth(s.depthCap), report)
+	if lim := ctl.Limits(); s.depthCap > 0 && res.Depth >= s.depthCap && (lim.Depth == 0 || lim.Depth > s.depthCap) &&
+		report != nil && !ctl.Stopped() {
+		// The search ended before its time because of the preset's depth, which a user would not guess.
+		report(engine.Info{Text: fmt.Sprintf("%s stops at %d plies, its depth (the Depth option changes it)",
+			s.preset.Name, s.depthCap)})
+	}
+	return res
 }
 
 // NewGame clears the inner searcher's tables.
 func (s *presetSearcher) NewGame() { s.inner.NewGame() }
-
-// stopPollInterval is how often a capped search's relay looks whether its outer control was stopped.
-const stopPollInterval = 2 * time.Millisecond
-
-// capDepth returns a control that limits the search to depth plies besides ctl's own limits (the smaller
-// depth wins), and a release function to call when the search has returned. The new control follows ctl:
-// a stop or a ponderhit on ctl reaches it. Without a cap, or under a tighter one, it returns ctl itself.
-func capDepth(ctl *engine.Control, side games.Side, depth int) (*engine.Control, func()) {
-	lim := ctl.Limits()
-	if depth <= 0 || (lim.Depth > 0 && lim.Depth <= depth) {
-		return ctl, func() {}
-	}
-	lim.Depth = depth
-	inner := engine.NewControl(lim, side)
-	done := make(chan struct{})
-	relayed := make(chan struct{})
-	go func() {
-		defer close(relayed)
-		relay(ctl, inner, lim.Ponder, done)
-	}()
-	return inner, func() {
-		close(done)
-		<-relayed
-	}
-}
-
-// relay passes Stop and PonderHit from outer to inner until done is closed. A ponderhit shows as outer's
-// release without a stop; a stop is polled, since a Control has no channel for it.
-func relay(outer, inner *engine.Control, pondering bool, done <-chan struct{}) {
-	released := outer.Released()
-	ticker := time.NewTicker(stopPollInterval)
-	defer ticker.Stop()
-	for {
-		if outer.Stopped() {
-			inner.Stop()
-			return
-		}
-		select {
-		case <-done:
-			return
-		case <-released:
-			released = nil
-			if pondering && !outer.Stopped() {
-				inner.PonderHit()
-			}
-		case <-ticker.C:
-		}
-	}
-}
-
-// withHash returns opts with another table size.
-func withHash(opts engine.AlphaBetaOptions, mb int) engine.AlphaBetaOptions {
-	opts.HashMB = mb
-	return opts
-}

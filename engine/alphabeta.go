@@ -172,7 +172,7 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 	t.rootSide = t.pos.ToMove()
 	t.contempt = t.opts.Contempt
 	t.nodes = 0
-	t.horizonEvents = 0
+	t.horizonEvents, t.repetitions = 0, 0
 	t.ageHistory()
 
 	res := Result{Move: t.root[0]}
@@ -192,7 +192,7 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 		d := depth + depthOffset
 		t.rootDepth = d
 		t.rootBest = games.NoMove
-		eventsBefore := t.horizonEvents
+		eventsBefore, repetitionsBefore := t.horizonEvents, t.repetitions
 		score := t.aspirate(d, prev)
 		if t.aborted {
 			if t.rootBest != games.NoMove {
@@ -204,7 +204,8 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 			}
 			break
 		}
-		solved := t.horizonEvents == eventsBefore
+		// Solved: every line ended the game, or repeated a position, before the depth limit.
+		solved := t.horizonEvents-eventsBefore == t.repetitions-repetitionsBefore
 		prev = score
 		res = Result{Move: t.root[0], Score: score, Depth: d, PV: slices.Clone(t.pv[0][:t.pvLen[0]])}
 		if len(res.PV) == 0 || res.PV[0] != res.Move {
@@ -221,7 +222,7 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 				PV:       res.PV,
 			})
 		}
-		if solved || (t.main && len(t.root) == 1 && d >= 4 && clockOnly(lim)) {
+		if solved || provenMate(score, d) || (t.main && len(t.root) == 1 && d >= 4 && clockOnly(lim)) {
 			break // nothing left to learn, or nothing to choose while the clock runs
 		}
 	}
@@ -229,11 +230,18 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 	return res
 }
 
+// provenMate reports whether score, the result of an iteration to depth plies, is a mate within those
+// plies, for the side to move or against it. A mate score comes from lines that end the game, and within
+// the depth every defence was searched, so deeper iterations would find the same mate again (at most a
+// shorter one that a reduction hid): not worth their time.
+func provenMate(score float64, depth int) bool {
+	return math.Abs(score) >= MateBound && MateScore-math.Abs(score) <= float64(depth)
+}
+
 // clockOnly reports whether a search is limited by the clock alone (not pondering, not infinite, no fixed
 // depth, nodes or move time), where time spent on a forced move is time lost.
 func clockOnly(lim Limits) bool {
-	return (lim.Time[0] > 0 || lim.Time[1] > 0) && !lim.Ponder && !lim.Infinite && lim.Depth == 0 &&
-		lim.Nodes == 0 && lim.MoveTime == 0
+	return lim.clocked() && !lim.Ponder && !lim.Infinite && lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0
 }
 
 // orderRoot puts the table's move first and tactical moves next, keeping the game's order otherwise.

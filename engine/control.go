@@ -19,69 +19,116 @@ type Limits struct {
 	MovesToGo int
 	Infinite  bool
 	Ponder    bool
+	// MoveOverhead is kept back from the move time and from the clock for the GUI's and the operating
+	// system's delays (UCI's "Move Overhead"); zero keeps nothing back.
+	MoveOverhead time.Duration
 	// SearchMoves restricts the root to these moves when not empty.
 	SearchMoves []games.Move
 }
 
-// MoveOverhead is kept back from every clock-based budget for the GUI's and the operating system's delays.
-const MoveOverhead = 30 * time.Millisecond
+// DefaultMoveOverhead is the Move Overhead a UCI session and a match start with.
+const DefaultMoveOverhead = 30 * time.Millisecond
 
-// Control is shared by a running search and the goroutine that started it: the search polls it, the
-// protocol calls Stop and PonderHit on it. All its methods are safe for concurrent use.
+// DefaultMoveTime is what a move may take when the go command gives clocks but none that is the searching
+// side's (only the opponent's time): a GUI that sends them expects a move, and would wait forever for an
+// engine that searched until stop.
+const DefaultMoveTime = time.Second
+
+// clocked reports whether the limits give any clock time or increment, of either side.
+func (lim Limits) clocked() bool {
+	return lim.Time[0] > 0 || lim.Time[1] > 0 || lim.Inc[0] > 0 || lim.Inc[1] > 0
+}
+
+// Control is shared by a running search and the goroutine that started it: the search polls it (Stopped,
+// Check) or blocks on it (Done, Released), the protocol calls Stop and PonderHit on it. It works like a
+// context.Context whose deadline is the move's hard time limit. All its methods are safe for concurrent use.
 type Control struct {
-	limits  Limits
-	side    games.Side
-	stopped atomic.Bool
-	ponder  atomic.Bool
+	limits Limits
+	*clock // shared with the controls WithDepth derives
+}
+
+// clock is the state a Control shares with the controls derived from it: the move's time budget, the
+// stop and release signals, and the timer of the hard limit.
+type clock struct {
+	soft time.Duration // do not start an iteration after half of it (0: no such limit)
+	hard time.Duration // stop the search then (0: no such limit)
+
+	stopped  atomic.Bool // cheap for the node loops; set just before done is closed
+	ponder   atomic.Bool
+	done     chan struct{} // closed at Stop, at the hard limit or at the node limit
+	released chan struct{} // closed once the search may report its move (not pondering or infinite any more)
+	stopOnce sync.Once
+	relOnce  sync.Once
 
 	mu       sync.Mutex
 	start    time.Time     // when the clock for this move started (reset by PonderHit)
 	handover time.Duration // the part of the move's time spent before HandOver, by an earlier searcher
-	soft     time.Duration
-	hard     time.Duration
-	released chan struct{} // closed once the search may report its move (not pondering or infinite any more)
-	once     sync.Once
+	timer    *time.Timer   // fires at the hard limit; nil before it runs (pondering) or without one
 }
 
 // NewControl starts the clock for a search by side under the given limits.
 func NewControl(lim Limits, side games.Side) *Control {
-	c := &Control{limits: lim, side: side, start: time.Now(), released: make(chan struct{})}
+	c := &Control{limits: lim, clock: &clock{start: time.Now(), done: make(chan struct{}), released: make(chan struct{})}}
 	c.soft, c.hard = budget(lim, side)
 	c.ponder.Store(lim.Ponder)
-	if !lim.Ponder && !lim.Infinite {
-		c.release()
+	if !lim.Ponder {
+		c.armTimer()
+		if !lim.Infinite {
+			c.release()
+		}
 	}
 	return c
 }
 
-// budget turns the limits into a soft limit (do not start another iteration after it) and a hard limit
-// (abort the iteration); zero means unlimited.
+// budget turns the limits into a soft limit (do not start another iteration after half of it) and a hard
+// limit (abort the iteration); zero means no such limit. Every budget keeps the move overhead back. The
+// rule, first match wins:
+//   - movetime: search until the move time, less the overhead; no soft limit, as UCI asks for exactly
+//     that time.
+//   - the side's own clock: a share of what is left (movestogo moves, else 40) plus most of the increment,
+//     and at most a third of it (with the increment) when an iteration runs long.
+//   - only an increment for the side: the increment is the move's time, as under movetime.
+//   - clocks of the opponent only, and neither depth nor nodes: DefaultMoveTime, as under movetime.
 func budget(lim Limits, side games.Side) (soft, hard time.Duration) {
-	if lim.MoveTime > 0 {
-		t := max(lim.MoveTime-MoveOverhead/3, time.Millisecond)
-		return t, t
-	}
+	keep := func(t time.Duration) time.Duration { return max(t-lim.MoveOverhead, time.Millisecond) }
 	left, inc := lim.Time[side], lim.Inc[side]
-	if left <= 0 {
-		return 0, 0
+	switch {
+	case lim.MoveTime > 0:
+		return 0, keep(lim.MoveTime)
+	case left > 0:
+		movesToGo := lim.MovesToGo
+		if movesToGo <= 0 || movesToGo > 40 {
+			movesToGo = 40
+		}
+		usable := keep(left)
+		soft = usable/time.Duration(movesToGo) + inc*3/4
+		hard = min(soft*4, usable/3+inc*3/4)
+		soft = min(soft, hard)
+		return max(soft, time.Millisecond), max(hard, time.Millisecond)
+	case inc > 0:
+		return 0, keep(inc)
+	case lim.clocked() && lim.Depth == 0 && lim.Nodes == 0:
+		return 0, keep(DefaultMoveTime)
 	}
-	movesToGo := lim.MovesToGo
-	if movesToGo <= 0 || movesToGo > 40 {
-		movesToGo = 40
-	}
-	usable := max(left-MoveOverhead, time.Millisecond)
-	soft = usable/time.Duration(movesToGo) + inc*3/4
-	hard = min(soft*4, usable/3+inc*3/4)
-	soft = min(soft, hard)
-	return max(soft, time.Millisecond), max(hard, time.Millisecond)
+	return 0, 0
 }
 
 // Limits returns the limits the search was started with.
 func (c *Control) Limits() Limits { return c.limits }
 
+// WithDepth returns a control that limits iterations to depth plies as well, the smaller depth winning,
+// and shares everything else with c: its clock, stop, ponderhit and release.
+func (c *Control) WithDepth(depth int) *Control {
+	d := &Control{limits: c.limits, clock: c.clock}
+	if depth > 0 && (d.limits.Depth == 0 || depth < d.limits.Depth) {
+		d.limits.Depth = depth
+	}
+	return d
+}
+
 // Stop asks the search to finish as soon as possible and report its best move.
 func (c *Control) Stop() {
-	c.stopped.Store(true)
+	c.halt()
 	c.release()
 }
 
@@ -91,19 +138,51 @@ func (c *Control) PonderHit() {
 	c.mu.Lock()
 	c.start = time.Now()
 	c.mu.Unlock()
-	c.ponder.Store(false)
+	if c.ponder.Swap(false) {
+		c.armTimer()
+	}
 	if !c.limits.Infinite {
 		c.release()
 	}
 }
 
-func (c *Control) release() { c.once.Do(func() { close(c.released) }) }
+// armTimer starts the timer of the hard limit, from the clock's start.
+func (c *clock) armTimer() {
+	if c.hard <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.timer == nil && !c.stopped.Load() {
+		c.timer = time.AfterFunc(c.hard-time.Since(c.start), c.halt)
+	}
+}
+
+// halt latches Stopped and closes Done, without releasing a pondering or infinite search.
+func (c *clock) halt() {
+	c.stopOnce.Do(func() {
+		c.stopped.Store(true)
+		close(c.done)
+		c.mu.Lock()
+		if c.timer != nil {
+			c.timer.Stop()
+		}
+		c.mu.Unlock()
+	})
+}
+
+func (c *clock) release() { c.relOnce.Do(func() { close(c.released) }) }
+
+// Done is closed once the search must stop: at Stop, at the hard time limit or when Check saw the node
+// limit. A searcher that has nothing left to search may block on it.
+func (c *Control) Done() <-chan struct{} { return c.done }
 
 // Released is closed once the search may report its move: immediately for a normal search, at PonderHit
 // for a ponder search, at Stop for an infinite one. UCI forbids "bestmove" before that.
 func (c *Control) Released() <-chan struct{} { return c.released }
 
-// Stopped reports whether Stop was called or a hard limit was reached.
+// Stopped reports whether Stop was called, the hard time limit passed or Check saw the node limit; it
+// is one atomic load, cheap enough for any node loop.
 func (c *Control) Stopped() bool { return c.stopped.Load() }
 
 // Elapsed returns the time since the clock for this move started.
@@ -113,26 +192,25 @@ func (c *Control) Elapsed() time.Duration {
 	return time.Since(c.start)
 }
 
-// Check is polled by the search every few thousand nodes: it returns true (and latches Stopped) once the
-// node limit or the hard time limit is reached.
+// Budget returns the move's soft limit (no iteration starts after half of it) and hard limit (the search
+// stops then), counted from the clock's start; zero means no such limit.
+func (c *Control) Budget() (soft, hard time.Duration) { return c.soft, c.hard }
+
+// Check is polled by the search every few thousand nodes with its node count: it returns true (and stops
+// the search) once the node limit is reached, or after a stop or the hard time limit.
 func (c *Control) Check(nodes uint64) bool {
 	if c.stopped.Load() {
 		return true
 	}
 	if c.limits.Nodes > 0 && nodes >= c.limits.Nodes {
-		c.stopped.Store(true)
-		return true
-	}
-	if c.hard > 0 && !c.ponder.Load() && c.Elapsed() >= c.hard {
-		c.stopped.Store(true)
+		c.halt()
 		return true
 	}
 	return false
 }
 
 // NextIteration reports whether the search should start iteration depth (1 always is, so that a move is
-// always found): not after
-// a stop, beyond the depth limit, or once the soft time limit has passed.
+// always found): not after a stop, beyond the depth limit, or once half the soft time limit has passed.
 func (c *Control) NextIteration(depth int) bool {
 	if depth <= 1 {
 		return true

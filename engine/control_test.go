@@ -10,6 +10,8 @@ import (
 
 func TestBudget(t *testing.T) {
 	sec := time.Second
+	const keep = DefaultMoveOverhead
+	clocks := func(first, second time.Duration) [2]time.Duration { return [2]time.Duration{first, second} }
 	tests := []struct {
 		name       string
 		lim        Limits
@@ -17,19 +19,31 @@ func TestBudget(t *testing.T) {
 		soft, hard time.Duration
 	}{
 		{"no limits", Limits{}, games.First, 0, 0},
-		{"movetime", Limits{MoveTime: sec}, games.First, sec - MoveOverhead/3, sec - MoveOverhead/3},
-		{"tiny movetime", Limits{MoveTime: time.Millisecond}, games.First, time.Millisecond, time.Millisecond},
-		{"sudden death", Limits{Time: [2]time.Duration{60 * sec, 0}}, games.First,
-			(60*sec - MoveOverhead) / 40, (60*sec - MoveOverhead) / 10},
-		{"other side's clock unused", Limits{Time: [2]time.Duration{60 * sec, 0}}, games.Second, 0, 0},
-		{"second side's clock", Limits{Time: [2]time.Duration{0, 40 * sec}}, games.Second,
-			(40*sec - MoveOverhead) / 40, (40*sec - MoveOverhead) / 10},
-		{"increment", Limits{Time: [2]time.Duration{10 * sec, 10 * sec}, Inc: [2]time.Duration{sec, sec}}, games.First,
-			(10*sec-MoveOverhead)/40 + 3*sec/4, (10*sec-MoveOverhead)/40*4 + 3*sec},
-		{"moves to go", Limits{Time: [2]time.Duration{10 * sec, 0}, MovesToGo: 5}, games.First,
-			(10*sec - MoveOverhead) / 5, (10*sec - MoveOverhead) / 3},
-		{"almost flagged", Limits{Time: [2]time.Duration{10 * time.Millisecond, 0}}, games.First,
+		{"depth only", Limits{Depth: 5}, games.First, 0, 0},
+		{"movetime", Limits{MoveTime: sec, MoveOverhead: keep}, games.First, 0, sec - keep},
+		{"movetime without overhead", Limits{MoveTime: sec}, games.First, 0, sec},
+		{"movetime below the overhead", Limits{MoveTime: 10 * time.Millisecond, MoveOverhead: keep}, games.First,
+			0, time.Millisecond},
+		{"movetime before the clock", Limits{MoveTime: sec, Time: clocks(60*sec, 0)}, games.First, 0, sec},
+		{"sudden death", Limits{Time: clocks(60*sec, 0), MoveOverhead: keep}, games.First,
+			(60*sec - keep) / 40, (60*sec - keep) / 10},
+		{"second side's clock", Limits{Time: clocks(0, 40*sec), MoveOverhead: keep}, games.Second,
+			(40*sec - keep) / 40, (40*sec - keep) / 10},
+		{"increment", Limits{Time: clocks(10*sec, 10*sec), Inc: clocks(sec, sec), MoveOverhead: keep}, games.First,
+			(10*sec-keep)/40 + 3*sec/4, (10*sec-keep)/40*4 + 3*sec},
+		{"moves to go", Limits{Time: clocks(10*sec, 0), MovesToGo: 5, MoveOverhead: keep}, games.First,
+			(10*sec - keep) / 5, (10*sec - keep) / 3},
+		{"almost flagged", Limits{Time: clocks(10*time.Millisecond, 0), MoveOverhead: keep}, games.First,
 			time.Millisecond, time.Millisecond},
+		// Clocks that give the side to move nothing still end the search.
+		{"increments only", Limits{Inc: clocks(100*time.Millisecond, 100*time.Millisecond), MoveOverhead: keep},
+			games.First, 0, 100*time.Millisecond - keep},
+		{"own increment, opponent's time", Limits{Time: clocks(0, sec), Inc: clocks(200*time.Millisecond, 0)},
+			games.First, 0, 200 * time.Millisecond},
+		{"opponent's clock only", Limits{Time: clocks(sec, 0), Inc: clocks(100*time.Millisecond, 0), MoveOverhead: keep},
+			games.Second, 0, DefaultMoveTime - keep},
+		{"opponent's clock and a depth", Limits{Time: clocks(sec, 0), Depth: 3}, games.Second, 0, 0},
+		{"opponent's clock and nodes", Limits{Time: clocks(sec, 0), Nodes: 1000}, games.Second, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,27 +58,32 @@ func TestBudget(t *testing.T) {
 	}
 }
 
-// waitChecked polls Check as a search does until it reports the stop, or fails after a generous deadline.
-func waitChecked(t *testing.T, c *Control) time.Duration {
+// waitDone waits for the control's Done channel, as a search that blocks does, and returns the time
+// elapsed then; it fails after a generous deadline.
+func waitDone(t *testing.T, c *Control) time.Duration {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !c.Check(0) {
-		if time.Now().After(deadline) {
-			t.Fatal("Check never reported the limit")
+	select {
+	case <-c.Done():
+		if !c.Stopped() || !c.Check(0) {
+			t.Error("Done closed without Stopped and Check reporting it")
 		}
-		time.Sleep(time.Millisecond)
+		return c.Elapsed()
+	case <-time.After(10 * time.Second):
+		t.Fatal("Done never closed")
 	}
-	return c.Elapsed()
+	return 0
 }
 
-func isReleased(c *Control) bool {
+func isClosed(ch <-chan struct{}) bool {
 	select {
-	case <-c.Released():
+	case <-ch:
 		return true
 	default:
 		return false
 	}
 }
+
+func isReleased(c *Control) bool { return isClosed(c.Released()) }
 
 func TestControlMoveTime(t *testing.T) {
 	c := NewControl(Limits{MoveTime: 50 * time.Millisecond}, games.First)
@@ -77,7 +96,11 @@ func TestControlMoveTime(t *testing.T) {
 	if !c.NextIteration(1) || !c.NextIteration(2) {
 		t.Error("NextIteration refuses the first iterations")
 	}
-	if e := waitChecked(t, c); e < 40*time.Millisecond {
+	time.Sleep(35 * time.Millisecond)
+	if !c.NextIteration(20) {
+		t.Error("under movetime NextIteration refused an iteration before the move time was up")
+	}
+	if e := waitDone(t, c); e < 50*time.Millisecond {
 		t.Errorf("stopped after %v, before the move time", e)
 	}
 	if !c.Stopped() || c.NextIteration(3) || !c.NextIteration(1) {
@@ -87,7 +110,8 @@ func TestControlMoveTime(t *testing.T) {
 
 func TestControlClockSoftLimit(t *testing.T) {
 	// 40 moves of budget from 2.03 s: soft 50 ms, so no iteration starts after 25 ms.
-	c := NewControl(Limits{Time: [2]time.Duration{0, 2*time.Second + MoveOverhead}}, games.Second)
+	c := NewControl(Limits{Time: [2]time.Duration{0, 2*time.Second + DefaultMoveOverhead}, MoveOverhead: DefaultMoveOverhead},
+		games.Second)
 	deadline := time.Now().Add(10 * time.Second)
 	for c.NextIteration(5) {
 		if time.Now().After(deadline) {
@@ -111,7 +135,10 @@ func TestControlNodesAndDepth(t *testing.T) {
 	if !c.NextIteration(3) || c.NextIteration(4) {
 		t.Error("depth limit 3 not applied by NextIteration")
 	}
-	if !c.Check(1000) || !c.Stopped() {
+	if isClosed(c.Done()) {
+		t.Error("Done closed below the node limit")
+	}
+	if !c.Check(1000) || !c.Stopped() || !isClosed(c.Done()) {
 		t.Error("node limit not applied")
 	}
 }
@@ -121,8 +148,11 @@ func TestControlStop(t *testing.T) {
 	if c.Check(1<<40) || !c.NextIteration(50) {
 		t.Error("an unlimited search stops by itself")
 	}
+	if isClosed(c.Done()) {
+		t.Error("Done closed before Stop")
+	}
 	c.Stop()
-	if !c.Stopped() || !c.Check(0) || c.NextIteration(2) || !isReleased(c) {
+	if !c.Stopped() || !c.Check(0) || c.NextIteration(2) || !isReleased(c) || !isClosed(c.Done()) {
 		t.Error("Stop did not stop and release")
 	}
 	c.Stop() // a second Stop is harmless
@@ -134,7 +164,7 @@ func TestControlPonderHit(t *testing.T) {
 	if isReleased(c) {
 		t.Error("a ponder search is released before ponderhit")
 	}
-	if c.Check(0) || !c.NextIteration(9) {
+	if c.Check(0) || !c.NextIteration(9) || isClosed(c.Done()) {
 		t.Error("the move time runs while pondering")
 	}
 	c.PonderHit()
@@ -144,7 +174,7 @@ func TestControlPonderHit(t *testing.T) {
 	if e := c.Elapsed(); e >= 30*time.Millisecond {
 		t.Errorf("ponderhit did not restart the clock: %v elapsed", e)
 	}
-	if e := waitChecked(t, c); e < 20*time.Millisecond {
+	if e := waitDone(t, c); e < 30*time.Millisecond {
 		t.Errorf("stopped %v after ponderhit, before the move time", e)
 	}
 }
@@ -152,8 +182,12 @@ func TestControlPonderHit(t *testing.T) {
 func TestControlPonderStop(t *testing.T) {
 	c := NewControl(Limits{Ponder: true}, games.First)
 	c.Stop()
-	if !isReleased(c) || !c.Stopped() {
+	if !isReleased(c) || !c.Stopped() || !isClosed(c.Done()) {
 		t.Error("stop during ponder does not release")
+	}
+	c.PonderHit() // a ponderhit after the stop must not start the clock again
+	if !c.Stopped() {
+		t.Error("ponderhit after stop undid the stop")
 	}
 }
 
@@ -174,6 +208,9 @@ func TestControlInfinite(t *testing.T) {
 		t.Fatal("Released closed without stop")
 	case <-time.After(20 * time.Millisecond):
 	}
+	if !isClosed(c.Done()) {
+		t.Error("the move time of an infinite search did not stop it")
+	}
 	c.Stop()
 	select {
 	case <-done:
@@ -182,8 +219,42 @@ func TestControlInfinite(t *testing.T) {
 	}
 }
 
+func TestControlWithDepth(t *testing.T) {
+	tests := []struct {
+		name          string
+		depth, capped int
+		want          int
+	}{
+		{"cap without a depth limit", 0, 4, 4},
+		{"tighter cap", 8, 4, 4},
+		{"looser cap", 3, 4, 3},
+		{"no cap", 6, 0, 6},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			outer := NewControl(Limits{Depth: tc.depth, Ponder: true}, games.First)
+			inner := outer.WithDepth(tc.capped)
+			if got := inner.Limits().Depth; got != tc.want {
+				t.Errorf("depth %d, want %d", got, tc.want)
+			}
+			if outer.Limits().Depth != tc.depth {
+				t.Error("WithDepth changed the outer control's depth")
+			}
+			outer.PonderHit()
+			if !isReleased(inner) {
+				t.Error("ponderhit on the outer control did not release the inner one")
+			}
+			outer.Stop()
+			if !inner.Stopped() || !isClosed(inner.Done()) {
+				t.Error("stop on the outer control did not reach the inner one")
+			}
+		})
+	}
+}
+
 func TestHandOverLeavesTheSecondSearcherIterations(t *testing.T) {
-	ctl := NewControl(Limits{MoveTime: 2 * time.Second}, games.First)
+	// 80 s for 40 moves: a soft limit of 2 s, so no iteration starts after 1 s.
+	ctl := NewControl(Limits{Time: [2]time.Duration{80 * time.Second, 0}}, games.First)
 	time.Sleep(1100 * time.Millisecond) // a first searcher spends more than half the budget
 	if ctl.NextIteration(2) {
 		t.Fatal("without a hand-over, no iteration should start after half the budget")

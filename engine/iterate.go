@@ -40,11 +40,12 @@ type ModelResult struct {
 type modelIteration func(depth int, first games.Move) ModelResult
 
 // iterateModel is the iterative-deepening driver every model Searcher shares: depth 1, 2, ... until the
-// Control stops it, its depth limit is reached or an iteration is solved. The move of the deepest
-// completed iteration is played; an interrupted first iteration still yields its best searched root move,
-// and a search stopped before that the first legal (searchable) move, so that a legal move is always
-// returned when there is one. Each completed iteration is reported with the predicted reply. When
-// pondering or searching infinitely it does not return before ctl is released, as UCI requires.
+// Control stops it, its depth limit is reached, an iteration is solved or the player wins on the move (a
+// model's mate in more moves is no proof: the model searches deeper in the next iteration). The move of
+// the deepest completed iteration is played; an interrupted first iteration still yields its best
+// searched root move, and a search stopped before that the first legal (searchable) move, so that a legal
+// move is always returned when there is one. Each completed iteration is reported with the predicted
+// reply. When pondering or searching infinitely it does not return before ctl is released, as UCI requires.
 func iterateModel(p games.Position, ctl *Control, report func(Info), search modelIteration) Result {
 	defer func() { <-ctl.Released() }()
 	if o := p.Status(); o.Result != games.Ongoing {
@@ -83,8 +84,8 @@ func iterateModel(p games.Position, ctl *Control, report func(Info), search mode
 			report(Info{Depth: depth, SelDepth: depth, Score: r.Value, Nodes: nodes,
 				TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Predicted: r.Predicted})
 		}
-		if r.Solved {
-			break // deeper searches change nothing
+		if r.Solved || r.Value >= MateScore-1 {
+			break // deeper searches change nothing, or cannot beat a win on the move
 		}
 	}
 	res.Nodes = nodes

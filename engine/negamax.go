@@ -54,6 +54,10 @@ type thread struct {
 	// in-tree repetitions, null-move cutoffs, TT cutoffs that were not solved); a subtree during which it
 	// did not change was searched to terminal positions, and its result holds at any depth.
 	horizonEvents uint64
+	// repetitions counts the in-tree repetitions among the horizon events: their draw depends on the path,
+	// so no table entry may count as solved above them, but the root's path is fixed, so an iteration
+	// whose only horizon events are repetitions has the value every deeper one would find.
+	repetitions   uint64
 	rootBest      games.Move // the latest move that raised alpha at ply 0 in this iteration or probe
 	rootBestScore float64
 	root          []games.Move // the root moves, best first
@@ -169,6 +173,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	}
 	if ply > 0 && pos.Repetitions() > 0 {
 		t.horizonEvents++
+		t.repetitions++
 		return t.drawScore()
 	}
 	if ply >= maxPly-1 {
@@ -328,6 +333,7 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 	}
 	if ply > 0 && pos.Repetitions() > 0 {
 		t.horizonEvents++
+		t.repetitions++
 		return t.drawScore()
 	}
 	if t.tactical == nil || !t.opts.Quiescence || ply >= maxPly-1 {

@@ -135,3 +135,82 @@ func TestTTConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestTTClear(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := make([]uint64, 1<<15)
+	for i := range keys {
+		keys[i] = rng.Uint64()
+	}
+	fill := func(tt *TT, salt uint64) {
+		for i, k := range keys {
+			tt.Store(k^salt, i%7, games.Move(i+1), float64(i), 0, 1+i%9, BoundExact)
+		}
+	}
+	tests := []struct {
+		name          string
+		before, after int  // Clears before the table is filled and after
+		wrap          bool // the epoch counter wraps around at the last Clear
+		likeNew       bool // the cleared table must then behave exactly as a new one
+	}{
+		{"one clear", 0, 1, false, true},
+		{"epoch counter wraps around", 0, 1, true, true},
+		// The metadata's bits of the epoch are those of the epoch of the entries: only the check
+		// (which holds the whole epoch) rejects them.
+		{"epoch whose low bits repeat the entries'", 0, epochMask + 1, false, false},
+		{"many clears", 5, 300, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := NewTT(1)
+			for range tc.before {
+				tt.Clear()
+			}
+			if tc.wrap {
+				tt.clears = math.MaxUint32 - 1
+				tt.Clear()
+			}
+			fill(tt, 0)
+			tt.NewSearch()
+			for range tc.after {
+				tt.Clear()
+			}
+			for _, k := range keys {
+				if e, ok := tt.Probe(k, 0); ok {
+					t.Fatalf("key %x found after Clear: %+v", k, e)
+				}
+			}
+			if hf := tt.HashFull(); hf != 0 {
+				t.Errorf("HashFull %d after Clear", hf)
+			}
+			if !tc.likeNew {
+				return
+			}
+			// The same stores leave the same entries in the cleared table as in a new one, since the
+			// entries of the old epoch count as empty.
+			fresh := NewTT(1)
+			fill(tt, 0x5555)
+			fill(fresh, 0x5555)
+			for _, k := range keys {
+				got, gotOK := tt.Probe(k^0x5555, 0)
+				want, wantOK := fresh.Probe(k^0x5555, 0)
+				if gotOK != wantOK || got != want {
+					t.Fatalf("key %x: cleared table %+v %v, new table %+v %v", k^0x5555, got, gotOK, want, wantOK)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTTClear clears a 1 GiB table, as ucinewgame does; the table is written once so that its pages
+// are mapped (what a game leaves).
+func BenchmarkTTClear(b *testing.B) {
+	tt := NewTT(1024)
+	for i := 0; i < len(tt.words); i += 512 {
+		tt.words[i] = 1
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		tt.Clear()
+	}
+}

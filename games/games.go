@@ -12,7 +12,10 @@
 //     serves every evaluation function that looks at it, which is what makes multi-model search affordable.
 package games
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Move is a game move packed into an integer; its encoding belongs to the game that produced it.
 type Move uint64
@@ -240,4 +243,10 @@ func OutcomeOf(p Position) Outcome {
 type ForcedTactics interface {
 	// TacticsForced reports whether the side to move must play a tactical move.
 	TacticsForced() bool
+}
+
+// FormatComment writes text as a PGN/PDN movetext comment: {text}, with any brace inside replaced (a
+// comment cannot hold one) and line breaks made spaces.
+func FormatComment(text string) string {
+	return "{" + strings.NewReplacer("{", "(", "}", ")", "\n", " ", "\r", " ").Replace(text) + "}"
 }

@@ -19,6 +19,7 @@ import (
 	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
+	"dossier/play"
 )
 
 // testLookup resolves the UCI_Variant names to the games, as catalog.Lookup does.
@@ -58,8 +59,9 @@ type fakeEngine struct {
 
 	mu        sync.Mutex
 	newGames  []string
-	opponents []Opponent
-	observed  []string // "before-FEN|move"
+	opponents []play.Opponent
+	observed  []string // the observed moves
+	lifecycle []string // StartGame, ObserveMove, TakeBack, GameOver and Close calls, one line each
 	limits    []engine.Limits
 	hash      int
 	log       []string
@@ -74,18 +76,18 @@ func newFakeEngine(seed uint64) *fakeEngine {
 	return e
 }
 
-func (e *fakeEngine) Options() []Option {
-	return []Option{
-		SpinOption("Hash", 16, 1, 4096, func(n int) {
+func (e *fakeEngine) Options() []play.Option {
+	return []play.Option{
+		play.SpinOption("Hash", 16, 1, 4096, func(n int) {
 			e.mustNotPanic("Hash")
 			e.mu.Lock()
 			e.hash = n
 			e.mu.Unlock()
 		}),
-		ButtonOption("Clear Hash", func() { e.note("clear hash") }),
-		CheckOption("Own Book", false, func(b bool) { e.note(fmt.Sprint("own book ", b)) }),
-		ComboOption("Style", "Normal", []string{"Solid", "Normal", "Risky"}, func(v string) { e.note("style " + v) }),
-		StringOption("Book File", "", func(v string) { e.note("book file " + v) }),
+		play.ButtonOption("Clear Hash", func() { e.note("clear hash") }),
+		play.CheckOption("Own Book", false, func(b bool) { e.note(fmt.Sprint("own book ", b)) }),
+		play.ComboOption("Style", "Normal", []string{"Solid", "Normal", "Risky"}, func(v string) { e.note("style " + v) }),
+		play.StringOption("Book File", "", func(v string) { e.note("book file " + v) }),
 	}
 }
 
@@ -109,18 +111,55 @@ func (e *fakeEngine) NewGame(g games.Game) {
 	e.mu.Unlock()
 }
 
-func (e *fakeEngine) SetOpponent(o Opponent) {
+func (e *fakeEngine) SetOpponent(o play.Opponent) {
 	e.mustNotPanic("SetOpponent")
 	e.mu.Lock()
 	e.opponents = append(e.opponents, o)
 	e.mu.Unlock()
 }
 
-func (e *fakeEngine) ObserveMove(before games.Position, m games.Move) {
+func (e *fakeEngine) ObserveMove(m play.ObservedMove) {
 	e.mustNotPanic("ObserveMove")
 	e.mu.Lock()
-	e.observed = append(e.observed, before.FormatMove(m))
+	e.observed = append(e.observed, m.Before.FormatMove(m.Move))
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("observe %d %s %v", m.Ply, m.Before.FormatMove(m.Move), m.Elapsed))
 	e.mu.Unlock()
+}
+
+func (e *fakeEngine) StartGame(g play.GameStart) {
+	e.mustNotPanic("StartGame")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("start %s %s as %s from %s (%s)", g.Game.Name(), g.Variant, g.OurSide, g.Start.FEN(), g.TimeControl))
+	e.mu.Unlock()
+}
+
+func (e *fakeEngine) TakeBack(keep int) {
+	e.mustNotPanic("TakeBack")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("takeback to %d", keep))
+	e.mu.Unlock()
+}
+
+func (e *fakeEngine) GameOver(end play.GameEnd) {
+	e.mustNotPanic("GameOver")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, fmt.Sprintf("over %s %s after %d moves", end.Outcome.Result, end.Reason, len(end.Moves)))
+	e.mu.Unlock()
+}
+
+func (e *fakeEngine) Close() error {
+	e.mustNotPanic("Close")
+	e.mu.Lock()
+	e.lifecycle = append(e.lifecycle, "close")
+	e.mu.Unlock()
+	return nil
+}
+
+// events returns the life-cycle calls so far, one line each.
+func (e *fakeEngine) events() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.lifecycle...)
 }
 
 // observedMoves returns the moves observed so far.
@@ -140,8 +179,8 @@ func (e *fakeEngine) Search(p games.Position, ctl *engine.Control, report func(e
 		panic("fake engine failure")
 	}
 	// A depth-limited search of the fake engine reaches its depth at once; others run until stopped.
-	for e.waitForStop.Load() && ctl.Limits().Depth == 0 && !ctl.Check(0) {
-		time.Sleep(time.Millisecond)
+	if e.waitForStop.Load() && ctl.Limits().Depth == 0 {
+		<-ctl.Done()
 	}
 	var buf [games.MaxMoves]games.Move
 	moves := p.AppendMoves(buf[:0])
@@ -185,7 +224,7 @@ func waitFor(t *testing.T, c chan struct{}, what string) {
 }
 
 // runScript feeds a whole input to a new session and returns its output lines once Run has returned.
-func runScript(t *testing.T, eng Engine, g games.Game, cfg Config, input string) []string {
+func runScript(t *testing.T, eng play.Engine, g games.Game, cfg Config, input string) []string {
 	t.Helper()
 	var out bytes.Buffer
 	s := NewSession(eng, g, strings.NewReader(input), &out, cfg)
@@ -213,7 +252,7 @@ type transcript struct {
 }
 
 // startSession runs a session on pipes; the test closes it (or it is closed at cleanup).
-func startSession(t *testing.T, eng Engine, g games.Game, cfg Config) *transcript {
+func startSession(t *testing.T, eng play.Engine, g games.Game, cfg Config) *transcript {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	tr := &transcript{t: t, in: inW, lines: make(chan string, 1<<16), done: make(chan error, 1)}

@@ -64,10 +64,14 @@ func TestObserveMove(t *testing.T) {
 			"position startpos moves e2e4", "go",
 			"position startpos moves d2d4", "go",
 		}, []string{"e2e4", "d2d4"}},
-		{"a shorter move list starts a new record", []string{
+		{"a move list shorter by a few plies takes them back", []string{
 			"position startpos moves e2e4 e7e5 g1f3", "go",
 			"position startpos moves e2e4", "go",
-		}, []string{"e2e4", "g1f3", "e2e4"}},
+		}, []string{"e2e4", "g1f3"}},
+		{"a move list shorter by many plies starts a new record", []string{
+			"position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3", "go",
+			"position startpos moves e2e4", "go",
+		}, []string{"e2e4", "g1f3", "f1c4", "d2d3", "e2e4"}},
 		{"startpos and its FEN are the same start", []string{
 			"position startpos moves e2e4", "go",
 			"position fen " + startFEN + " moves e2e4 e7e5 d2d4", "go",

@@ -4,8 +4,11 @@ package protocol
 import (
 	"fmt"
 	"strings"
+	"time"
 
+	"dossier/engine"
 	"dossier/games"
+	"dossier/play"
 )
 
 // gameRecord is the game as the position commands describe it; see the package comment for how it decides
@@ -17,6 +20,38 @@ type gameRecord struct {
 	moves    []games.Move
 	// accounted counts the moves at the front of moves that were observed or found to be the engine's own.
 	accounted int
+	// started says whether the engine was told of this game (StartGame, at its first search); ourSide is
+	// then the side the engine plays.
+	started bool
+	ourSide games.Side
+	// lastBest is the engine's last bestmove, played after the first lastBestAt moves: the move that may
+	// have ended the game when no position command follows it.
+	lastBest   games.Move
+	lastBestAt int
+	// lastLimits are the limits of the last search (hasLimits once there was one), whose clocks tell how
+	// long the opponent thought about its reply.
+	lastLimits engine.Limits
+	hasLimits  bool
+}
+
+// maxTakeBack is the most plies a position command may drop from the record and still be read as a
+// take-back of the same game; a position that drops more is a new game sent without ucinewgame (whose first
+// moves happen to repeat the last game's).
+const maxTakeBack = 4
+
+// shortenedBy reports whether a position command with this start and these moves takes back the record's
+// last few moves: the same game and start, and a strict prefix of the accounted-for moves.
+func (r *gameRecord) shortenedBy(gameName, startKey string, moves []games.Move) bool {
+	if r.gameName == "" || r.gameName != gameName || r.startKey != startKey || len(moves) >= r.accounted ||
+		r.accounted-len(moves) > maxTakeBack {
+		return false
+	}
+	for i := range moves {
+		if moves[i] != r.moves[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // extendedBy reports whether a position command with this start and these moves continues the record.
@@ -89,7 +124,12 @@ func (s *Session) cmdPosition(c command) {
 	}
 	s.pos = p
 	key := start.FEN()
-	if !s.record.extendedBy(s.game.Name(), key, moves) {
+	switch {
+	case s.record.extendedBy(s.game.Name(), key, moves):
+	case s.record.shortenedBy(s.game.Name(), key, moves):
+		s.takeBack(len(moves))
+	default:
+		s.endGame()
 		s.record = gameRecord{gameName: s.game.Name(), start: start, startKey: key}
 	}
 	s.record.moves = moves
@@ -142,21 +182,28 @@ func (c *moveChecker) first(p games.Position) games.Move {
 }
 
 // observe hands the engine the record's unaccounted-for moves up to (not including) index end that the
-// side other than ours played, then counts them accounted for.
-func (s *Session) observe(end int, ours games.Side) {
+// side other than ours played, then counts them accounted for. lastElapsed is the opponent's thinking time
+// for the last of them (-1: unknown).
+func (s *Session) observe(end int, ours games.Side, lastElapsed time.Duration) {
 	r := &s.record
 	end = min(end, len(r.moves))
 	if r.gameName == "" || end <= r.accounted {
 		return
 	}
+	var observed []play.ObservedMove
 	p := r.start.Clone()
 	for i, m := range r.moves[:end] {
 		if i >= r.accounted && p.ToMove() != ours {
 			s.debugf("opponent move %d: %s", i+1, p.FormatMove(m))
-			before := p.Clone()
-			s.safely("ObserveMove", func() { s.engine.ObserveMove(before, m) })
+			observed = append(observed, play.ObservedMove{Before: p.Clone(), Move: m, Ply: i, Elapsed: -1})
 		}
 		p.Play(m)
+	}
+	if len(observed) > 0 {
+		observed[len(observed)-1].Elapsed = lastElapsed
+	}
+	for _, o := range observed {
+		s.safely("ObserveMove", func() { s.engine.ObserveMove(o) })
 	}
 	r.accounted = end
 }

@@ -27,8 +27,11 @@ type runningSearch struct {
 	// ponder is set for go ponder; ponderHit once the GUI confirmed the guessed move. Both belong to Run.
 	ponder    bool
 	ponderHit bool
-	// ends reports that the search ends by itself once released (it has a limit), so end of input waits.
-	ends bool
+	// perft is set for go perft, a count that the end of the input lets finish (Stockfish counts before
+	// it reads on).
+	perft bool
+	// best is the move the bestmove line gave (NoMove for 0000 or a perft); set before done is closed.
+	best games.Move
 }
 
 // finishSearch stops a running search, waits for its bestmove, and settles what it left pending.
@@ -40,21 +43,14 @@ func (s *Session) finishSearch() {
 	s.joinSearch()
 }
 
-// endOfInput lets a search with a limit finish (so `echo "go depth 5" | dossier` prints its move) and
-// stops one that would otherwise wait for a stop that can no longer come.
+// endOfInput stops a running search at once, as quit does, so that the engine exits with its move
+// printed whatever the search's limits; a perft is let finish.
 func (s *Session) endOfInput() {
-	if s.search == nil {
+	if s.search != nil && s.search.perft {
+		s.joinSearch()
 		return
 	}
-	select {
-	case <-s.search.ctl.Released():
-		if !s.search.ends {
-			s.search.ctl.Stop()
-		}
-	default:
-		s.search.ctl.Stop()
-	}
-	s.joinSearch()
+	s.finishSearch()
 }
 
 // joinSearch waits for the search goroutine and observes a guessed move the GUI confirmed with ponderhit.
@@ -62,8 +58,11 @@ func (s *Session) joinSearch() {
 	r := s.search
 	<-r.done
 	s.search = nil
+	if r.best != games.NoMove {
+		s.record.lastBest, s.record.lastBestAt = r.best, len(s.record.moves)
+	}
 	if r.ponder && r.ponderHit {
-		s.observe(len(s.record.moves), s.pos.ToMove())
+		s.observe(len(s.record.moves), s.pos.ToMove(), -1)
 	}
 }
 
@@ -96,10 +95,16 @@ func (s *Session) cmdGo(c command) {
 		return
 	}
 	ours := s.pos.ToMove()
+	s.startGame(lim)
+	elapsed := time.Duration(-1)
+	if s.record.hasLimits {
+		elapsed = opponentElapsed(s.record.lastLimits, lim, ours.Other())
+	}
+	s.record.lastLimits, s.record.hasLimits = lim, true
 	if lim.Ponder {
-		s.observe(len(s.record.moves)-1, ours)
+		s.observe(len(s.record.moves)-1, ours, -1)
 	} else {
-		s.observe(len(s.record.moves), ours)
+		s.observe(len(s.record.moves), ours, elapsed)
 	}
 	status := s.pos.Status()
 	if claimable(status) && s.checker.first(s.pos) != games.NoMove {
@@ -260,9 +265,9 @@ func (s *Session) startSearch(lim engine.Limits) {
 	root := s.pos.Clone()
 	view := s.pos.Clone() // for writing moves while the engine plays on root
 	chk := &moveChecker{}
+	lim.MoveOverhead = s.moveOverhead
 	ctl := engine.NewControl(lim, root.ToMove())
-	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder,
-		ends: lim.Depth > 0 || lim.Nodes > 0 || lim.MoveTime > 0 || lim.Time[root.ToMove()] > 0}
+	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder}
 	s.search = r
 	showWDL := s.showWDL
 	go func() {
@@ -282,7 +287,7 @@ func (s *Session) startSearch(lim engine.Limits) {
 		searching = false
 		reportMu.Unlock()
 		<-ctl.Released()
-		s.sendBestMove(view, chk, res)
+		r.best = s.sendBestMove(view, chk, res)
 	}()
 }
 
@@ -298,15 +303,16 @@ func (s *Session) callSearch(root games.Position, ctl *engine.Control, report fu
 	return s.engine.Search(root, ctl, report)
 }
 
-// sendBestMove writes the bestmove line. A move the engine got wrong (none, or not legal) is replaced by
-// the first legal move, since a GUI forfeits an engine that sends an illegal one.
-func (s *Session) sendBestMove(view games.Position, chk *moveChecker, res engine.Result) {
+// sendBestMove writes the bestmove line and returns its move (NoMove for 0000). A move the engine got wrong
+// (none, or not legal) is replaced by the first legal move, since a GUI forfeits an engine that sends an
+// illegal one.
+func (s *Session) sendBestMove(view games.Position, chk *moveChecker, res engine.Result) games.Move {
 	move := res.Move
 	if !chk.legal(view, move) {
 		move = chk.first(view)
 		if move == games.NoMove {
 			s.send("bestmove 0000")
-			return
+			return games.NoMove
 		}
 		s.errorf("the engine returned no legal move; playing the first legal move")
 	}
@@ -321,6 +327,7 @@ func (s *Session) sendBestMove(view games.Position, chk *moveChecker, res engine
 	}
 	view.Undo()
 	s.send(line)
+	return move
 }
 
 // sendInfo writes one progress report: the info line, then its text and the predicted reply as info strings.
@@ -398,7 +405,7 @@ const perftChunk = 4
 func (s *Session) startPerft(depth int) {
 	pos := s.pos.Clone()
 	ctl := engine.NewControl(engine.Limits{}, pos.ToMove())
-	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ends: true}
+	r := &runningSearch{ctl: ctl, done: make(chan struct{}), perft: true}
 	s.search = r
 	go func() {
 		defer close(r.done)

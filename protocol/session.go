@@ -34,9 +34,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode"
 
+	"dossier/engine"
 	"dossier/games"
+	"dossier/play"
 )
 
 // DefaultMaxLineBytes bounds an input line when Config.MaxLineBytes is zero: a position line of a very long
@@ -61,11 +64,13 @@ type Config struct {
 	MaxLineBytes int
 	// MaxPerftDepth bounds "go perft N" (0: no bound).
 	MaxPerftDepth int
+	// Options are the program's own options (LogFile), listed after the session's and before the engine's.
+	Options []play.Option
 }
 
 // Session is one conversation with a GUI. Create it with NewSession and call Run once.
 type Session struct {
-	engine Engine
+	engine play.Engine
 	cfg    Config
 	in     *bufio.Reader
 	out    io.Writer
@@ -73,21 +78,24 @@ type Session struct {
 	outMu    sync.Mutex
 	writeErr error
 
-	debug   atomic.Bool
-	showWDL bool
+	debug        atomic.Bool
+	showWDL      bool
+	moveOverhead time.Duration // kept back from every search's time (the Move Overhead option)
+	// chess960 is UCI_Chess960: chess is played as the catalog's chess960 (castling written king takes rook).
+	chess960 bool
 
 	game     games.Game
 	pos      games.Position
 	record   gameRecord
-	opponent Opponent
-	options  []Option
+	opponent play.Opponent
+	options  []play.Option
 	search   *runningSearch
 	checker  moveChecker // for the Run goroutine
 }
 
 // NewSession returns a session that plays defaultGame with eng, reading commands from in and writing
 // replies to out.
-func NewSession(eng Engine, defaultGame games.Game, in io.Reader, out io.Writer, cfg Config) *Session {
+func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Writer, cfg Config) *Session {
 	if cfg.Name == "" {
 		cfg.Name = "dossier"
 	}
@@ -105,21 +113,37 @@ func NewSession(eng Engine, defaultGame games.Game, in io.Reader, out io.Writer,
 		}
 	}
 	s := &Session{engine: eng, cfg: cfg, in: bufio.NewReaderSize(in, 64<<10), out: out,
-		game: defaultGame, pos: defaultGame.Start()}
-	s.options = append(s.sessionOptions(), eng.Options()...)
+		game: defaultGame, pos: defaultGame.Start(), moveOverhead: engine.DefaultMoveOverhead}
+	s.refreshOptions()
 	return s
 }
 
+// refreshOptions rebuilds the option list, whose choices and defaults follow the game (the presets of the
+// game being played): at uci and after a change of game.
+func (s *Session) refreshOptions() {
+	s.safely("Options", func() {
+		s.options = append(append(s.sessionOptions(), s.cfg.Options...), s.engine.Options()...)
+	})
+}
+
 // Opponent returns the opponent the GUI named last; call it only while Run is not running.
-func (s *Session) Opponent() Opponent { return s.opponent }
+func (s *Session) Opponent() play.Opponent { return s.opponent }
 
 // Game returns the game being played; call it only while Run is not running.
 func (s *Session) Game() games.Game { return s.game }
 
 // Run serves commands until quit or the end of the input, and returns nil then; it returns the error of a
-// failed read or write. At the end of the input a search with a limit is allowed to finish and report its
-// move, an infinite or pondering one is stopped.
-func (s *Session) Run() error {
+// failed read or write. The end of the input is quit, as in Stockfish: a running search, whatever its
+// limits, is stopped at once and reports its move (a perft finishes its count). Either way the game in
+// progress is reported over (with the result its final position shows) and the engine is closed, which
+// flushes what it keeps.
+func (s *Session) Run() (err error) {
+	defer func() {
+		s.endGame()
+		if closeErr := s.closeEngine(); err == nil && closeErr != nil {
+			err = closeErr
+		}
+	}()
 	for {
 		line, tooLong, readErr := s.readLine()
 		if tooLong {
@@ -140,6 +164,16 @@ func (s *Session) Run() error {
 			return err
 		}
 	}
+}
+
+// closeEngine closes the engine, turning a panic into an error.
+func (s *Session) closeEngine() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("protocol: internal error in the engine's Close: %v", r)
+		}
+	}()
+	return s.engine.Close()
 }
 
 // readLine reads one line without its line ending. A line longer than MaxLineBytes is consumed and reported
@@ -283,10 +317,11 @@ func (s *Session) safely(what string, call func()) {
 
 // cmdUCI answers the uci handshake: identity, options, uciok.
 func (s *Session) cmdUCI(command) {
+	s.refreshOptions()
 	s.send("id name " + s.cfg.Name)
 	s.send("id author " + s.cfg.Author)
 	for _, o := range s.options {
-		s.send(o.uciLine())
+		s.send(uciLine(o))
 	}
 	s.send("uciok")
 }
@@ -312,12 +347,15 @@ func (s *Session) cmdNewGame(command) {
 	s.resetGame(s.game)
 }
 
-// resetGame makes g the game, its start the position and the record empty, and tells the engine.
+// resetGame ends the game in progress, makes g the game, its start the position and the record empty, and
+// tells the engine.
 func (s *Session) resetGame(g games.Game) {
+	s.endGame()
 	s.game = g
 	s.pos = g.Start()
 	s.record = gameRecord{}
 	s.safely("NewGame", func() { s.engine.NewGame(g) })
+	s.refreshOptions()
 }
 
 // cmdStop asks a running search to finish; its bestmove follows from the search goroutine.
@@ -392,8 +430,16 @@ func (s *Session) outputError() error {
 
 // infof sends an "info string" line.
 func (s *Session) infof(format string, args ...any) {
-	s.send("info string " + sanitize(fmt.Sprintf(format, args...)))
+	text := fmt.Sprintf(format, args...)
+	if len(text) > maxInfoBytes {
+		// Whatever an error quotes, a GUI's log gets a line, not a megabyte.
+		text = strings.ToValidUTF8(text[:maxInfoBytes], "") + "..."
+	}
+	s.send("info string " + sanitize(text))
 }
+
+// maxInfoBytes bounds the text of one info string.
+const maxInfoBytes = 1000
 
 // errorf reports bad input to the GUI as "info string error: ...".
 func (s *Session) errorf(format string, args ...any) {

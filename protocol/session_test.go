@@ -14,6 +14,7 @@ import (
 	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
+	"dossier/play"
 )
 
 func TestHandshake(t *testing.T) {
@@ -23,8 +24,10 @@ func TestHandshake(t *testing.T) {
 		"id author the dossier authors",
 		"option name UCI_Variant type combo default chess var chess var checkers var cfour var tictactoe",
 		"option name UCI_Opponent type string default <empty>",
+		"option name UCI_RatingAdv type spin default 0 min -10000 max 10000",
 		"option name UCI_ShowWDL type check default false",
 		"option name Ponder type check default false",
+		"option name Move Overhead type spin default 30 min 0 max 5000",
 		"option name Hash type spin default 16 min 1 max 4096",
 		"option name Clear Hash type button",
 		"option name Own Book type check default false",
@@ -139,7 +142,7 @@ func playGame(t *testing.T, g games.Game, variant string, seed uint64, maxPlies 
 		if got := engines[side].newGames; !slices.Equal(got, []string{g.Name(), g.Name()}[:len(got)]) || len(got) == 0 {
 			t.Errorf("%s engine NewGame calls %q", games.Side(side), got)
 		}
-		if ops := engines[side].opponents; len(ops) != 1 || ops[0].Name != fmt.Sprintf("fake %d", 1-side) || ops[0].Kind != Computer {
+		if ops := engines[side].opponents; len(ops) != 1 || ops[0].Name != fmt.Sprintf("fake %d", 1-side) || ops[0].Kind != play.Computer {
 			t.Errorf("%s engine opponents %+v", games.Side(side), ops)
 		}
 	}
@@ -298,6 +301,9 @@ func TestEndOfInput(t *testing.T) {
 		want  string
 	}{
 		{"position startpos\ngo depth 3\n", "bestmove FIRST"},
+		// The end of the input is quit: a search with a time limit stops at once too.
+		{"position startpos\ngo movetime 600000\n", "bestmove FIRST"},
+		{"position startpos\ngo wtime 600000 btime 600000\n", "bestmove FIRST"},
 		{"position startpos\ngo infinite\n", "bestmove FIRST"},
 		{"position startpos\ngo ponder\n", "bestmove FIRST"},
 		{"position startpos\ngo\n", "bestmove FIRST"},
@@ -365,6 +371,7 @@ func TestClaimableDrawsAreSearched(t *testing.T) {
 
 func TestGoLimits(t *testing.T) {
 	ms := time.Millisecond
+	keep := engine.DefaultMoveOverhead // every search keeps back the Move Overhead option's value
 	tests := []struct {
 		game   games.Game
 		input  string
@@ -372,18 +379,22 @@ func TestGoLimits(t *testing.T) {
 		errors int
 	}{
 		{chess.Game{}, "go wtime 1000 btime 2000 winc 10 binc 20 movestogo 5",
-			engine.Limits{Time: [2]time.Duration{1000 * ms, 2000 * ms}, Inc: [2]time.Duration{10 * ms, 20 * ms}, MovesToGo: 5}, 0},
+			engine.Limits{Time: [2]time.Duration{1000 * ms, 2000 * ms}, Inc: [2]time.Duration{10 * ms, 20 * ms}, MovesToGo: 5, MoveOverhead: keep}, 0},
 		{checkers.Game{}, "go wtime 1000 btime 2000 winc 10 binc 20",
-			engine.Limits{Time: [2]time.Duration{2000 * ms, 1000 * ms}, Inc: [2]time.Duration{20 * ms, 10 * ms}}, 0},
-		{chess.Game{}, "go depth 7 nodes 5000 movetime 300", engine.Limits{Depth: 7, Nodes: 5000, MoveTime: 300 * ms}, 0},
-		{chess.Game{}, "go mate 3", engine.Limits{Depth: 5}, 0},
-		{chess.Game{}, "go mate 3 depth 2", engine.Limits{Depth: 2}, 0},
-		{chess.Game{}, "go infinite searchmoves e2e4 d2d4 e2e5 wtime 10", engine.Limits{Infinite: true, Time: [2]time.Duration{10 * ms}}, 1},
-		{chess.Game{}, "go wtime -500 btime 0", engine.Limits{Time: [2]time.Duration{ms, ms}}, 0},
-		{chess.Game{}, "go winc -5 depth -3 nodes 0 movetime -1", engine.Limits{Depth: 1, Nodes: 1, MoveTime: ms}, 4},
-		{chess.Game{}, "go wtime 99999999999999999999999 depth 1e9 movestogo 0", engine.Limits{Time: [2]time.Duration{maxMillis * ms}, MovesToGo: 1}, 3},
-		{chess.Game{}, "go depth depth 4 foo", engine.Limits{Depth: 4}, 2},
-		{chess.Game{}, "go ponder wtime 100 mate", engine.Limits{Ponder: true, Time: [2]time.Duration{100 * ms}}, 1},
+			engine.Limits{Time: [2]time.Duration{2000 * ms, 1000 * ms}, Inc: [2]time.Duration{20 * ms, 10 * ms}, MoveOverhead: keep}, 0},
+		{chess.Game{}, "go depth 7 nodes 5000 movetime 300", engine.Limits{Depth: 7, Nodes: 5000, MoveTime: 300 * ms, MoveOverhead: keep}, 0},
+		{chess.Game{}, "go mate 3", engine.Limits{Depth: 5, MoveOverhead: keep}, 0},
+		{chess.Game{}, "go mate 3 depth 2", engine.Limits{Depth: 2, MoveOverhead: keep}, 0},
+		{chess.Game{}, "go infinite searchmoves e2e4 d2d4 e2e5 wtime 10", engine.Limits{Infinite: true, Time: [2]time.Duration{10 * ms}, MoveOverhead: keep}, 1},
+		{chess.Game{}, "go wtime -500 btime 0", engine.Limits{Time: [2]time.Duration{ms, ms}, MoveOverhead: keep}, 0},
+		{chess.Game{}, "go winc -5 depth -3 nodes 0 movetime -1", engine.Limits{Depth: 1, Nodes: 1, MoveTime: ms, MoveOverhead: keep}, 4},
+		{chess.Game{}, "go wtime 99999999999999999999999 depth 1e9 movestogo 0", engine.Limits{Time: [2]time.Duration{maxMillis * ms}, MovesToGo: 1, MoveOverhead: keep}, 3},
+		{chess.Game{}, "go depth depth 4 foo", engine.Limits{Depth: 4, MoveOverhead: keep}, 2},
+		{chess.Game{}, "go ponder wtime 100 mate", engine.Limits{Ponder: true, Time: [2]time.Duration{100 * ms}, MoveOverhead: keep}, 1},
+		{chess.Game{}, "setoption name Move Overhead value 250\ngo movetime 1000",
+			engine.Limits{MoveTime: 1000 * ms, MoveOverhead: 250 * ms}, 0},
+		{chess.Game{}, "setoption name Move Overhead value 0\ngo wtime 1000", engine.Limits{Time: [2]time.Duration{1000 * ms}, MoveOverhead: 0}, 0},
+		{chess.Game{}, "setoption name Move Overhead value 5001\ngo wtime 1000", engine.Limits{Time: [2]time.Duration{1000 * ms}, MoveOverhead: keep}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name()+" "+tc.input, func(t *testing.T) {

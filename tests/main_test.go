@@ -21,6 +21,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	dossierBin = filepath.Join(dir, "dossier")
+	// Every dossier these tests start keeps its memory here, never in the user's own.
+	if err := os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-o", dossierBin, "../cmd/dossier")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {

@@ -19,6 +19,8 @@ func TestPerftCommand(t *testing.T) {
 		{"chess kiwipete d3", []string{"--game", "chess", "--depth", "3", "--fen",
 			"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"}, 97862},
 		{"chess two threads", []string{"--game", "chess", "--depth", "4", "--threads", "2"}, 197281},
+		{"chess960 Shredder-FEN d4", []string{"--game", "chess960", "--depth", "4", "--fen",
+			"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"}, 326672},
 		{"checkers start d8", []string{"--game", "checkers", "--depth", "8"}, 845931},
 		{"checkers tricky", []string{"--game", "checkers", "--depth", "6", "--fen", "B:W18,26,27,25,11,19:BK15"}, 5138},
 		// Perft counts only the games still going at the last ply: 127,872 of the 255,168 games last 9 plies.

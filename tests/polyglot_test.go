@@ -2,6 +2,7 @@
 package tests
 
 import (
+	"dossier/play"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -10,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"dossier/protocol"
 )
 
 // polyglotPath returns polyglot's path: on PATH, or where Debian installs it (/usr/games is not always on
@@ -119,8 +118,8 @@ func (x *xboardEngine) finish(t *testing.T) {
 		t.Fatalf("polyglot never set UCI_Opponent; log:\n%s", tail(string(log), 40))
 	}
 	for _, v := range values {
-		o := protocol.ParseOpponent(v)
-		if o.Name != x.opponent || o.Kind != protocol.Computer {
+		o := play.ParseUCIOpponent(v)
+		if o.Name != x.opponent || o.Kind != play.Computer {
 			t.Errorf("UCI_Opponent %q reads as %+v, want the computer %q", v, o, x.opponent)
 		}
 	}

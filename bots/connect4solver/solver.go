@@ -12,7 +12,6 @@ package connect4solver
 import (
 	"math"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	"dossier/games"
@@ -33,16 +32,16 @@ type Solver struct {
 	// Limits of the current search: checked when nodes reaches nextCheck.
 	nextCheck uint64
 	nodeLimit uint64 // nodes at which to give up; math.MaxUint64 for none
-	stop      *atomic.Bool
+	stop      <-chan struct{}
 	deadline  time.Time
 	aborted   bool // a limit was hit; every search call unwinds without storing anything
 }
 
 // Limits bounds a search; the zero value sets no bound.
 type Limits struct {
-	MaxNodes uint64       // give up after this many nodes of this call (0: no limit)
-	Deadline time.Time    // give up at this time (zero: none)
-	Stop     *atomic.Bool // give up once this flag is set (nil: none)
+	MaxNodes uint64          // give up after this many nodes of this call (0: no limit)
+	Deadline time.Time       // give up at this time (zero: none)
+	Stop     <-chan struct{} // give up once this is closed (nil: never)
 }
 
 // MoveScore is a legal move and its exact score for the side to move.
@@ -52,9 +51,10 @@ type MoveScore struct {
 }
 
 // New returns a solver with a transposition table of about hashMB megabytes (8 bytes an entry, a power
-// of two entries, at least 64 K; 64 MB gives 8 M). The memory is mapped here rather than during the
-// first search; on Linux, where the table asks for huge pages, that took up to 2 s for 128 MB on a
-// busy machine.
+// of two entries, at least 64 K; 64 MB gives 8 M). The memory of a table below 64 MB is mapped here
+// rather than during the first search (on Linux, where the table asks for huge pages, that took up to
+// 2 s for 128 MB on a busy machine); a larger one is mapped as the searches use it, since mapping
+// gigabytes here would keep a GUI waiting for readyok longer than it allows.
 func New(hashMB int) *Solver {
 	return &Solver{table: newTable(hashMB), nodeLimit: math.MaxUint64, nextCheck: math.MaxUint64}
 }
@@ -80,9 +80,9 @@ func (s *Solver) WeakSolve(p *connect4.Position) int {
 	return score
 }
 
-// SolveLimited is Solve giving up after maxNodes nodes (0: no limit) or once stop is set (nil: never);
+// SolveLimited is Solve giving up after maxNodes nodes (0: no limit) or once stop is closed (nil: never);
 // ok is false when it gave up, and the score is then meaningless. For a deadline, use SolveWithin.
-func (s *Solver) SolveLimited(p *connect4.Position, maxNodes uint64, stop *atomic.Bool) (score int, ok bool) {
+func (s *Solver) SolveLimited(p *connect4.Position, maxNodes uint64, stop <-chan struct{}) (score int, ok bool) {
 	return s.SolveWithin(p, Limits{MaxNodes: maxNodes, Stop: stop})
 }
 
@@ -225,7 +225,7 @@ func (s *Solver) prepare(p *connect4.Position, limits Limits) {
 	}
 	s.stop, s.deadline = limits.Stop, limits.Deadline
 	s.scheduleCheck()
-	if s.stop != nil && s.stop.Load() {
+	if closed(s.stop) {
 		s.aborted = true
 	}
 }
@@ -239,7 +239,7 @@ func (s *Solver) scheduleCheck() {
 	}
 }
 
-// clearLimits forgets the limits of the finished search, so that it keeps no reference to the stop flag.
+// clearLimits forgets the limits of the finished search, so that it keeps no reference to the stop channel.
 func (s *Solver) clearLimits() {
 	s.stop, s.deadline = nil, time.Time{}
 	s.nodeLimit, s.nextCheck = math.MaxUint64, math.MaxUint64
@@ -250,13 +250,23 @@ func (s *Solver) clearLimits() {
 func (s *Solver) checkLimits() {
 	switch {
 	case s.nodes >= s.nodeLimit,
-		s.stop != nil && s.stop.Load(),
+		closed(s.stop),
 		!s.deadline.IsZero() && !time.Now().Before(s.deadline):
 		s.aborted = true
 		s.nextCheck = math.MaxUint64
 		return
 	}
 	s.scheduleCheck()
+}
+
+// closed reports whether stop is closed; a nil channel never is.
+func closed(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // solvePosition returns the score of a position where the game is not over (current and mask as in

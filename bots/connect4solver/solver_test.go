@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -385,17 +384,17 @@ func mustPosition(t testing.TB, moves string) *connect4.Position {
 func TestLimits(t *testing.T) {
 	// Test_L1_R2 line 1: a few hundred thousand nodes from an empty table.
 	const moves, score = "32751571231557", -3
-	stopped := &atomic.Bool{}
-	stopped.Store(true)
+	stopped := make(chan struct{})
+	close(stopped)
 	tests := []struct {
 		name   string
 		limits Limits
 		ok     bool
 	}{
 		{"node limit", Limits{MaxNodes: 1000}, false},
-		{"stop flag already set", Limits{Stop: stopped}, false},
+		{"stop already closed", Limits{Stop: stopped}, false},
 		{"deadline passed", Limits{Deadline: time.Now().Add(-time.Second)}, false},
-		{"generous limits", Limits{MaxNodes: 1 << 40, Deadline: time.Now().Add(time.Hour), Stop: &atomic.Bool{}}, true},
+		{"generous limits", Limits{MaxNodes: 1 << 40, Deadline: time.Now().Add(time.Hour), Stop: make(chan struct{})}, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -424,13 +423,13 @@ func TestLimits(t *testing.T) {
 			}
 		})
 	}
-	t.Run("stop flag set during the search", func(t *testing.T) {
+	t.Run("stop closed during the search", func(t *testing.T) {
 		s := New(testTableMB)
-		stop := &atomic.Bool{}
-		timer := time.AfterFunc(time.Millisecond, func() { stop.Store(true) })
+		stop := make(chan struct{})
+		timer := time.AfterFunc(time.Millisecond, func() { close(stop) })
 		defer timer.Stop()
 		if _, ok := s.SolveLimited(mustPosition(t, moves), 0, stop); ok && s.Nodes() > 1<<24 {
-			t.Errorf("the search ran on for %d nodes after the stop flag", s.Nodes())
+			t.Errorf("the search ran on for %d nodes after the stop", s.Nodes())
 		}
 	})
 }

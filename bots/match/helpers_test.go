@@ -45,7 +45,7 @@ func fakeSpec(t *testing.T, mode string, extra ...string) PlayerSpec {
 //	nomove    answers bestmove 0000
 //	losing    reports score cp -5000 with every move
 //	silent    never answers uci
-//	chessonly announces no UCI_Variant option
+//	chessonly announces no UCI_Variant or UCI_Chess960 option
 func runFakeEngine(mode string) int {
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
@@ -71,6 +71,7 @@ func runFakeEngine(mode string) int {
 			say("option name Skill Level type spin default 20 min 0 max 20")
 			if mode != "chessonly" {
 				say("option name UCI_Variant type combo default chess var chess var checkers var cfour var tictactoe")
+				say("option name UCI_Chess960 type check default false")
 			}
 			say("uciok")
 		case "isready":
@@ -80,6 +81,10 @@ func runFakeEngine(mode string) int {
 				if g, err := catalog.Lookup(words[4]); err == nil {
 					game, pos = g, g.Start()
 				}
+			}
+			if len(words) >= 5 && words[2] == "UCI_Chess960" && words[4] == "true" {
+				game, _ = catalog.Lookup("chess960")
+				pos = game.Start()
 			}
 		case "position":
 			p, err := fakePosition(game, words[1:])
@@ -179,7 +184,7 @@ func standInFactory(g games.Game, spec PlayerSpec) (InProcess, error) {
 		depth = 2
 	}
 	searcher := engine.NewAlphaBeta(g, engine.Evaluation{Name: spec.Preset, Weights: w}, opts)
-	return InProcess{Searcher: searcher, Name: spec.Preset + " d" + strconv.Itoa(depth), Depth: depth}, nil
+	return InProcess{Engine: SearcherEngine(searcher), Name: spec.Preset + " d" + strconv.Itoa(depth), Depth: depth}, nil
 }
 
 // mustSpec parses a spec or fails the test.

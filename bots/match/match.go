@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -28,7 +29,7 @@ type Config struct {
 	// Concurrency is how many games run at once, each with its own players (default 1).
 	Concurrency int
 	// Openings are the start positions, each played twice with colours swapped, in order and cycling;
-	// empty means the game's initial position.
+	// empty means the game's initial position (for Chess960 one of its 960, drawn by Seed for each pair).
 	Openings []games.Position
 	// RandomPlies adds that many random legal plies to each opening, seeded by Seed and the opening
 	// pair's number, so that a match is reproducible whatever the concurrency.
@@ -79,6 +80,8 @@ type GameRecord struct {
 	Limits [2]Limits
 	// Duration is the game's wall-clock time.
 	Duration time.Duration
+	// Comments, when not empty, are written after the moves of the same index in PGN and PDN ({...}).
+	Comments []string
 }
 
 // Default settings.
@@ -117,6 +120,12 @@ func (cfg *Config) check() error {
 	return nil
 }
 
+// opponentNamer is a player that can be told its opponent's name (an in-process engine with a memory).
+type opponentNamer interface{ SetOpponentName(name string) }
+
+// gameEnder is a player that is told how each game ended (an in-process engine with a memory).
+type gameEnder interface{ EndGame(rec GameRecord) }
+
 // seat is one player of a worker: the player and what its spec and factory say about its limits.
 type seat struct {
 	player Player
@@ -153,7 +162,7 @@ func (cfg *Config) newSeat(ctx context.Context, i int) (*seat, error) {
 	if limits.IsZero() {
 		return nil, fmt.Errorf("player %d (%s) has no limit: give --depth, --nodes, --movetime or --tc, or depth= in its spec", i+1, name)
 	}
-	return &seat{player: NewSearcherPlayer(name, built.Searcher), limits: limits}, nil
+	return &seat{player: NewEnginePlayer(name, cfg.Game, built.Engine), limits: limits}, nil
 }
 
 // Run plays the match and returns its tally. It fails before the first game when a player cannot be
@@ -229,15 +238,24 @@ feed:
 	return sum, ctx.Err()
 }
 
-// opening returns the start position of game number n (from 1): pair (n-1)/2 of the openings.
+// randomStarter is a game with several start positions, such as Chess960, that a match draws from.
+type randomStarter interface {
+	RandomStart(rng *rand.Rand) games.Position
+}
+
+// opening returns the start position of game number n (from 1): pair (n-1)/2 of the openings, or without
+// openings the game's start, drawn at random (seeded by Seed and the pair) for a game with several.
 func (cfg *Config) opening(n int) (games.Position, error) {
 	pair := (n - 1) / 2
+	rng := openingRNG(cfg.Seed, pair)
 	p := cfg.Game.Start()
 	if len(cfg.Openings) > 0 {
 		p = cfg.Openings[pair%len(cfg.Openings)].Clone()
+	} else if starter, ok := cfg.Game.(randomStarter); ok {
+		p = starter.RandomStart(rng)
 	}
 	if cfg.RandomPlies > 0 {
-		return RandomOpening(p, cfg.RandomPlies, openingRNG(cfg.Seed, pair))
+		return RandomOpening(p, cfg.RandomPlies, rng)
 	}
 	return p, nil
 }
@@ -294,6 +312,14 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 	finish := func(result games.Result, t Termination, detail string) (GameRecord, error) {
 		rec.Result, rec.Termination, rec.Detail = result, t, detail
 		rec.Duration = time.Since(began)
+		for _, s := range seats {
+			if s == nil {
+				continue
+			}
+			if ender, ok := s.player.(gameEnder); ok {
+				ender.EndGame(rec)
+			}
+		}
 		return rec, nil
 	}
 	// Start or reset the players; one that cannot start loses this game.
@@ -311,6 +337,9 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 				return finish(games.LossFor(side), EngineError, fmt.Sprintf("%s could not start: %v", names[i], err))
 			}
 			seats[i] = s
+		}
+		if namer, ok := seats[i].player.(opponentNamer); ok {
+			namer.SetOpponentName(names[1-i])
 		}
 		if err := seats[i].player.NewGame(ctx); err != nil {
 			if ctx.Err() != nil {
@@ -340,7 +369,9 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 		side := pos.ToMove()
 		i := bySide(side)
 		s := seats[i]
-		lim := engine.Limits{Depth: s.limits.Depth, Nodes: s.limits.Nodes, MoveTime: s.limits.MoveTime}
+		// The overhead matters to a player in this process; a UCI engine keeps back its own.
+		lim := engine.Limits{Depth: s.limits.Depth, Nodes: s.limits.Nodes, MoveTime: s.limits.MoveTime,
+			MoveOverhead: engine.DefaultMoveOverhead}
 		for c := games.First; c <= games.Second; c++ {
 			if clocks[c] != nil {
 				lim.Time[c] = max(clocks[c].Remaining(), time.Millisecond)

@@ -12,6 +12,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
 	"dossier/games/connect4"
 )
 
@@ -228,4 +229,37 @@ func mustPos(t *testing.T, g games.Game, fen string) games.Position {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestChess960Match plays a Chess960 match against the stand-in engine, which is told UCI_Chess960: each
+// pair of games starts from one of the 960 positions, drawn again for the next pair, the same for the same
+// seed, and the games' moves are legal from there.
+func TestChess960Match(t *testing.T) {
+	g := chess.Game{Chess960: true}
+	cfg := quickConfig(g, mustSpec(t, "preset=material depth=1"), fakeSpec(t, "good"))
+	cfg.Games, cfg.MaxMoves, cfg.Seed, cfg.Limits = 4, 10, 7, Limits{Depth: 1}
+	sum, records := collect(t, cfg)
+	if sum.Games != 4 {
+		t.Fatalf("%d games played", sum.Games)
+	}
+	starts := map[int]string{}
+	for n, rec := range records {
+		starts[n] = rec.Start.FEN()
+		if !strings.HasSuffix(starts[n], " w KQkq - 0 1") || !strings.Contains(starts[n], "/pppppppp/8/8/8/8/PPPPPPPP/") {
+			t.Errorf("game %d starts from %s, not a Chess960 start", n, starts[n])
+		}
+		if !rec.Start.(*chess.Position).Chess960() {
+			t.Errorf("game %d: the start position does not write Chess960 castling", n)
+		}
+		if rec.Termination == IllegalMove || rec.Termination == EngineDied || rec.Termination == EngineStalled {
+			t.Errorf("game %d ended by %s: %s", n, rec.Termination, rec.Detail)
+		}
+	}
+	if starts[1] != starts[2] || starts[3] != starts[4] || starts[1] == starts[3] {
+		t.Errorf("start positions by game: %v; want one per pair of games, differing between pairs", starts)
+	}
+	again, err := cfg.opening(3)
+	if err != nil || again.FEN() != starts[3] {
+		t.Errorf("game 3's start drawn again: %v, %v; want %s", again, err, starts[3])
+	}
 }

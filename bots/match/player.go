@@ -9,6 +9,7 @@ import (
 
 	"dossier/engine"
 	"dossier/games"
+	"dossier/play"
 )
 
 // Player is one side of a game, in-process or external. A Player plays one game at a time; the runner
@@ -85,54 +86,136 @@ func playerErrorf(kind Termination, format string, args ...any) *PlayerError {
 
 // InProcess is what a SearcherFactory builds for an in-process player.
 type InProcess struct {
-	// Searcher plays the moves.
-	Searcher engine.Searcher
+	// Engine plays the moves; the runner drives it through the game's life cycle as a UCI session does
+	// (new game, the opponent's name, start, each opponent move, the end with its result, close).
+	Engine play.Engine
 	// Name is the default display name ("strongest d8").
 	Name string
 	// Depth is the depth cap of the player's preset (0: none); the smaller of it and the depth limit applies.
 	Depth int
 }
 
-// SearcherFactory builds the in-process player a spec asks for (dossier's bots.NewSearcher, adapted).
+// SearcherFactory builds the in-process player a spec asks for (dossier's bots.Player, adapted).
 type SearcherFactory func(g games.Game, spec PlayerSpec) (InProcess, error)
+
+// SearcherEngine returns a play.Engine that searches with s and keeps nothing of the game's life cycle:
+// an in-process player without a memory.
+func SearcherEngine(s engine.Searcher) play.Engine { return searcherEngine{s} }
+
+// searcherEngine is SearcherEngine's engine.
+type searcherEngine struct{ engine.Searcher }
+
+func (searcherEngine) Options() []play.Option        { return nil }
+func (e searcherEngine) NewGame(games.Game)          { e.Searcher.NewGame() }
+func (searcherEngine) SetOpponent(play.Opponent)     {}
+func (searcherEngine) StartGame(play.GameStart)      {}
+func (searcherEngine) ObserveMove(play.ObservedMove) {}
+func (searcherEngine) TakeBack(int)                  {}
+func (searcherEngine) GameOver(play.GameEnd)         {}
+func (searcherEngine) Close() error                  { return nil }
 
 // stopGrace is how long a search that was told to stop may take to return before its player is given up.
 const stopGrace = 5 * time.Second
 
-// searcherPlayer runs an engine.Searcher in this process.
-type searcherPlayer struct {
-	name     string
-	searcher engine.Searcher
+// enginePlayer runs a play.Engine in this process, telling it the game's life cycle.
+type enginePlayer struct {
+	name   string
+	game   games.Game
+	engine play.Engine
 	// lost is set when a search did not return in time: its goroutine may still be running on the
-	// searcher, so the player must not be used again.
+	// engine, so the player must not be used again.
 	lost bool
+	// The game in progress: whether the engine was told it started, our side, and the position after the
+	// first seen moves of the game (the moves the engine was told of, or played).
+	started bool
+	ourSide games.Side
+	pos     games.Position
+	seen    int
 }
 
-// NewSearcherPlayer returns a Player that moves with searcher.
-func NewSearcherPlayer(name string, searcher engine.Searcher) Player {
-	return &searcherPlayer{name: name, searcher: searcher}
+// NewEnginePlayer returns a Player of game g that moves with eng.
+func NewEnginePlayer(name string, g games.Game, eng play.Engine) Player {
+	return &enginePlayer{name: name, game: g, engine: eng}
 }
 
 // Name is the player's display name.
-func (p *searcherPlayer) Name() string { return p.name }
+func (p *enginePlayer) Name() string { return p.name }
 
-// NewGame clears the searcher's tables, as ucinewgame would.
-func (p *searcherPlayer) NewGame(context.Context) error {
+// SetOpponentName tells the engine who it plays (a computer, named as the match names it).
+func (p *enginePlayer) SetOpponentName(name string) {
+	p.engine.SetOpponent(play.Opponent{Name: name, Kind: play.Computer, Source: "match"})
+}
+
+// NewGame starts a new game, as ucinewgame would.
+func (p *enginePlayer) NewGame(context.Context) error {
 	if p.lost {
 		return errors.New("the player's previous search never returned")
 	}
-	p.searcher.NewGame()
+	p.started, p.pos, p.seen = false, nil, 0
+	p.engine.NewGame(p.game)
 	return nil
 }
 
-// Close has nothing to release: the searcher runs in this process.
-func (p *searcherPlayer) Close() error { return nil }
+// EndGame tells the engine how the game ended.
+func (p *enginePlayer) EndGame(rec GameRecord) {
+	if !p.started || p.lost {
+		return
+	}
+	// The opponent's last moves, which ended the game, were never asked about.
+	p.catchUp(MoveRequest{Start: rec.Start, Moves: rec.Moves, Position: p.pos})
+	p.started = false
+	reason := string(rec.Termination)
+	if reason == "" {
+		reason = "unknown"
+	}
+	outcome := games.OutcomeOf(p.finalPosition(rec))
+	if outcome.Result != rec.Result {
+		outcome = games.Outcome{Result: rec.Result}
+	}
+	p.engine.GameOver(play.GameEnd{Outcome: outcome, Reason: reason, Moves: append([]games.Move(nil), rec.Moves...)})
+}
+
+// Close closes the engine, which flushes what it keeps.
+func (p *enginePlayer) Close() error {
+	if p.lost {
+		return nil
+	}
+	return p.engine.Close()
+}
+
+// catchUp starts the game for the engine at its first move and tells it the opponent's moves since its last.
+func (p *enginePlayer) catchUp(req MoveRequest) {
+	if !p.started {
+		p.started, p.ourSide = true, req.Position.ToMove()
+		p.pos, p.seen = req.Start.Clone(), 0
+		p.engine.StartGame(play.GameStart{Game: p.game, OurSide: p.ourSide, Start: req.Start.Clone(),
+			TimeControl: play.DescribeTimeControl(req.Limits, p.ourSide)})
+	}
+	for i := p.seen; i < len(req.Moves); i++ {
+		m := req.Moves[i]
+		if p.pos.ToMove() != p.ourSide {
+			p.engine.ObserveMove(play.ObservedMove{Before: p.pos.Clone(), Move: m, Ply: i, Elapsed: -1})
+		}
+		p.pos.Play(m)
+	}
+	p.seen = len(req.Moves)
+}
+
+// finalPosition returns the game's last position.
+func (p *enginePlayer) finalPosition(rec GameRecord) games.Position {
+	final := rec.Start.Clone()
+	for _, m := range rec.Moves {
+		final.Play(m)
+	}
+	return final
+}
 
 // Move searches the request's position under its limits.
-func (p *searcherPlayer) Move(ctx context.Context, req MoveRequest) (Reply, error) {
+func (p *enginePlayer) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 	if p.lost {
 		return Reply{}, playerErrorf(EngineError, "%s: the previous search never returned", p.name)
 	}
+	p.catchUp(req)
 	root := req.Position.Clone()
 	ctl := engine.NewControl(req.Limits, root.ToMove())
 	type outcome struct {
@@ -146,7 +229,7 @@ func (p *searcherPlayer) Move(ctx context.Context, req MoveRequest) (Reply, erro
 				done <- outcome{panic: r}
 			}
 		}()
-		done <- outcome{res: p.searcher.Search(root, ctl, nil)}
+		done <- outcome{res: p.engine.Search(root, ctl, nil)}
 	}()
 	timer := time.NewTimer(req.Timeout)
 	defer timer.Stop()
@@ -180,6 +263,8 @@ func (p *searcherPlayer) Move(ctx context.Context, req MoveRequest) (Reply, erro
 		}
 		return Reply{}, playerErrorf(IllegalMove, "%s returned an illegal move (%d)", p.name, uint64(res.Move))
 	}
+	p.pos.Play(res.Move)
+	p.seen++
 	return Reply{Move: res.Move, Score: res.Score, HasScore: true, Depth: res.Depth, Nodes: res.Nodes}, nil
 }
 

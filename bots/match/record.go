@@ -66,8 +66,9 @@ type sanWriter interface {
 }
 
 // FormatPGN returns a game as PGN: the tags of the match, SetUp and FEN for a start other than the initial
-// position, Variant for a game other than chess, then the numbered moves (SAN for chess, the game's
-// protocol notation otherwise) and the result.
+// position (always for Chess960, in X-FEN), Variant for a game other than chess ("Chess960" for it), then
+// the numbered moves (SAN for chess, castling O-O and O-O-O in Chess960 too; the game's protocol notation
+// otherwise) and the result.
 func FormatPGN(g games.Game, rec GameRecord, event string) (string, error) {
 	var sb strings.Builder
 	writeTag := func(name, value string) {
@@ -81,10 +82,15 @@ func FormatPGN(g games.Game, rec GameRecord, event string) (string, error) {
 			writeTag("Result", rec.Result.String())
 		}
 	}
-	if g.Name() != "chess" {
+	chess960 := isChess960(g)
+	switch {
+	case chess960:
+		writeTag("Variant", "Chess960")
+	case g.Name() != "chess":
 		writeTag("Variant", variantName(g))
 	}
-	if fen := rec.Start.FEN(); fen != g.Start().FEN() {
+	if fen := rec.Start.FEN(); chess960 || fen != g.Start().FEN() {
+		// A Chess960 game always names its start: the standard-looking one is position 518.
 		writeTag("SetUp", "1")
 		writeTag("FEN", fen)
 	}
@@ -118,6 +124,9 @@ func FormatPGN(g games.Game, rec GameRecord, event string) (string, error) {
 		} else {
 			emit(p.FormatMove(m))
 		}
+		if i < len(rec.Comments) && rec.Comments[i] != "" {
+			emit(games.FormatComment(rec.Comments[i]))
+		}
 		p.Play(m)
 	}
 	emit(rec.Result.String())
@@ -135,7 +144,7 @@ func FormatPDN(rec GameRecord, event string) (string, error) {
 	for _, t := range recordTags(checkers.Game{}, rec, event) {
 		tags = append(tags, checkers.PDNTag{Name: t[0], Value: t[1]})
 	}
-	return checkers.FormatPDN(tags, start, rec.Moves, rec.Result)
+	return checkers.FormatPDN(tags, start, rec.Moves, rec.Result, rec.Comments)
 }
 
 // RecordWriter appends finished games to a PGN or PDN file.

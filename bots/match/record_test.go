@@ -153,3 +153,49 @@ func TestNewRecordWriterFormats(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestChess960Record: a Chess960 game's PGN carries the Variant, SetUp and FEN tags (FEN even for position
+// 518) and castling as O-O in SAN, and the position command names castling as the king taking its rook.
+func TestChess960Record(t *testing.T) {
+	g := chess.Game{Chess960: true}
+	tests := []struct {
+		name, fen string
+		moves     []string
+		wantPGN   []string
+		wantUCI   string
+	}{
+		{"position 3, castling at once", "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1", []string{"f1g1", "f8g8", "e2e4"},
+			[]string{`[Variant "Chess960"]`, `[SetUp "1"]`, `[FEN "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1"]`, "\n1. O-O O-O 2. e4 *\n"},
+			"position fen bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1 moves f1g1 f8g8 e2e4"},
+		{"position 518", chess.StartFEN, []string{"e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5", "e1h1"},
+			[]string{`[Variant "Chess960"]`, `[FEN "` + chess.StartFEN + `"]`, "4. O-O *"},
+			"position startpos moves e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := mustPos(t, g, tc.fen)
+			p := start.Clone()
+			rec := GameRecord{Number: 1, Start: start, Names: [2]string{"a", "b"}}
+			for _, text := range tc.moves {
+				m, err := p.ParseMove(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec.Moves = append(rec.Moves, m)
+				p.Play(m)
+			}
+			text, err := FormatPGN(g, rec, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.wantPGN {
+				if !strings.Contains(text, want) {
+					t.Errorf("PGN lacks %q:\n%s", want, text)
+				}
+			}
+			if got := positionCommand(g, rec.Start, rec.Moves); got != tc.wantUCI {
+				t.Errorf("position command %q, want %q", got, tc.wantUCI)
+			}
+		})
+	}
+}

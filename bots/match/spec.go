@@ -87,6 +87,8 @@ type PlayerSpec struct {
 	HashMB, Threads int
 	// Contempt is what an in-process player gives up by drawing.
 	Contempt float64
+	// Memory is the memory directory an in-process player keeps its dossier on the opponent in ("": none).
+	Memory string
 
 	// Command is the executable of an external UCI engine; empty for an in-process player.
 	Command string
@@ -105,7 +107,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -115,6 +117,7 @@ var (
 //	name=N                     display name
 //	preset=P search=S model=M  an in-process player (hash=MB threads=T contempt=C too); model is the
 //	                           opponent model of a model search, quoted when it holds spaces
+//	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
@@ -195,6 +198,9 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 		return needValue()
 	case "search":
 		s.Search = value
+		return needValue()
+	case "memory":
+		s.Memory = value
 		return needValue()
 	case "model":
 		s.Model = value

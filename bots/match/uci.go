@@ -16,6 +16,7 @@ import (
 
 	"dossier/engine"
 	"dossier/games"
+	"dossier/games/chess"
 )
 
 // uciEngine is an external engine run as a subprocess and spoken to in UCI.
@@ -50,6 +51,12 @@ func variantName(g games.Game) string {
 	return g.Name()
 }
 
+// isChess960 reports whether g is chess played as Chess960 (castling written as the king taking its rook).
+func isChess960(g games.Game) bool {
+	cg, ok := g.(chess.Game)
+	return ok && cg.Chess960
+}
+
 // whiteSide returns the side whose clock wtime and winc carry: Black moves first in checkers, so White is
 // the second player there; in every other game the first player is White.
 func whiteSide(g games.Game) games.Side {
@@ -64,7 +71,7 @@ func whiteSide(g games.Game) games.Side {
 const engineWaitDelay = 2 * time.Second
 
 // StartEngine runs the external engine of spec for game g: the uci handshake, UCI_Variant for a game other
-// than chess, the spec's options, and isready, each answered within timeout.
+// than chess, UCI_Chess960 for Chess960, the spec's options, and isready, each answered within timeout.
 func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Player, error) {
 	path, err := exec.LookPath(spec.Command)
 	if err != nil {
@@ -136,6 +143,12 @@ func (e *uciEngine) handshake(ctx context.Context, spec PlayerSpec, timeout time
 			return fmt.Errorf("the engine's UCI_Variant does not offer %s (it offers %s)", variant, strings.Join(vars, ", "))
 		}
 		setup = append(setup, "setoption name UCI_Variant value "+variant)
+	}
+	if isChess960(e.game) {
+		if _, ok := e.options["uci_chess960"]; !ok {
+			return fmt.Errorf("the engine has no UCI_Chess960 option, so it cannot play Chess960")
+		}
+		setup = append(setup, "setoption name UCI_Chess960 value true")
 	}
 	for _, o := range spec.Options {
 		if _, ok := e.options[strings.ToLower(o.Name)]; !ok {

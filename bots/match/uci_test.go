@@ -103,6 +103,7 @@ func TestStartEngineErrors(t *testing.T) {
 	}{
 		{"no uciok", chess.Game{}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "silent") }, "sent no uciok within 500ms"},
 		{"no variant", checkers.Game{}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "chessonly") }, "no UCI_Variant option"},
+		{"no Chess960", chess.Game{Chess960: true}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "chessonly") }, "no UCI_Chess960 option"},
 		{"unknown option", chess.Game{}, func(t *testing.T) PlayerSpec { return fakeSpec(t, "good", "Frob=1") }, `no option "Frob"`},
 		{"not executable", chess.Game{}, func(t *testing.T) PlayerSpec { return mustSpec(t, "uci=/dev/null") }, "/dev/null"},
 	}

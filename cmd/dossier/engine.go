@@ -8,12 +8,17 @@ import (
 	"dossier/bots"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
+	"dossier/play"
 	"dossier/protocol"
 )
 
 func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier", engineHelp, stdout, stderr)
 	gameName := cmd.Flags.String("game", "chess", "game to play until UCI_Variant says otherwise: chess, checkers, connect4, tictactoe")
+	memoryDir := cmd.Flags.String("memory", "", "the memory directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier)")
+	noMemory := cmd.Flags.Bool("no-memory", false, "keep no dossier on opponents (the Memory option can turn it on)")
+	logFile := cmd.Flags.String("log-file", "", "write the log to this file instead of stderr (the LogFile option changes it)")
+	logLevel := cmd.Flags.String("log-level", "warn", "log level: debug, info, warn or error")
 	if code, stop := cmd.Parse(args, 0, -1); stop {
 		return code
 	}
@@ -24,9 +29,24 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cmd.UsageError("--game: %v", err)
 	}
+	sink := &logSink{stderr: stderr}
+	defer sink.close()
+	if err := sink.setFile(*logFile); err != nil {
+		return cmd.UsageError("--log-file: %v", err)
+	}
+	log, err := newLogger(sink, *logLevel)
+	if err != nil {
+		return cmd.UsageError("--log-level: %v", err)
+	}
+	defer log.Sync()
 	fmt.Fprintln(stdout, banner())
 	player := bots.NewPlayer(g, bots.PlayerConfig{})
-	session := protocol.NewSession(player, g, stdin, stdout, protocol.Config{Lookup: catalog.Lookup})
+	if err := player.UseMemory(bots.MemoryConfig{Enabled: !*noMemory, Dir: *memoryDir, Logger: log}); err != nil {
+		return cmd.Fail("%v", err)
+	}
+	logOption := play.Option{Name: "LogFile", Type: play.StringType, Default: *logFile, Apply: sink.setFile}
+	session := protocol.NewSession(player, g, stdin, stdout, protocol.Config{Lookup: catalog.Lookup,
+		Options: []play.Option{logOption}})
 	if err := session.Run(); err != nil {
 		return cmd.Fail("%v", err)
 	}

@@ -110,8 +110,9 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		if err != nil || !online || !reflect.DeepEqual(spec, player) {
 			return built, err
 		}
-		built.Searcher, err = learn.NewMEUSearcher(bots.PlayerConfig{Preset: spec.Preset, Depth: spec.Depth,
+		searcher, err := learn.NewMEUSearcher(bots.PlayerConfig{Preset: spec.Preset, Depth: spec.Depth,
 			HashMB: spec.HashMB, Threads: spec.Threads})
+		built.Engine = match.SearcherEngine(searcher)
 		built.Name += "(learning)"
 		return built, err
 	}

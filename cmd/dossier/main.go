@@ -1,5 +1,5 @@
 // Command dossier is a game engine that keeps a dossier on every opponent: a UCI engine by default,
-// with the subcommands perft, bench, match and learn (memory comes with the per-opponent store).
+// with the subcommands perft, bench, match, learn and memory (the per-opponent store).
 package main
 
 import (
@@ -13,10 +13,11 @@ import (
 
 // subcommands maps each subcommand to the function that runs it with its own arguments.
 var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
-	"perft": runPerft,
-	"bench": runBench,
-	"match": runMatch,
-	"learn": runLearn,
+	"perft":  runPerft,
+	"bench":  runBench,
+	"match":  runMatch,
+	"learn":  runLearn,
+	"memory": runMemory,
 }
 
 func main() {
@@ -42,6 +43,7 @@ const engineHelp = `usage: dossier [--game chess|checkers|connect4|tictactoe]   
        dossier bench [--game G] [--repeat N] [--reference ENGINE] [--json] | --suite FILE
        dossier match --player1 SPEC --player2 SPEC [options]
        dossier learn --player SPEC --opponent SPEC --out FILE [options]
+       dossier memory ls|show|games|dump|import|forget|merge|compact [--memory DIR] [--json]
        dossier help [SUBCOMMAND]
 
 dossier is a game engine that keeps a dossier on every opponent. Without a subcommand it speaks UCI on
@@ -49,7 +51,7 @@ stdin/stdout; 'dossier help SUBCOMMAND' or 'dossier SUBCOMMAND --help' describes
 
 const helpHelp = `usage: dossier help [SUBCOMMAND]
 
-Describes dossier, or the subcommand SUBCOMMAND: ` + "perft, bench, match, learn."
+Describes dossier, or the subcommand SUBCOMMAND: ` + "perft, bench, match, learn, memory."
 
 // runHelp prints the help of the engine or of the subcommand named in args, on stdout.
 func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

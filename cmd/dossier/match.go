@@ -22,7 +22,7 @@ import (
 const matchHelp = `usage: dossier match --game G --player1 SPEC --player2 SPEC [options]
 
 A player SPEC is space-separated key=value pairs (quote values with spaces):
-  preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C]
+  preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C] [memory=DIR]
                                                                      a dossier player (preset: default strongest)
   uci=PATH [args="A B"] [Option=Value ...]                           an external UCI engine; other keys are setoption
   name=N                                                             display name
@@ -60,7 +60,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line; gzip-compressed when it ends in .gz")
 	openingPlies := fs.Int("opening-plies", 0, "keep only this many plies of openings given as moves (PDN games, Pons digits); 0: all")
 	randomPlies := fs.Int("random-plies", 0, "random legal plies added to every opening (seeded by --seed)")
-	seed := fs.Uint64("seed", 1, "seed of the random openings")
+	seed := fs.Uint64("seed", 1, "seed of the random openings (and of Chess960's start positions)")
 	depth := fs.Int("depth", 0, "depth limit of every move, in plies")
 	nodes := fs.Uint64("nodes", 0, "node limit of every move")
 	movetime := fs.Int("movetime", 0, "time of every move in milliseconds")
@@ -86,6 +86,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		{"opening-plies", "openings"}, {"seed", "random-plies"}, {"draw-score", "adjudicate-draw-after"},
 		{"resign-moves", "resign-score"}, {"event", "pgn"},
 	} {
+		if dep.flag == "seed" && strings.EqualFold(*gameName, "chess960") {
+			continue // the seed draws Chess960's start positions too
+		}
 		if cmd.Changed(dep.flag) && !cmd.Changed(dep.needs) && !(dep.needs == "pgn" && cmd.Changed("pdn")) {
 			return usageError("--%s needs --%s", dep.flag, dep.needs)
 		}
@@ -188,10 +191,19 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 // newBotSearcher builds an in-process player with bots.NewSearcher; its name is the preset's, with the depth
 // and, for a model search, the search and its model ("mat-tot25 d4 mstar(mat-tot25@3)").
 func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-	searcher, err := bots.NewSearcher(g, bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
-		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt})
-	if err != nil {
+	cfg := bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
+		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
+	if _, err := bots.NewSearcher(g, cfg); err != nil {
 		return match.InProcess{}, err
+	}
+	player := bots.NewPlayer(g, cfg)
+	if spec.Memory != "" {
+		if err := player.UseMemory(bots.MemoryConfig{Enabled: true, Dir: spec.Memory}); err != nil {
+			return match.InProcess{}, err
+		}
+		if err := player.OpenMemory(); err != nil {
+			return match.InProcess{}, err
+		}
 	}
 	name, depth := spec.Preset, spec.Depth
 	for i, p := range bots.Presets(g) {
@@ -212,5 +224,5 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 			name += "(" + model.String() + ")"
 		}
 	}
-	return match.InProcess{Searcher: searcher, Name: name, Depth: depth}, nil
+	return match.InProcess{Engine: player, Name: name, Depth: depth}, nil
 }

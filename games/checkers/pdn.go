@@ -334,7 +334,7 @@ const pdnLineWidth = 79
 // FEN when start is not the initial position, and Result; then the numbered moves and the result. The Result,
 // SetUp and FEN tags of tags are replaced by these. It returns an error if a move is not legal in turn.
 func WritePDN(w io.Writer, tags []PDNTag, start *Position, moves []games.Move, result games.Result) error {
-	text, err := FormatPDN(tags, start, moves, result)
+	text, err := FormatPDN(tags, start, moves, result, nil)
 	if err != nil {
 		return err
 	}
@@ -342,8 +342,9 @@ func WritePDN(w io.Writer, tags []PDNTag, start *Position, moves []games.Move, r
 	return err
 }
 
-// FormatPDN returns the text WritePDN writes.
-func FormatPDN(tags []PDNTag, start *Position, moves []games.Move, result games.Result) (string, error) {
+// FormatPDN returns the text WritePDN writes, with comments[i], when given and not empty, written as
+// {a comment} after move i.
+func FormatPDN(tags []PDNTag, start *Position, moves []games.Move, result games.Result, comments []string) (string, error) {
 	var sb strings.Builder
 	hasGameType := false
 	for _, t := range tags {
@@ -392,6 +393,9 @@ func FormatPDN(tags []PDNTag, start *Position, moves []games.Move, result games.
 			emit(strconv.Itoa(number) + "...")
 		}
 		emit(formatMove(m))
+		if i < len(comments) && comments[i] != "" {
+			emit(games.FormatComment(comments[i]))
+		}
 		if p.ToMove() == games.Second {
 			number++
 		}

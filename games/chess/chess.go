@@ -4,26 +4,60 @@
 package chess
 
 import (
+	"math/rand/v2"
+
 	"dossier/games"
 )
 
-// Game is chess; it implements games.Game.
-type Game struct{}
+// Game is chess; it implements games.Game. Both kinds of game read any X-FEN or Shredder-FEN and play
+// Chess960 castling wherever the position's castling rights say so; Chess960 changes only the notation.
+type Game struct {
+	// Chess960 writes castling in UCI as the king taking its own rook (e1h1), as UCI_Chess960 asks, and
+	// names the game "chess960" in Variant.
+	Chess960 bool
+}
 
 var _ games.Game = Game{}
 
-// Name returns "chess".
+// Name returns "chess" for both kinds: the rules, features and presets are chess's (see Variant).
 func (Game) Name() string { return "chess" }
 
-// Start returns the standard starting position.
-func (Game) Start() games.Position { return StartPosition() }
+// Variant returns "chess960" for a Chess960 game and "chess" otherwise.
+func (g Game) Variant() string {
+	if g.Chess960 {
+		return "chess960"
+	}
+	return "chess"
+}
 
-// ParsePosition reads a FEN (see ParseFEN).
-func (Game) ParsePosition(s string) (games.Position, error) {
+// Start returns the standard starting position (Chess960 position 518 for a Chess960 game, which a match
+// replaces by random start positions, see Chess960Start).
+func (g Game) Start() games.Position {
+	p := StartPosition()
+	p.chess960 = g.Chess960
+	return p
+}
+
+// RandomStart returns a start position drawn by rng: one of the 960 of Chess960 (numbered as Chess960Start
+// numbers them), or the standard start for standard chess.
+func (g Game) RandomStart(rng *rand.Rand) games.Position {
+	if !g.Chess960 {
+		return g.Start()
+	}
+	p, err := Chess960Start(rng.IntN(Chess960Positions))
+	if err != nil {
+		panic(err) // every number below Chess960Positions is a start position; a failure is a bug here
+	}
+	return p
+}
+
+// ParsePosition reads a FEN, X-FEN or Shredder-FEN (see ParseFEN).
+func (g Game) ParsePosition(s string) (games.Position, error) {
 	p, err := ParseFEN(s)
 	if err != nil {
 		return nil, err
 	}
+	p.chess960 = g.Chess960
 	return p, nil
 }
 
@@ -37,7 +71,7 @@ func (Game) FeatureNames() []string { return append([]string(nil), featureNames[
 //   - insufficient material, as InsufficientMaterial describes.
 func (p *Position) Status() games.Outcome {
 	s := &p.st
-	if s.halfmove >= 100 && !(s.inCheck() && s.countMoves() == 0) {
+	if s.halfmove >= 100 && !(s.inCheck() && s.countMoves(p.rules) == 0) {
 		return games.Outcome{Result: games.Draw, Reason: games.MoveRule}
 	}
 	if s.halfmove >= 4 && p.Repetitions() >= 2 {

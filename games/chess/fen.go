@@ -54,7 +54,8 @@ func ParseFEN(fen string) (*Position, error) {
 	if s.attackersTo(int(s.king[s.side^1]), int(s.side), s.occupied()) != 0 {
 		return nil, fmt.Errorf("chess: FEN %q: the side not to move (%s) is in check", fen, colorName(int(s.side^1)))
 	}
-	if err := s.parseCastling(fields[2]); err != nil {
+	rules, err := s.parseCastling(fields[2])
+	if err != nil {
 		return nil, fmt.Errorf("chess: FEN %q: castling %q: %v", fen, fields[2], err)
 	}
 	if err := s.parseEnPassant(fields[3]); err != nil {
@@ -81,7 +82,7 @@ func ParseFEN(fen string) (*Position, error) {
 	s.halfmove = uint16(halfmove)
 	s.sinceNull = uint16(halfmove)
 	s.ply = int32(2*(fullmove-1) + int(s.side))
-	return &Position{st: s}, nil
+	return &Position{st: s, rules: rules}, nil
 }
 
 func colorName(c int) string {
@@ -157,49 +158,83 @@ func (s *state) parseBoard(board string) error {
 	return nil
 }
 
-// castlingSquares gives, for each right, the letter and the home squares of its king and rook.
-var castlingSquares = [4]struct {
-	right        uint8
-	letter       byte
-	color        int
-	king, rook   int
-	kingT, rookT string
-}{
-	{castleWhiteKing, 'K', White, sqE1, sqH1, "e1", "h1"},
-	{castleWhiteQueen, 'Q', White, sqE1, sqA1, "e1", "a1"},
-	{castleBlackKing, 'k', Black, sqE8, sqH8, "e8", "h8"},
-	{castleBlackQueen, 'q', Black, sqE8, sqA8, "e8", "a8"},
-}
-
-func (s *state) parseCastling(field string) error {
+// parseCastling reads the castling field as X-FEN or Shredder-FEN: K and Q (k and q for Black) give the
+// outermost rook on the king's h-side and a-side, a file letter A-H (a-h) the rook on that file, which lies
+// on the king's h-side or a-side; the king may stand on any file of its first rank. The standard KQkq of
+// standard chess is the same thing. It returns the game's castling rules: standardCastling when every right
+// is the standard one.
+func (s *state) parseCastling(field string) (*castlingRules, error) {
 	if field == "-" {
-		return nil
+		return standardCastling, nil
 	}
+	king := [4]int{sqE1, sqE1, sqE8, sqE8}
+	rook := [4]int{sqH1, sqA1, sqH8, sqA8}
 	for i := 0; i < len(field); i++ {
 		c := field[i]
-		found := false
-		for _, cs := range castlingSquares {
-			if cs.letter != c {
-				continue
+		color, file := White, -1
+		switch {
+		case c == 'K' || c == 'Q' || c == 'k' || c == 'q':
+			if c >= 'a' {
+				color = Black
 			}
-			found = true
-			if s.castling&cs.right != 0 {
-				return fmt.Errorf("right %c given twice", c)
-			}
-			if s.board[cs.king] != uint8(cs.color<<3|King) {
-				return fmt.Errorf("right %c needs the %s king on %s", c, colorName(cs.color), cs.kingT)
-			}
-			if s.board[cs.rook] != uint8(cs.color<<3|Rook) {
-				return fmt.Errorf("right %c needs a %s rook on %s", c, colorName(cs.color), cs.rookT)
-			}
-			s.castling |= cs.right
+		case c >= 'A' && c <= 'H':
+			file = int(c - 'A')
+		case c >= 'a' && c <= 'h':
+			color, file = Black, int(c-'a')
+		default:
+			return nil, fmt.Errorf("%q is not one of K, Q, k, q or a file letter A-H, a-h (or - for none)", c)
 		}
-		if !found {
-			return fmt.Errorf("%q is not one of K, Q, k, q (or - for none)", c)
+		homeRank := 0
+		if color == Black {
+			homeRank = 7
 		}
+		ksq := int(s.king[color])
+		if ksq>>3 != homeRank {
+			return nil, fmt.Errorf("right %c needs the %s king on rank %d", c, colorName(color), homeRank+1)
+		}
+		rookCode := uint8(color<<3 | Rook)
+		var right int
+		switch {
+		case file >= 0:
+			rsq := homeRank*8 + file
+			if s.board[rsq] != rookCode {
+				return nil, fmt.Errorf("right %c needs a %s rook on %s", c, colorName(color), squareName(rsq))
+			}
+			right = 2 * color
+			if file < ksq&7 {
+				right++
+			}
+			rook[right] = rsq
+		default:
+			right = 2 * color
+			from, step, side := homeRank*8+7, -1, "h"
+			if c|0x20 == 'q' {
+				right++
+				from, step, side = homeRank*8, 1, "a"
+			}
+			found := false
+			for sq := from; sq != ksq; sq += step {
+				if s.board[sq] == rookCode {
+					rook[right], found = sq, true
+					break
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("right %c needs a %s rook on rank %d on the %s-side of the king", c, colorName(color), homeRank+1, side)
+			}
+		}
+		if s.castling&(1<<uint(right)) != 0 {
+			return nil, fmt.Errorf("right %c given twice", c)
+		}
+		s.castling |= 1 << uint(right)
+		king[right] = ksq
 	}
-	s.hash ^= zobristCastling[s.castling]
-	return nil
+	rules := standardCastling
+	if king != [4]int{sqE1, sqE1, sqE8, sqE8} || rook != [4]int{sqH1, sqA1, sqH8, sqA8} {
+		rules = newCastlingRules(king, rook)
+	}
+	s.hash ^= rules.zobrist[s.castling]
+	return rules, nil
 }
 
 func (s *state) parseEnPassant(field string) error {
@@ -265,14 +300,7 @@ func (p *Position) FEN() string {
 	} else {
 		b.WriteString(" b ")
 	}
-	if s.castling == 0 {
-		b.WriteByte('-')
-	}
-	for _, cs := range castlingSquares {
-		if s.castling&cs.right != 0 {
-			b.WriteByte(cs.letter)
-		}
-	}
+	s.writeCastling(&b, p.rules, false)
 	if s.ep != 0 {
 		b.WriteString(" " + squareName(int(s.ep)))
 	} else {
@@ -280,6 +308,51 @@ func (p *Position) FEN() string {
 	}
 	fmt.Fprintf(&b, " %d %d", s.halfmove, s.ply/2+1)
 	return b.String()
+}
+
+// ShredderFEN writes the position as Shredder-FEN: FEN with the castling rights as the files of their rooks
+// (HAha for the standard start).
+func (p *Position) ShredderFEN() string {
+	fen := p.FEN()
+	fields := strings.SplitN(fen, " ", 4)
+	var b strings.Builder
+	p.st.writeCastling(&b, p.rules, true)
+	return fields[0] + " " + fields[1] + " " + b.String() + " " + fields[3]
+}
+
+// writeCastling writes the castling field: X-FEN (KQkq for each right whose rook is the outermost on its
+// side of the king, the rook's file letter otherwise), or Shredder-FEN (always the file letter).
+func (s *state) writeCastling(b *strings.Builder, r *castlingRules, shredder bool) {
+	if s.castling == 0 {
+		b.WriteByte('-')
+		return
+	}
+	for i := 0; i < 4; i++ {
+		if s.castling&(1<<uint(i)) == 0 {
+			continue
+		}
+		color := i / 2
+		rsq := int(r.rook[i])
+		letter := byte('A' + rsq&7)
+		if !shredder && s.outermostRook(r, i) {
+			letter = "KQ"[i&1]
+		}
+		if color == Black {
+			letter += 'a' - 'A'
+		}
+		b.WriteByte(letter)
+	}
+}
+
+// outermostRook reports whether right i's rook has no rook of its colour between it and the board's edge.
+func (s *state) outermostRook(r *castlingRules, i int) bool {
+	rsq := int(r.rook[i])
+	edge := rsq | 7
+	if i&1 == 1 {
+		edge = rsq &^ 7
+	}
+	rooks := s.colors[i/2] & s.pieces[Rook]
+	return (between[rsq][edge]|bit(edge))&^bit(rsq)&rooks == 0
 }
 
 // String returns the FEN.

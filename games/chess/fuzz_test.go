@@ -16,6 +16,12 @@ var fuzzFENs = []string{
 	"rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2",
 	"4k3/8/8/8/8/8/8/4K2R w K -",
 	"r3k3/1P6/8/8/8/8/8/4K3 w q - 0 1",
+	// Chess960: Shredder-FEN, X-FEN with inner rooks, a king and rook that swap, a b1 rook shielding c1.
+	"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+	"r1k1r2q/p1ppp1pp/8/8/8/8/P1PPP1PP/R1K1R2Q w KQkq - 0 1",
+	"bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRKRB w KQkq - 0 1",
+	"4r3/3k4/8/8/8/8/6PP/qR1K1R2 w KQ - 0 1",
+	"4rrk1/pbbp2p1/1ppnp3/3n1pqp/3N1PQP/1PPNP3/PBBP2P1/4RRK1 w Ff - 0 1",
 }
 
 // FuzzParseFEN checks that any string either fails with an error naming the FEN or reads a usable position.
@@ -33,10 +39,12 @@ func FuzzParseFEN(f *testing.F) {
 			}
 			return
 		}
-		// An accepted position writes a FEN that reads back to the same position and hash.
-		q, err := ParseFEN(p.FEN())
-		if err != nil || q.FEN() != p.FEN() || q.Hash() != p.Hash() {
-			t.Fatalf("%q: FEN %q does not read back (%v)", fen, p.FEN(), err)
+		// An accepted position writes an X-FEN and a Shredder-FEN that read back to the same position and hash.
+		for _, out := range []string{p.FEN(), p.ShredderFEN()} {
+			q, err := ParseFEN(out)
+			if err != nil || q.FEN() != p.FEN() || q.ShredderFEN() != p.ShredderFEN() || q.Hash() != p.Hash() {
+				t.Fatalf("%q: %q does not read back (%v)", fen, out, err)
+			}
 		}
 		var buf [games.MaxMoves]games.Move
 		moves := p.AppendMoves(buf[:0])
@@ -59,14 +67,18 @@ func fuzzMoveParser(f *testing.F, parse func(p *Position, s string) (games.Move,
 		f.Add(i, "O-O-O")
 		f.Add(i, "exd8=Q+")
 		f.Add(i, "e1h1")
+		f.Add(i, "f1g1")
+		f.Add(i, "d1b1")
 		f.Add(i, "b7a8n")
 		f.Add(i, "R1a2")
 	}
 	f.Fuzz(func(t *testing.T, which int, s string) {
-		p, err := ParseFEN(fuzzFENs[uint(which)%uint(len(fuzzFENs))])
+		g := Game{Chess960: which%2 == 1} // both notations
+		pos, err := g.ParsePosition(fuzzFENs[uint(which)%uint(len(fuzzFENs))])
 		if err != nil {
 			t.Fatal(err)
 		}
+		p := pos.(*Position)
 		m, err := parse(p, s)
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "chess: move ") {

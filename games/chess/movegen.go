@@ -67,27 +67,6 @@ func (s *state) safeSquares(candidates uint64) uint64 {
 	return safe
 }
 
-// castlingPaths returns the castlings that rights and empty squares allow (not yet checked for attacks), as
-// the king-side and queen-side squares the king must cross safely (0 when not possible).
-func (s *state) castlingPaths(occ uint64) (kingside, queenside uint64) {
-	if s.side == White {
-		if s.castling&castleWhiteKing != 0 && occ&whiteKingsideEmpty == 0 {
-			kingside = whiteKingsideEmpty
-		}
-		if s.castling&castleWhiteQueen != 0 && occ&whiteQueensideEmpty == 0 {
-			queenside = whiteQueensideSafe
-		}
-	} else {
-		if s.castling&castleBlackKing != 0 && occ&blackKingsideEmpty == 0 {
-			kingside = blackKingsideEmpty
-		}
-		if s.castling&castleBlackQueen != 0 && occ&blackQueensideEmpty == 0 {
-			queenside = blackQueensideSafe
-		}
-	}
-	return kingside, queenside
-}
-
 // pawnGeometry holds a side's pawn directions: pushes and captures as shifts, and its special ranks.
 type pawnGeometry struct {
 	doubleRank uint64 // where a single push lands when a double push is still possible
@@ -128,16 +107,6 @@ var (
 	eastDelta = [2]int{9, -7}
 )
 
-// Castling squares: those that must be empty and those the king crosses (which must not be attacked).
-const (
-	whiteKingsideEmpty  = 1<<sqF1 | 1<<sqG1
-	whiteQueensideEmpty = 1<<(sqA1+1) | 1<<sqC1 | 1<<sqD1
-	whiteQueensideSafe  = 1<<sqC1 | 1<<sqD1
-	blackKingsideEmpty  = whiteKingsideEmpty << 56
-	blackQueensideEmpty = whiteQueensideEmpty << 56
-	blackQueensideSafe  = whiteQueensideSafe << 56
-)
-
 func (s *state) appendTargets(dst []games.Move, from, pt int, targets uint64) []games.Move {
 	base := encodeMove(from, 0, pt, 0)
 	for ; targets != 0; targets &= targets - 1 {
@@ -153,7 +122,7 @@ func appendPromotions(dst []games.Move, from, to, captured int) []games.Move {
 }
 
 // generate appends the legal moves to dst; tacticalOnly keeps captures and promotions.
-func (s *state) generate(dst []games.Move, tacticalOnly bool) []games.Move {
+func (s *state) generate(r *castlingRules, dst []games.Move, tacticalOnly bool) []games.Move {
 	us := int(s.side)
 	them := us ^ 1
 	ours, theirs := s.colors[us], s.colors[them]
@@ -166,7 +135,11 @@ func (s *state) generate(dst []games.Move, tacticalOnly bool) []games.Move {
 	}
 	var kingside, queenside uint64
 	if checkers == 0 && !tacticalOnly && s.castling != 0 {
-		kingside, queenside = s.castlingPaths(occ)
+		if r.standard {
+			kingside, queenside = s.castlingPaths(occ)
+		} else {
+			kingside, queenside = s.chess960Paths(r, occ)
+		}
 	}
 	kingTargets := kingAttacks[ksq] & allowed
 	safe := s.safeSquares(kingTargets | kingside | queenside)
@@ -262,16 +235,16 @@ func (s *state) generate(dst []games.Move, tacticalOnly bool) []games.Move {
 	}
 
 	if kingside != 0 && safe&kingside == kingside {
-		dst = append(dst, encodeMove(ksq, ksq+2, King, 0)|kindCastle<<21)
+		dst = append(dst, r.castle[(2*us)&3].move)
 	}
 	if queenside != 0 && safe&queenside == queenside {
-		dst = append(dst, encodeMove(ksq, ksq-2, King, 0)|kindCastle<<21)
+		dst = append(dst, r.castle[(2*us+1)&3].move)
 	}
 	return dst
 }
 
 // countMoves returns the number of legal moves without listing them (perft's bulk count at depth 1).
-func (s *state) countMoves() int {
+func (s *state) countMoves(r *castlingRules) int {
 	us := int(s.side)
 	them := us ^ 1
 	ours, theirs := s.colors[us], s.colors[them]
@@ -280,7 +253,11 @@ func (s *state) countMoves() int {
 	checkers, pinned := s.checkersAndPinned()
 	var kingside, queenside uint64
 	if checkers == 0 && s.castling != 0 {
-		kingside, queenside = s.castlingPaths(occ)
+		if r.standard {
+			kingside, queenside = s.castlingPaths(occ)
+		} else {
+			kingside, queenside = s.chess960Paths(r, occ)
+		}
 	}
 	kingTargets := kingAttacks[ksq] &^ ours
 	safe := s.safeSquares(kingTargets | kingside | queenside)
@@ -349,38 +326,42 @@ func (s *state) countMoves() int {
 
 // perft counts leaves to depth by copy-make, bulk counting the last ply. The state travels by value: Go's
 // escape analysis moves anything whose address is passed to a recursive call to the heap.
-func perft(s state, depth int) uint64 {
+func perft(s state, r *castlingRules, depth int) uint64 {
 	if depth <= 1 {
 		if depth <= 0 {
 			return 1
 		}
-		return uint64(s.countMoves())
+		return uint64(s.countMoves(r))
 	}
 	var buf [games.MaxMoves]games.Move
-	moves := s.generate(buf[:0], false)
+	moves := s.generate(r, buf[:0], false)
 	var n uint64
 	if depth == 2 {
 		for _, m := range moves {
 			child := s
-			child.make(m)
-			n += uint64(child.countMoves())
+			child.make(r, m)
+			n += uint64(child.countMoves(r))
 		}
 		return n
 	}
 	for _, m := range moves {
 		child := s
-		child.make(m)
-		n += perft(child, depth-1)
+		child.make(r, m)
+		n += perft(child, r, depth-1)
 	}
 	return n
 }
 
 // AppendMoves appends the legal moves to dst. It ignores the draw rules (repetition, fifty moves, insufficient
 // material), which Status reports, so that perft counts are the standard ones.
-func (p *Position) AppendMoves(dst []games.Move) []games.Move { return p.st.generate(dst, false) }
+func (p *Position) AppendMoves(dst []games.Move) []games.Move {
+	return p.st.generate(p.rules, dst, false)
+}
 
 // AppendTactical appends the legal captures (en passant included) and promotions (all four pieces) to dst.
-func (p *Position) AppendTactical(dst []games.Move) []games.Move { return p.st.generate(dst, true) }
+func (p *Position) AppendTactical(dst []games.Move) []games.Move {
+	return p.st.generate(p.rules, dst, true)
+}
 
 // IsTactical reports whether a move captures or promotes.
 func (p *Position) IsTactical(m games.Move) bool {
@@ -404,7 +385,7 @@ func (p *Position) TacticalGain(m games.Move) int {
 }
 
 // Perft counts the leaves of the legal move tree to depth (bulk counting the last ply), without allocating.
-func (p *Position) Perft(depth int) uint64 { return perft(p.st, depth) }
+func (p *Position) Perft(depth int) uint64 { return perft(p.st, p.rules, depth) }
 
 // CountMoves returns the number of legal moves (0 means checkmate or stalemate) without listing them.
-func (p *Position) CountMoves() int { return p.st.countMoves() }
+func (p *Position) CountMoves() int { return p.st.countMoves(p.rules) }

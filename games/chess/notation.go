@@ -8,9 +8,18 @@ import (
 	"dossier/games"
 )
 
-// FormatMove writes a move in UCI long algebraic notation: e2e4, e7e8q, castling as the king's move e1g1.
+// FormatMove writes a move in UCI long algebraic notation: e2e4, e7e8q, castling as the king's move e1g1,
+// or in a Chess960 game (see Game.Chess960) as the king taking its own rook, e1h1, as UCI_Chess960 asks.
 // NoMove is "0000", the UCI null move.
-func (p *Position) FormatMove(m games.Move) string { return FormatUCI(m) }
+func (p *Position) FormatMove(m games.Move) string {
+	if p.chess960 && moveKind(m) == kindCastle {
+		return squareName(moveFrom(m)) + squareName(moveRook(m))
+	}
+	return FormatUCI(m)
+}
+
+// Chess960 reports whether the position writes castling as Chess960 does (king takes rook).
+func (p *Position) Chess960() bool { return p.chess960 }
 
 // FormatUCI writes a chess move in UCI long algebraic notation (no position needed).
 func FormatUCI(m games.Move) string {
@@ -28,8 +37,10 @@ func moveError(token, why string, args ...any) error {
 	return fmt.Errorf("chess: move %q: %s", token, fmt.Sprintf(why, args...))
 }
 
-// ParseMove reads a move in UCI long algebraic notation (also the king-takes-own-rook castling form e1h1
-// that some GUIs send) or in SAN (Nf3, O-O, exd8=Q+), and returns it if it is legal here.
+// ParseMove reads a move in UCI long algebraic notation (castling as the king's move e1g1 or as the king
+// taking its own rook e1h1, the Chess960 form that some GUIs also send for standard chess) or in SAN (Nf3,
+// O-O, exd8=Q+), and returns it if it is legal here. Where a king's move and castling both go to g1 (a
+// Chess960 king on f1), f1g1 is the king's move and f1h1 castling.
 func (p *Position) ParseMove(s string) (games.Move, error) {
 	tok := strings.TrimSpace(s)
 	if tok == "" {
@@ -70,22 +81,18 @@ func (p *Position) parseUCI(tok string) (games.Move, error) {
 	if code>>3 != us {
 		return games.NoMove, moveError(tok, "the piece on %s is %s's, and %s is to move", squareName(from), colorName(code>>3), colorName(us))
 	}
-	// A king taking its own rook on its home square is how some GUIs send castling.
-	if code&7 == King && int(s.board[to]) == us<<3|Rook && promo == NoPiece {
-		switch {
-		case from == sqE1 && to == sqH1:
-			to = sqG1
-		case from == sqE1 && to == sqA1:
-			to = sqC1
-		case from == sqE8 && to == sqH8:
-			to = sqG8
-		case from == sqE8 && to == sqA8:
-			to = sqC8
-		}
-	}
 	var buf [games.MaxMoves]games.Move
+	// A king taking its own rook is castling with that rook.
+	if code&7 == King && int(s.board[to]) == us<<3|Rook && promo == NoPiece {
+		for _, m := range s.generate(p.rules, buf[:0], false) {
+			if moveKind(m) == kindCastle && moveRook(m) == to {
+				return m, nil
+			}
+		}
+		return games.NoMove, moveError(tok, "castling with the rook on %s is not legal in this position (%s)", squareName(to), p.FEN())
+	}
 	needsPromotion := false
-	for _, m := range s.generate(buf[:0], false) {
+	for _, m := range s.generate(p.rules, buf[:0], false) {
 		if moveFrom(m) != from || moveTo(m) != to {
 			continue
 		}
@@ -129,7 +136,7 @@ func (p *Position) SAN(m games.Move) string {
 		b.WriteByte(pieceLetters[pt] - ('a' - 'A'))
 		var buf [games.MaxMoves]games.Move
 		sameFile, sameRank, others := false, false, false
-		for _, o := range s.generate(buf[:0], false) {
+		for _, o := range s.generate(p.rules, buf[:0], false) {
 			if o == m || movePiece(o) != pt || moveTo(o) != to || moveKind(o) == kindCastle {
 				continue
 			}
@@ -152,9 +159,9 @@ func (p *Position) SAN(m games.Move) string {
 		b.WriteString(squareName(to))
 	}
 	after := *s
-	after.make(m)
+	after.make(p.rules, m)
 	if after.inCheck() {
-		if after.countMoves() == 0 {
+		if after.countMoves(p.rules) == 0 {
 			b.WriteByte('#')
 		} else {
 			b.WriteByte('+')
@@ -175,7 +182,7 @@ func (p *Position) ParseSAN(tok string) (games.Move, error) {
 		return games.NoMove, moveError(tok, "empty")
 	}
 	var buf [games.MaxMoves]games.Move
-	legal := s.generate(buf[:0], false)
+	legal := s.generate(p.rules, buf[:0], false)
 	switch body {
 	case "O-O", "0-0", "O-O-O", "0-0-0":
 		for _, m := range legal {

@@ -22,8 +22,9 @@ var sevenTagRoster = [...]string{"Event", "Site", "Date", "Round", "White", "Bla
 const pgnLineWidth = 79
 
 // WritePGN writes one game in PGN export format: the Seven Tag Roster first (a missing tag as "?", Result
-// always from result), then the other tags in the order given, SetUp and FEN when start is not the standard
-// position (nil means the standard start; SetUp and FEN tags given are ignored), the moves in SAN with move numbers, and the result. Every move
+// always from result), then the other tags in the order given, Variant "Chess960" for a Chess960 game, SetUp
+// and FEN when start is not the standard position or the game is Chess960 (nil means the standard start;
+// SetUp and FEN tags given are ignored), the moves in SAN with move numbers, and the result. Every move
 // must be legal in turn; the error names the first that is not. start is not modified.
 func WritePGN(w io.Writer, tags []PGNTag, start *Position, moves []games.Move, result games.Result) error {
 	if start == nil {
@@ -67,7 +68,10 @@ func WritePGN(w io.Writer, tags []PGNTag, start *Position, moves []games.Move, r
 		}
 		writeTag(bw, t.Name, t.Value)
 	}
-	if fen != StartFEN {
+	if start.chess960 {
+		writeTag(bw, "Variant", "Chess960")
+	}
+	if fen != StartFEN || start.chess960 {
 		writeTag(bw, "SetUp", "1")
 		writeTag(bw, "FEN", fen)
 	}
@@ -106,7 +110,7 @@ func writeTag(w *bufio.Writer, name, value string) {
 // isLegal reports whether m is one of the legal moves here.
 func (p *Position) isLegal(m games.Move) bool {
 	var buf [games.MaxMoves]games.Move
-	for _, legal := range p.st.generate(buf[:0], false) {
+	for _, legal := range p.st.generate(p.rules, buf[:0], false) {
 		if legal == m {
 			return true
 		}

@@ -20,7 +20,8 @@ const (
 	King    = 6
 )
 
-// Castling rights bits.
+// Castling rights bits. Right i (bit 1<<i) belongs to colour i/2, on the king side when i is even; which
+// rook it castles with is the game's castlingRules.
 const (
 	castleWhiteKing  = 1
 	castleWhiteQueen = 2
@@ -33,8 +34,11 @@ const (
 //	bits  0-5  origin square        bits 15-17 captured piece type (0 none; a pawn for en passant)
 //	bits  6-11 destination square   bits 18-20 promotion piece type (0 none)
 //	bits 12-14 moving piece type    bits 21-22 kind: normal, double pawn push, en passant, castling
+//	bits 23-28 castling: the rook's origin square
 //
-// The moving piece type is never 0, so no move is games.NoMove. Castling is encoded as the king's move (e1g1).
+// The moving piece type is never 0, so no move is games.NoMove. Castling is encoded as the king's move to
+// the g- or c-file (e1g1; in Chess960 the king may not move at all, g1g1) with the rook's origin beside it,
+// so that Chess960 notation can name the rook (e1h1) and a king move to g1 differs from castling to g1.
 const (
 	kindNormal     = 0
 	kindDoublePush = 1
@@ -48,6 +52,7 @@ func movePiece(m games.Move) int     { return int(m>>12) & 7 }
 func moveCaptured(m games.Move) int  { return int(m>>15) & 7 }
 func movePromotion(m games.Move) int { return int(m>>18) & 7 }
 func moveKind(m games.Move) int      { return int(m>>21) & 3 }
+func moveRook(m games.Move) int      { return int(m>>23) & 63 }
 func encodeMove(from, to, piece, captured int) games.Move {
 	return games.Move(from | to<<6 | piece<<12 | captured<<15)
 }
@@ -70,7 +75,12 @@ func MovePromotion(m games.Move) int { return movePromotion(m) }
 // IsCastling reports whether a chess move is castling.
 func IsCastling(m games.Move) bool { return moveKind(m) == kindCastle }
 
-// state is everything Play changes; Play pushes a copy on the undo stack and Undo pops it (copy-make).
+// CastlingRook returns the origin square of the rook a castling move moves (meaningless for other moves).
+func CastlingRook(m games.Move) int { return moveRook(m) }
+
+// state is everything Play changes; Play pushes a copy on the undo stack and Undo pops it (copy-make). The
+// game's castlingRules, which never change, travel beside it as an argument: a pointer in the state would
+// make every copy of it dearer.
 type state struct {
 	colors   [2]uint64
 	pieces   [7]uint64 // by type; index 0 unused
@@ -92,13 +102,13 @@ var (
 	zobristSide     uint64
 	zobristCastling [16]uint64
 	zobristEP       [8]uint64
+	// zobristCastlingRook[i][file] marks right i held with its rook on a file other than the standard one
+	// (Chess960), so that positions differing only in which rook may castle hash apart.
+	zobristCastlingRook [4][8]uint64
 )
 
-// castlingKeep[sq] is the castling rights that survive a move from or to sq.
-var castlingKeep [64]uint8
-
-// castleRook[kingTo] gives the rook's move of a castling by the king's destination.
-var castleRookFrom, castleRookTo [64]uint8
+// castleRookTo[kingTo] is where the rook of a castling ends, by the king's destination (f1 for g1, d1 for c1).
+var castleRookTo [64]uint8
 
 func init() {
 	seed := uint64(0x9E3779B97F4A7C15)
@@ -129,19 +139,14 @@ func init() {
 	for f := range zobristEP {
 		zobristEP[f] = next()
 	}
-	for sq := range castlingKeep {
-		castlingKeep[sq] = 15
+	for i := range zobristCastlingRook {
+		for f := range zobristCastlingRook[i] {
+			zobristCastlingRook[i][f] = next()
+		}
 	}
-	castlingKeep[sqE1] &^= castleWhiteKing | castleWhiteQueen
-	castlingKeep[sqH1] &^= castleWhiteKing
-	castlingKeep[sqA1] &^= castleWhiteQueen
-	castlingKeep[sqE8] &^= castleBlackKing | castleBlackQueen
-	castlingKeep[sqH8] &^= castleBlackKing
-	castlingKeep[sqA8] &^= castleBlackQueen
-	castleRookFrom[sqG1], castleRookTo[sqG1] = sqH1, sqF1
-	castleRookFrom[sqC1], castleRookTo[sqC1] = sqA1, sqD1
-	castleRookFrom[sqG8], castleRookTo[sqG8] = sqH8, sqF8
-	castleRookFrom[sqC8], castleRookTo[sqC8] = sqA8, sqD8
+	castleRookTo[sqG1], castleRookTo[sqC1] = sqF1, sqD1
+	castleRookTo[sqG8], castleRookTo[sqC8] = sqF8, sqD8
+	standardCastling = newCastlingRules([4]int{sqE1, sqE1, sqE8, sqE8}, [4]int{sqH1, sqA1, sqH8, sqA8})
 }
 
 func (s *state) occupied() uint64 { return s.colors[0] | s.colors[1] }
@@ -201,8 +206,8 @@ func (s *state) setEnPassant(epSquare int) {
 	}
 }
 
-// make plays a legal move on the state.
-func (s *state) make(m games.Move) {
+// make plays a legal move on the state, castling by the rules r.
+func (s *state) make(r *castlingRules, m games.Move) {
 	from, to := moveFrom(m), moveTo(m)
 	pt, captured := movePiece(m), moveCaptured(m)
 	us := int(s.side)
@@ -246,18 +251,26 @@ func (s *state) make(m games.Move) {
 	case King:
 		s.king[us] = uint8(to)
 		if moveKind(m) == kindCastle {
-			rf, rt := int(castleRookFrom[to]), int(castleRookTo[to])
-			rb := bit(rf) | bit(rt)
+			// In Chess960 the rook may start on the king's destination or end on its origin, so the
+			// bitboards change by exclusive or (which composes) and the mailbox keeps whoever lands last.
+			if from == to { // a Chess960 king that stays put: fromTo took it off, so put it back
+				s.pieces[King] ^= fromTo
+				s.colors[us] ^= fromTo
+			}
+			rf, rt := moveRook(m), int(castleRookTo[to])
+			rb := bit(rf) ^ bit(rt) // 0 when the rook stays put
 			s.pieces[Rook] ^= rb
 			s.colors[us] ^= rb
-			s.board[rf] = 0
+			if rf != to {
+				s.board[rf] = 0
+			}
 			s.board[rt] = uint8(us<<3 | Rook)
 			h ^= zobristPiece[us<<3|Rook][rf] ^ zobristPiece[us<<3|Rook][rt]
 		}
 	}
 	if s.castling != 0 {
-		if rights := s.castling & castlingKeep[from] & castlingKeep[to]; rights != s.castling {
-			h ^= zobristCastling[s.castling] ^ zobristCastling[rights]
+		if rights := s.castling & r.keep[from] & r.keep[to]; rights != s.castling {
+			h ^= r.zobrist[s.castling&15] ^ r.zobrist[rights&15]
 			s.castling = rights
 		}
 	}
@@ -286,6 +299,10 @@ func (s *state) makeNull() {
 type Position struct {
 	st    state
 	stack []state // the states before each move played, oldest first
+	// rules is the game's castling: which rook each right castles with, shared by every copy.
+	rules *castlingRules
+	// chess960 writes castling in UCI as the king taking its own rook (e1h1), as UCI_Chess960 asks.
+	chess960 bool
 }
 
 var _ interface {
@@ -302,7 +319,7 @@ func (p *Position) ToMove() games.Side { return games.Side(p.st.side) }
 // Play makes a legal move.
 func (p *Position) Play(m games.Move) {
 	p.stack = append(p.stack, p.st)
-	p.st.make(m)
+	p.st.make(p.rules, m)
 }
 
 // Undo takes back the last move (or null move).
@@ -339,7 +356,7 @@ func (p *Position) Clone() games.Position { return p.Copy() }
 
 // Copy is Clone with the concrete type.
 func (p *Position) Copy() *Position {
-	return &Position{st: p.st, stack: append([]state(nil), p.stack...)}
+	return &Position{st: p.st, stack: append([]state(nil), p.stack...), rules: p.rules, chess960: p.chess960}
 }
 
 // PieceAt returns the colour and type of the piece on sq (a1 = 0), with ok false for an empty square.

@@ -1,14 +1,12 @@
 // UCI_Opponent parsing.
-package protocol
+package play
 
 import (
 	"strings"
 	"testing"
-
-	"dossier/games/chess"
 )
 
-func TestParseOpponent(t *testing.T) {
+func TestParseUCIOpponent(t *testing.T) {
 	tests := []struct {
 		value string
 		want  Opponent
@@ -36,11 +34,12 @@ func TestParseOpponent(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.value, func(t *testing.T) {
-			if got := ParseOpponent(tc.value); got != tc.want {
-				t.Errorf("ParseOpponent(%q) = %+v, want %+v", tc.value, got, tc.want)
+			tc.want.Source = "uci"
+			if got := ParseUCIOpponent(tc.value); got != tc.want {
+				t.Errorf("ParseUCIOpponent(%q) = %+v, want %+v", tc.value, got, tc.want)
 			}
 			if tc.want.Title != "" || tc.want.Elo != 0 || tc.want.Kind != UnknownKind {
-				if back := ParseOpponent(tc.want.String()); back != tc.want {
+				if back := ParseUCIOpponent(tc.want.String()); back != tc.want {
 					t.Errorf("%q reads back as %+v", tc.want.String(), back)
 				}
 			}
@@ -48,44 +47,43 @@ func TestParseOpponent(t *testing.T) {
 	}
 }
 
-func TestOpponentOption(t *testing.T) {
-	eng := newFakeEngine(0)
-	s := NewSession(eng, chess.Game{}, nil, nil, testConfig())
-	for _, line := range []string{
-		"setoption name UCI_Opponent value BOT 2100 computer Some  Bot",
-		"setoption name uci_opponent value <empty>",
-		"setoption name UCI_Opponent value none 1500 human alice",
-	} {
-		s.handleLine(line)
+func TestNameKey(t *testing.T) {
+	tests := []struct{ name, key string }{
+		{"Stockfish 16", "stockfish 16"},
+		{"  stockfish\t 16 ", "stockfish 16"},
+		{"STOCKFISH 16", "stockfish 16"},
+		{"", UnknownKey},
+		{" \t ", UnknownKey},
+		{"(unknown)", `"(unknown)"`},
+		{"(Unknown) ", `"(unknown)"`},
+		{"Ünïcode Bot", "ünïcode bot"},
 	}
-	want := []Opponent{{Title: "BOT", Elo: 2100, Kind: Computer, Name: "Some  Bot"}, {}, {Elo: 1500, Kind: Human, Name: "alice"}}
-	if len(eng.opponents) != len(want) {
-		t.Fatalf("SetOpponent calls %+v", eng.opponents)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := NameKey(tc.name); got != tc.key {
+				t.Errorf("NameKey(%q) = %q, want %q", tc.name, got, tc.key)
+			}
+		})
 	}
-	for i := range want {
-		if eng.opponents[i] != want[i] {
-			t.Errorf("call %d: %+v, want %+v", i, eng.opponents[i], want[i])
-		}
-	}
-	if s.Opponent() != want[2] {
-		t.Errorf("session keeps %+v", s.Opponent())
+	if (Opponent{}).Named() || !(Opponent{Name: "x"}).Named() {
+		t.Error("Named is wrong")
 	}
 }
 
-// FuzzParseOpponent checks that any value parses without a panic, keeps a name whenever the value is not
+// FuzzParseUCIOpponent checks that any value parses without a panic, keeps a name whenever the value is not
 // blank, and that a value read as the pattern writes back to itself.
-func FuzzParseOpponent(f *testing.F) {
+func FuzzParseUCIOpponent(f *testing.F) {
 	for _, v := range []string{"none none computer Stockfish 16", "BOT 2100 computer SomeBot", "none 1500 human alice", "GM -5 human", "", " \t"} {
 		f.Add(v)
 	}
 	f.Fuzz(func(t *testing.T, value string) {
-		o := ParseOpponent(value)
+		o := ParseUCIOpponent(value)
 		if (o.Name == "") != (strings.TrimSpace(value) == "") {
-			t.Fatalf("ParseOpponent(%q) = %+v", value, o)
+			t.Fatalf("ParseUCIOpponent(%q) = %+v", value, o)
 		}
 		if o.Title != "" || o.Elo != 0 || o.Kind != UnknownKind {
-			if back := ParseOpponent(o.String()); back != o {
-				t.Fatalf("ParseOpponent(%q) = %+v writes as %q, which reads back as %+v", value, o, o.String(), back)
+			if back := ParseUCIOpponent(o.String()); back != o {
+				t.Fatalf("ParseUCIOpponent(%q) = %+v writes as %q, which reads back as %+v", value, o, o.String(), back)
 			}
 		}
 	})

@@ -1,5 +1,6 @@
-// The opponent as the GUI describes it in the UCI_Opponent option.
-package protocol
+// Who the opponent is, as a front end (UCI_Opponent, CECP's name and rating, a match spec) describes it, and
+// the stable key under which the memory files it.
+package play
 
 import (
 	"strconv"
@@ -27,7 +28,9 @@ func (k PlayerKind) String() string {
 	return "none"
 }
 
-// Opponent is who the engine plays, parsed from UCI_Opponent.
+// Opponent is who the engine plays, as the front end described it. Front ends fill what they know: UCI
+// sends UCI_Opponent (and sometimes UCI_RatingAdv), CECP sends name, rating and computer, and dossier match
+// names its players.
 type Opponent struct {
 	// Title is the player's title in upper case (GM, IM, FM, CM, NM, WGM, WIM, WFM, WCM, WNM, LM, BOT), or "".
 	Title string
@@ -38,6 +41,38 @@ type Opponent struct {
 	// Name is the player's name; it may contain spaces. It is the whole option value when that does not
 	// follow the UCI_Opponent pattern.
 	Name string
+	// RatingAdv is our rating minus the opponent's, as UCI_RatingAdv sends it; valid when HasRatingAdv.
+	RatingAdv int
+	// HasRatingAdv says whether RatingAdv was sent (0 is a valid advantage).
+	HasRatingAdv bool
+	// OurElo is our own rating as the front end sees it (CECP's rating command), or 0.
+	OurElo int
+	// Source names the front end that described the opponent: "uci", "cecp", "match".
+	Source string
+}
+
+// UnknownKey is the store key of an opponent that gave no name. It is recorded like any other opponent but
+// never merged with a named one: no name normalises to it.
+const UnknownKey = "(unknown)"
+
+// Key returns the opponent's stable store key (see NameKey).
+func (o Opponent) Key() string { return NameKey(o.Name) }
+
+// Named reports whether the opponent gave a name.
+func (o Opponent) Named() bool { return strings.TrimSpace(o.Name) != "" }
+
+// NameKey normalises a player's name into the key the memory files it under: case folded, white space
+// trimmed and runs of it made one space, so that "Stockfish  16" and "stockfish 16" are one opponent. A blank
+// name gives UnknownKey; a name that would read as UnknownKey is quoted so that the two never meet.
+func NameKey(name string) string {
+	key := strings.Join(strings.Fields(strings.ToLower(name)), " ")
+	switch key {
+	case "":
+		return UnknownKey
+	case UnknownKey:
+		return `"` + key + `"`
+	}
+	return key
 }
 
 // knownTitles are the titles lichess and FIDE give; UCI_Opponent writes "none" for an untitled player.
@@ -46,15 +81,15 @@ var knownTitles = map[string]bool{
 	"WCM": true, "WNM": true, "LM": true, "BOT": true,
 }
 
-// maxElo bounds the ratings ParseOpponent accepts; a larger number is not a rating but part of a name.
+// maxElo bounds the ratings ParseUCIOpponent accepts; a larger number is not a rating but part of a name.
 const maxElo = 9999
 
-// ParseOpponent reads a UCI_Opponent value, "<title|none> <elo|none> <computer|human> <name>", as cutechess
+// ParseUCIOpponent reads a UCI_Opponent value, "<title|none> <elo|none> <computer|human> <name>", as cutechess
 // ("none none computer Stockfish 16") and lichess-bot ("BOT 2100 computer SomeBot", "none 1500 human alice")
 // send it. It is lenient: a value that does not follow the pattern, or has no name after the three fields,
 // becomes the name as a whole (with its outer spaces trimmed and inner runs of spaces kept).
-func ParseOpponent(value string) Opponent {
-	whole := Opponent{Name: strings.TrimSpace(value)}
+func ParseUCIOpponent(value string) Opponent {
+	whole := Opponent{Name: strings.TrimSpace(value), Source: "uci"}
 	rest := whole.Name
 	fields := [3]string{}
 	for i := range fields {
@@ -67,7 +102,7 @@ func ParseOpponent(value string) Opponent {
 	if rest == "" {
 		return whole
 	}
-	var o Opponent
+	o := Opponent{Source: "uci"}
 	switch title := strings.ToUpper(fields[0]); {
 	case title == "NONE":
 	case knownTitles[title]:
@@ -105,7 +140,7 @@ func cutField(s string) (field, rest string, ok bool) {
 	return s[:i], strings.TrimLeft(s[i:], " \t"), true
 }
 
-// String writes the opponent in UCI_Opponent form, which ParseOpponent reads back when the name is not empty.
+// String writes the opponent in UCI_Opponent form, which ParseUCIOpponent reads back when the name is not empty.
 func (o Opponent) String() string {
 	title, elo := "none", "none"
 	if o.Title != "" {

@@ -1,0 +1,99 @@
+// Migrations of stores written with an older schema to the current one.
+package memory
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
+)
+
+// nan is the evaluation of a move record that has none.
+var nan = math.NaN()
+
+// opponentV1 is a profile as schema version 1 stored it: one name, the latest rating without its source or
+// date. Version 2 keeps every name an opponent was seen under and each rating with its source and date.
+type opponentV1 struct {
+	Key   string    `json:"key"`
+	Name  string    `json:"name,omitempty"`
+	Elo   int       `json:"elo,omitempty"`
+	Title string    `json:"title,omitempty"`
+	Kind  string    `json:"kind,omitempty"`
+	First time.Time `json:"first,omitzero"`
+	Last  time.Time `json:"last,omitzero"`
+}
+
+// ratingSourceV1 is the source of a rating carried over from a version 1 profile, which did not record one.
+const ratingSourceV1 = "schema v1"
+
+// upgrade returns the version 2 form of a version 1 profile.
+func (p *opponentV1) upgrade() *opponentRec {
+	rec := &opponentRec{Key: p.Key, Title: p.Title, Kind: p.Kind, First: p.First, Last: p.Last}
+	if p.Name != "" {
+		rec.Names = []string{p.Name}
+	}
+	if p.Elo > 0 {
+		rec.Ratings = []ratingRec{{Elo: p.Elo, Source: ratingSourceV1, At: p.Last}}
+	}
+	return rec
+}
+
+// migrate brings the store from version up to schemaVersion. Each step rewrites records in idempotent
+// transactions and the version is written last, so a migration cut short by a crash is run again whole.
+func (s *store) migrate(version int) error {
+	if version != 1 {
+		return fail(s.dir, ErrCorrupt, fmt.Errorf("no migration from schema version %d", version))
+	}
+	var old []*opponentV1
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(prefProfile), PrefetchValues: true})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			key := it.Item().KeyCopy(nil)
+			p := &opponentV1{}
+			var migrated bool
+			err := it.Item().Value(func(v []byte) error {
+				if err := decodeStrict(v, p); err != nil {
+					// A migration cut short left some profiles in the new form already.
+					_, err2 := decodeValue(key, v)
+					migrated = err2 == nil
+					return err
+				}
+				return nil
+			})
+			if migrated {
+				continue
+			}
+			if err != nil {
+				return fail(s.dir, ErrCorrupt, fmt.Errorf("version 1 profile %q: %w", key, err))
+			}
+			if string(profileKey(p.Key)) != string(key) {
+				return fail(s.dir, ErrCorrupt, fmt.Errorf("version 1 profile %q names key %q", key, p.Key))
+			}
+			old = append(old, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.batch(func(b *batchTxn) error {
+		for _, p := range old {
+			rec := p.upgrade()
+			if err := rec.check(); err != nil {
+				return fail(s.dir, ErrCorrupt, fmt.Errorf("version 1 profile %q: %w", p.Key, err))
+			}
+			if err := b.do(func(txn *badger.Txn) error { return txn.Set(profileKey(p.Key), encodeValue(rec)) }); err != nil {
+				return err
+			}
+		}
+		return b.do(func(txn *badger.Txn) error {
+			return txn.Set([]byte(keySchema), fmt.Appendf(nil, "%d", schemaVersion))
+		})
+	})
+}
+
+// errLocked says another process holds the store.
+var errLocked = errors.New("another process holds the store")

@@ -1,0 +1,124 @@
+// The game's life cycle through a UCI session: when a game starts, what is observed, take-backs, and the
+// results the session infers at ucinewgame, at a new game without it, and at quit or the end of the input.
+package protocol
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"dossier/engine"
+	"dossier/games/chess"
+	"dossier/games/connect4"
+)
+
+func TestLifecycle(t *testing.T) {
+	const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	tests := []struct {
+		name     string
+		commands []string
+		want     []string
+	}{
+		{"the opponent mates us: result at ucinewgame", []string{
+			"position startpos", "go wtime 300000 btime 300000 winc 2000 binc 2000",
+			"position startpos moves f2f3 e7e5", "go wtime 299000 btime 300000 winc 2000 binc 2000",
+			"position startpos moves f2f3 e7e5 g2g4 d8h4", "ucinewgame",
+		}, []string{
+			"start chess chess as first from " + startFEN + " (300+2)",
+			"observe 1 e7e5 2s",   // its clock kept 300 s though it gained the 2 s increment
+			"observe 3 d8h4 -1ns", // the mate, seen only in the last position command
+			"over 0-1 checkmate after 4 moves",
+			"close",
+		}},
+		{"the opponent's thinking time from its clock", []string{
+			"position startpos", "go wtime 60000 btime 60000 winc 1000 binc 1000",
+			"position startpos moves a2a3 e7e5", "go wtime 60000 btime 55000 winc 1000 binc 1000",
+		}, []string{
+			"start chess chess as first from " + startFEN + " (60+1)",
+			"observe 1 e7e5 6s",
+			"over * unknown after 2 moves",
+			"close",
+		}},
+		{"an unfinished game is over with an unknown result at quit", []string{
+			"position startpos moves e2e4", "go movetime 10", "quit",
+		}, []string{
+			"start chess chess as second from " + startFEN + " (movetime 10)",
+			"observe 0 e2e4 -1ns",
+			"over * unknown after 1 moves",
+			"close",
+		}},
+		{"a take-back", []string{
+			"position startpos moves e2e4", "go depth 1",
+			"position startpos moves e2e4 a7a6 d2d4", "go depth 1",
+			"position startpos moves e2e4", "go depth 1",
+			"position startpos moves e2e4 a7a6 g1f3", "go depth 1",
+		}, []string{
+			"start chess chess as second from " + startFEN + " (depth 1)",
+			"observe 0 e2e4 -1ns",
+			"observe 2 d2d4 -1ns",
+			"takeback to 1",
+			"observe 2 g1f3 -1ns",
+			"over * unknown after 3 moves",
+			"close",
+		}},
+		{"a new game without ucinewgame ends the last one", []string{
+			"position startpos moves e2e4", "go depth 1",
+			"position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1", "go depth 1",
+		}, []string{
+			"start chess chess as second from " + startFEN + " (depth 1)",
+			"observe 0 e2e4 -1ns",
+			"over * unknown after 1 moves",
+			"start chess chess as first from 4k3/8/8/8/8/8/8/4K2R w K - 0 1 (depth 1)",
+			"over * unknown after 0 moves",
+			"close",
+		}},
+		{"perft and a position without go start no game", []string{
+			"position startpos moves e2e4", "go perft 1", "ucinewgame", "quit",
+		}, []string{"close"}},
+		{"a variant change ends the game", []string{
+			"position startpos moves e2e4", "go depth 1",
+			"setoption name UCI_Variant value cfour", "position startpos moves P@d1 P@d2", "go depth 1",
+		}, []string{
+			"start chess chess as second from " + startFEN + " (depth 1)",
+			"observe 0 e2e4 -1ns",
+			"over * unknown after 1 moves",
+			"start connect4 cfour as first from " + connect4.Game{}.Start().FEN() + " (depth 1)",
+			"observe 1 P@d2 -1ns",
+			"over * unknown after 2 moves",
+			"close",
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			eng := newFakeEngine(0)
+			runScript(t, eng, chess.Game{}, testConfig(), strings.Join(tc.commands, "\n")+"\n")
+			if got := eng.events(); !slices.Equal(got, tc.want) {
+				t.Errorf("life cycle\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestLifecycleOurMateEndsTheGame: when our bestmove mates, the GUI sends no position after it; the session
+// plays it on the final position and records the win.
+func TestLifecycleOurMateEndsTheGame(t *testing.T) {
+	eng := newFakeEngine(0)
+	mated := "position startpos moves f2f3 e7e5 g2g4"
+	p, err := chess.Game{}.ParsePosition("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.ParseMove("d8h4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng.result = &engine.Result{Move: m}
+	out := runScript(t, eng, chess.Game{}, testConfig(), "position startpos moves f2f3\ngo depth 1\n"+mated+"\ngo depth 1\nucinewgame\n")
+	if got := linesWith(out, "bestmove"); len(got) != 2 || got[1] != "bestmove d8h4" {
+		t.Fatalf("bestmoves %q", got)
+	}
+	events := eng.events()
+	if !slices.Contains(events, "over 0-1 checkmate after 4 moves") {
+		t.Errorf("life cycle %q: no win by our mate", events)
+	}
+}
