@@ -25,9 +25,9 @@ func SearchOptions() engine.AlphaBetaOptions {
 // move's features, as engine.AlphaBeta does) and plays the first best move in its move order.
 type Player struct {
 	// Eval is the player's evaluation function.
-	Eval engine.Evaluation
+	Eval engine.Evaluation `json:"eval"`
 	// Depth is its search depth in plies, 1..MaxDepth.
-	Depth int
+	Depth int `json:"depth"`
 }
 
 // Check reports an error if the player does not fit the game or searches no ply or too many.
