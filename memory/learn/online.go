@@ -156,7 +156,9 @@ func (l *TypeLearner) State() TypeLearnerState {
 }
 
 // Probabilities returns the current type probabilities.
-func (l *TypeLearner) Probabilities() []float64 { return append([]float64(nil), l.state.Probabilities...) }
+func (l *TypeLearner) Probabilities() []float64 {
+	return append([]float64(nil), l.state.Probabilities...)
+}
 
 // ranked returns the moves of p and their values under every type, from the cache when p was ranked before.
 func (l *TypeLearner) ranked(p games.Position) (*rankedPosition, error) {
