@@ -114,6 +114,7 @@ func TestOnlineTypeLearning(t *testing.T) {
 		{learn.SlowLearning, 0.02, 0.9, 250},
 	}
 	var report strings.Builder
+	var learned *learn.TypeLearner
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/rate=%v", c.mode, c.rate), func(t *testing.T) {
 			l, err := learn.NewTypeLearner(g, learn.TypeLearnerState{Types: types, Mode: c.mode, Rate: c.rate, PS: c.ps})
@@ -121,6 +122,9 @@ func TestOnlineTypeLearning(t *testing.T) {
 				t.Fatal(err)
 			}
 			curve := learningCurve(t, l, stream, truth)
+			if c.mode == learn.SlowLearning && c.rate == 0.02 {
+				learned = l
+			}
 			first, stays := reach(curve, 0.1)
 			tail := curve[len(curve)/2:]
 			st := l.State()
@@ -134,6 +138,35 @@ func TestOnlineTypeLearning(t *testing.T) {
 				t.Errorf("mean error %.3f over the second half, want at most 0.1", m)
 			}
 		})
+	}
+	// The yardstick on the second half of the stream: the learned mixture against each type alone (the
+	// same rank model, PS 0.9) and against minimax's implicit model (our strongest at 2 plies).
+	if learned == nil {
+		t.Fatal("no slow learner with rate 0.02 ran")
+	}
+	tail := stream[len(stream)/2:]
+	mixture, err := learn.Measure(learned, tail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&report, "learned mixture: %v\n", mixture)
+	for _, ty := range append(types, preset(t, g, "strongest", depth)) {
+		ps := 0.9
+		if ty.Eval.Name == "strongest" {
+			ps = 1 // minimax's implicit model
+		}
+		m, err := learn.NewRankModel(g, ty, ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		score, err := learn.Measure(m, tail)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&report, "%s alone (PS %.1f): %v\n", ty.Eval.Name, ps, score)
+		if ps < 1 && score.LogLikelihood >= mixture.LogLikelihood {
+			t.Errorf("%s alone explains the moves as well as the learned mixture: %.3f >= %.3f", ty.Eval.Name, score.LogLikelihood, mixture.LogLikelihood)
+		}
 	}
 	t.Log("\n" + report.String())
 }

@@ -41,7 +41,8 @@ func predicted(t testing.TB, g games.Game, pl learn.Player, exs []learn.Observat
 	return float64(hits) / float64(len(exs))
 }
 
-// TestStrategyLearning learns the strategy of a fixed player from its moves and predicts held-out moves.
+// TestStrategyLearning learns the strategy of a fixed player from its moves (random positions) and predicts
+// held-out moves; the learner tries depths up to one more than the player's.
 // go test ./memory/learn -run TestStrategyLearning -v
 func TestStrategyLearning(t *testing.T) {
 	cases := []struct {
@@ -49,12 +50,17 @@ func TestStrategyLearning(t *testing.T) {
 		depth, maxDepth      int
 		train, monitor, test int
 		lo, hi               int
+		slow                 bool
 	}{
-		{"tictactoe", "open-lines", 2, 3, 150, 100, 200, 0, 5},
-		{"checkers", "strongest", 2, 3, 600, 150, 300, 4, 30},
+		{"tictactoe", "open-lines", 2, 3, 150, 100, 200, 0, 5, false},
+		{"checkers", "strongest", 2, 3, 600, 150, 300, 4, 30, false},
+		{"checkers", "strongest", 3, 4, 600, 150, 300, 4, 30, true},
 	}
 	for _, c := range cases {
-		t.Run(c.game, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s@%d", c.game, c.preset, c.depth), func(t *testing.T) {
+			if c.slow && testing.Short() {
+				t.Skip("a deeper opponent takes a while; run without -short")
+			}
 			g := game(t, c.game)
 			truth := preset(t, g, c.preset, c.depth)
 			rng := rand.New(rand.NewPCG(1, 9))
