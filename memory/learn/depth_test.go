@@ -64,8 +64,23 @@ func depthFigure(t testing.TB, g games.Game, evalName string, maxDepth, trials, 
 	return correct, errRate
 }
 
-// TestDepthLearning: opponents searching 1 to 6 plies with the strongest evaluation, learned from 100 of
-// their moves each; -short keeps chess to 4 plies and fewer trials.
+// depthTable runs depthFigure and writes its table; it returns the mean fraction of trials that learned the
+// true depth.
+func depthTable(t testing.TB, name string, maxDepth, trials int) (string, float64) {
+	g := game(t, name)
+	correct, errRate := depthFigure(t, g, "strongest", maxDepth, trials, 100, 1)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, strongest, 100 examples, %d trials per depth\n", name, trials)
+	total := 0.0
+	for d := range correct {
+		fmt.Fprintf(&b, "  depth %d: %3.0f%% learned correctly, accumulative error rate %.3f\n", d+1, 100*correct[d], errRate[d])
+		total += correct[d]
+	}
+	return b.String(), total / float64(len(correct))
+}
+
+// TestDepthLearning: opponents searching 1 to 6 plies in checkers and 1 to 4 in chess (-short: 3) with the
+// strongest evaluation, learned from 100 of their moves each; BenchmarkDepthFigure runs chess to 6 plies.
 // go test ./memory/learn -run TestDepthLearning -v
 func TestDepthLearning(t *testing.T) {
 	cases := []struct {
@@ -73,7 +88,7 @@ func TestDepthLearning(t *testing.T) {
 		maxDepth, trials int
 	}{
 		{"checkers", 6, 10},
-		{"chess", 6, 3},
+		{"chess", 4, 3},
 	}
 	for _, c := range cases {
 		t.Run(c.game, func(t *testing.T) {
@@ -81,21 +96,27 @@ func TestDepthLearning(t *testing.T) {
 			if testing.Short() {
 				trials = 2
 				if c.game == "chess" {
-					maxDepth = 4
+					maxDepth = 3
 				}
 			}
-			g := game(t, c.game)
-			correct, errRate := depthFigure(t, g, "strongest", maxDepth, trials, 100, 1)
-			var b strings.Builder
-			fmt.Fprintf(&b, "%s, strongest, 100 examples, %d trials per depth\n", c.game, trials)
-			total := 0.0
-			for d := range correct {
-				fmt.Fprintf(&b, "  depth %d: %3.0f%% learned correctly, accumulative error rate %.3f\n", d+1, 100*correct[d], errRate[d])
-				total += correct[d]
-			}
-			t.Log(b.String())
-			if mean := total / float64(len(correct)); mean < 0.95 {
+			table, mean := depthTable(t, c.game, maxDepth, trials)
+			t.Log("\n" + table)
+			if mean < 0.95 {
 				t.Errorf("%.1f%% of trials learned the depth, want at least 95%%", 100*mean)
+			}
+		})
+	}
+}
+
+// BenchmarkDepthFigure is the full Figure 6 experiment, chess and checkers to 6 plies, 3 trials of 100
+// examples per depth (chess at 6 plies takes most of a quarter of an hour on one core):
+// go test ./memory/learn -run '^$' -bench BenchmarkDepthFigure -benchtime 1x -timeout 60m
+func BenchmarkDepthFigure(b *testing.B) {
+	for _, name := range []string{"checkers", "chess"} {
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				table, _ := depthTable(b, name, 6, 3)
+				b.Log("\n" + table)
 			}
 		})
 	}
