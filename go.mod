@@ -8,6 +8,7 @@ require (
 	github.com/spf13/pflag v1.0.6
 	go.uber.org/zap v1.28.0
 	golang.org/x/term v0.44.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (
@@ -28,6 +29,5 @@ require (
 	go.opentelemetry.io/otel/trace v1.41.0 // indirect
 	go.uber.org/multierr v1.10.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
 	google.golang.org/protobuf v1.36.7 // indirect
 )
