@@ -10,6 +10,7 @@ require (
 	go.uber.org/zap v1.28.0
 	golang.org/x/sys v0.46.0
 	golang.org/x/term v0.44.0
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (

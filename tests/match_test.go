@@ -196,6 +196,16 @@ func TestMatchAgainstStockfish(t *testing.T) {
 	}
 }
 
+func TestMatchMixedPlayer(t *testing.T) {
+	// Tic-tac-toe at full depth: whichever preset the mixture draws for a move, it never loses, so every game
+	// is drawn.
+	sum := runMatch(t, time.Minute, "--game", "tictactoe", "--games", "4", "--depth", "9",
+		"--player1", `mix="open-lines:0.5, strongest:0.5"`, "--player2", "preset=strongest")
+	if sum.Players[0] != "mix(open-lines:0.5, strongest:0.5)" || sum.Games != 4 || sum.Draws != 4 {
+		t.Errorf("summary %+v, want 4 draws by mix(open-lines:0.5, strongest:0.5)", sum)
+	}
+}
+
 func TestMatchErrors(t *testing.T) {
 	cases := []struct {
 		name string
@@ -210,6 +220,7 @@ func TestMatchErrors(t *testing.T) {
 		{"unknown preset", []string{"--game", "checkers", "--player1", "preset=nonesuch", "--player2", "depth=1"}, 1, "nonesuch"},
 		{"missing engine", []string{"--player1", "depth=1", "--player2", "uci=/nonexistent/engine", "--depth", "1"}, 1, "/nonexistent/engine"},
 		{"missing openings", []string{"--player1", "depth=1", "--player2", "depth=1", "--openings", "/nonexistent/file"}, 2, "--openings"},
+		{"mix not summing to 1", []string{"--player1", `mix="materialist:0.7,attacker:0.2"`, "--player2", "depth=1"}, 1, "sum to 0.9"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

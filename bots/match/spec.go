@@ -89,6 +89,9 @@ type PlayerSpec struct {
 	Contempt float64
 	// Memory is the memory directory an in-process player keeps its dossier on the opponent in ("": none).
 	Memory string
+	// Mix makes the in-process player a mixture of presets, one drawn at random for every move
+	// ("materialist:0.7,attacker:0.3", see bots.NewMixedSearcher); it replaces Preset, Search and Model.
+	Mix string
 
 	// Command is the executable of an external UCI engine; empty for an in-process player.
 	Command string
@@ -107,7 +110,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "mix"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -118,6 +121,7 @@ var (
 //	preset=P search=S model=M  an in-process player (hash=MB threads=T contempt=C too); model is the
 //	                           opponent model of a model search, quoted when it holds spaces
 //	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
+//	mix="P1:p1,P2:p2"          an in-process player that plays preset Pi with probability pi at every move
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
@@ -204,6 +208,9 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 		return needValue()
 	case "model":
 		s.Model = value
+		return needValue()
+	case "mix":
+		s.Mix = value
 		return needValue()
 	case "depth":
 		n, err := positiveInt(value, 1000)

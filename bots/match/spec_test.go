@@ -23,6 +23,8 @@ func TestParseSpec(t *testing.T) {
 			Model: "mat-tot25@3"}},
 		{`search=prom MODEL="strongest:0.5, materialist:0.3, attacker:0.2"`, PlayerSpec{Search: "prom",
 			Model: "strongest:0.5, materialist:0.3, attacker:0.2"}},
+		{`mix="materialist:0.7, attacker:0.3" depth=2`, PlayerSpec{Mix: "materialist:0.7, attacker:0.3", Depth: 2,
+			Limits: Limits{Depth: 2}}},
 		{"preset=strongest tc=40/60+0.6 nodes=5000 movetime=250", PlayerSpec{Preset: "strongest", Limits: Limits{
 			Nodes: 5000, MoveTime: 250 * time.Millisecond, Clock: TimeControl{Moves: 40, Base: time.Minute, Inc: 600 * time.Millisecond}}}},
 		{"uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=2000", PlayerSpec{Command: "/usr/games/stockfish",

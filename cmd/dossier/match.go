@@ -188,9 +188,26 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	return cli.ExitOK
 }
 
+// newMixedPlayer builds a mix= player: a bots.MixedSearcher (seeded with 1, so a match replays) named after
+// its mixture.
+func newMixedPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
+	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" {
+		return match.InProcess{}, fmt.Errorf("mix= plays presets with alpha-beta: give it without preset=, search=, model= or memory=")
+	}
+	cfg := bots.PlayerConfig{Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
+	s, err := bots.NewMixedSearcher(g, cfg, spec.Mix, 1)
+	if err != nil {
+		return match.InProcess{}, err
+	}
+	return match.InProcess{Engine: match.SearcherEngine(s), Name: "mix(" + spec.Mix + ")", Depth: spec.Depth}, nil
+}
+
 // newBotSearcher builds an in-process player with bots.NewSearcher; its name is the preset's, with the depth
 // and, for a model search, the search and its model ("mat-tot25 d4 mstar(mat-tot25@3)").
 func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
+	if spec.Mix != "" {
+		return newMixedPlayer(g, spec)
+	}
 	cfg := bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
 		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
 	if _, err := bots.NewSearcher(g, cfg); err != nil {
