@@ -512,7 +512,7 @@ func (c *cecp) think() {
 	lim := c.limits(ours)
 	s.startGame(c.variantName(s.game), c.timeControl())
 	elapsed := time.Duration(-1)
-	if s.record.hasLimits {
+	if s.record.hasLimits && c.oppTime >= 0 { // only clocks the GUI sent tell
 		elapsed = opponentElapsed(s.record.lastLimits, lim, ours.Other())
 	}
 	s.record.lastLimits, s.record.hasLimits = lim, true
