@@ -192,17 +192,18 @@ func (e *cecpEngine) sync(ctx context.Context, timeout time.Duration) error {
 // SetOpponentName keeps the opponent's name, which the engine is told at the start of every game.
 func (e *cecpEngine) SetOpponentName(name string) { e.opponent = name }
 
-// NewGame sends new, the variant, post (for the thinking lines' scores), easy (no pondering) and the
-// opponent's name, then waits for the engine with a ping.
+// NewGame sends new, the variant, post (for the thinking lines' scores), easy (no pondering), computer (the
+// opponent is a program) and the opponent's name (to an engine that asked for it with feature name=1), then
+// waits for the engine with a ping.
 func (e *cecpEngine) NewGame(ctx context.Context) error {
 	e.drain()
 	lines := []string{"new"}
 	if variant := cecpVariant(e.game); variant != "normal" {
 		lines = append(lines, "variant "+variant)
 	}
-	lines = append(lines, "post", "easy")
-	if e.opponent != "" && e.features["name"] != "0" {
-		lines = append(lines, "computer", "name "+e.opponent)
+	lines = append(lines, "post", "easy", "computer")
+	if e.opponent != "" && e.features["name"] == "1" {
+		lines = append(lines, "name "+e.opponent)
 	}
 	for _, line := range lines {
 		if err := e.send(line); err != nil {
