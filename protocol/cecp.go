@@ -47,6 +47,9 @@ type cecp struct {
 	// are UCI's business).
 	options []play.Option
 
+	// newPending says that new chose the default game and the engine is yet to be told (NewGame): a
+	// variant command usually follows at once, and each NewGame of another game builds the engine's tables.
+	newPending bool
 	// force is force mode: the engine plays neither side and only records the moves it is sent.
 	force bool
 	// engineSide is the side the engine plays when not in force mode.
@@ -147,6 +150,10 @@ func (c *cecp) handle(line string) bool {
 			c.s.send("Error (unknown command): " + sanitize(line))
 			return false
 		}
+	}
+	if c.newPending && word != "variant" && word != "new" {
+		c.newPending = false
+		c.s.safely("NewGame", func() { c.s.engine.NewGame(c.s.game) })
 	}
 	c.s.runHandler(word, func() { handler(c, cmd) })
 	return false
@@ -276,8 +283,9 @@ func (c *cecp) newRecord(p games.Position) {
 func (c *cecp) cmdNew(command) {
 	s := c.s
 	s.discardSearch()
-	s.resetGame(c.defaultGame)
-	c.newRecord(s.pos)
+	s.endGame()
+	s.game, c.newPending = c.defaultGame, true // the engine is told with the next command but variant
+	c.newRecord(c.defaultGame.Start())
 	c.force, c.engineSide, c.depth = false, games.Second, 0
 	c.ourTime, c.oppTime = -1, -1
 	if c.analyzing {
@@ -306,7 +314,8 @@ func (c *cecp) cmdVariant(cmd command) {
 		return
 	}
 	s.discardSearch()
-	if !sameGame(g, s.game) {
+	if c.newPending || !sameGame(g, s.game) {
+		c.newPending = false
 		s.resetGame(g)
 	}
 	c.newRecord(g.Start())
