@@ -514,7 +514,7 @@ func (c *cecp) think() {
 	s := c.s
 	o := games.OutcomeOf(s.pos)
 	if o.Result.Over() && !(claimable(o) && s.checker.first(s.pos) != games.NoMove) {
-		s.send(c.resultLine(s.pos, o))
+		s.send(resultLine(s.game, o))
 		return
 	}
 	ours := s.pos.ToMove()
@@ -773,7 +773,7 @@ func (c *cecp) cmdResource(cmd command, option string) {
 // searchOutput writes the thinking lines ("ply score time nodes pv", when post is on or analysing) and,
 // outside analyze mode, "move M" followed by the result when the move ends the game.
 func (c *cecp) searchOutput() (func(games.Position, *moveChecker, engine.Info), func(games.Position, *moveChecker, engine.Result) games.Move) {
-	s, analyzing := c.s, c.analyzing
+	s, analyzing, game := c.s, c.analyzing, c.s.game
 	info := func(view games.Position, chk *moveChecker, info engine.Info) {
 		c.infoMu.Lock()
 		c.lastInfo = info
@@ -802,7 +802,7 @@ func (c *cecp) searchOutput() (func(games.Position, *moveChecker, engine.Info), 
 		s.send("move " + cecpMove(view, move))
 		view.Play(move)
 		if o := games.OutcomeOf(view); o.Result.Over() {
-			s.send(c.resultLine(view, o))
+			s.send(resultLine(game, o))
 		}
 		view.Undo()
 		return move
@@ -854,9 +854,9 @@ func (c *cecp) joined(r *runningSearch) {
 // first.
 func cecpWhite(g games.Game) games.Side { return whiteSide(g) }
 
-// resultLine writes the result claim of a finished game: "1-0 {White mates}", "1/2-1/2 {Stalemate}".
-func (c *cecp) resultLine(p games.Position, o games.Outcome) string {
-	white := cecpWhite(c.s.game)
+// resultLine writes the result claim of a finished game of g: "1-0 {White mates}", "1/2-1/2 {Stalemate}".
+func resultLine(g games.Game, o games.Outcome) string {
+	white := cecpWhite(g)
 	colour := func(side games.Side) string {
 		if side == white {
 			return "White"

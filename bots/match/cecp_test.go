@@ -32,6 +32,7 @@ func fakeCECPSpec(t *testing.T, mode string, extra ...string) PlayerSpec {
 // runFakeCECP speaks CECP on stdin/stdout, playing the first legal move, and misbehaves as mode says:
 //
 //	cecp-good     announces ping, usermove, setboard, its name, the variants and an option; plays
+//	cecp-san      the same, and asks for moves in SAN (san=1)
 //	cecp-v1       announces nothing (a protocol version 1 engine): bare moves, no ping
 //	cecp-resign   resigns instead of its second move
 //	cecp-illegal  answers its second move with one that is not legal
@@ -92,6 +93,9 @@ func runFakeCECP(mode string) int {
 		}
 		switch words[0] {
 		case "protover":
+			if mode == "cecp-san" {
+				say("feature san=1")
+			}
 			if mode != "cecp-v1" {
 				say(`feature ping=1 usermove=1 setboard=1 name=1 myname="fake cecp" variants="normal,checkers,cfour,tictactoe"`)
 				say(`feature option="Level -spin 5 1 9" done=1`)
@@ -176,6 +180,28 @@ func TestCECPEnginePlaysEveryGame(t *testing.T) {
 				t.Errorf("no usermove or otim:\n%s", strings.Join(received, "\n"))
 			}
 		})
+	}
+}
+
+func TestCECPEngineGetsSAN(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "received")
+	t.Setenv(fakeCECPLog, log)
+	cfg := quickConfig(chess.Game{}, mustSpec(t, "preset=zero depth=1"), fakeCECPSpec(t, "san"))
+	cfg.Games, cfg.MaxMoves, cfg.Limits = 2, 10, Limits{Depth: 1}
+	collect(t, cfg)
+	text, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for _, line := range strings.Split(string(text), "\n") {
+		if m, ok := strings.CutPrefix(line, "usermove "); ok {
+			moves = append(moves, m)
+		}
+	}
+	// The zero player's first legal moves from the start: pawn moves and knight moves, in SAN.
+	if len(moves) == 0 || slices.ContainsFunc(moves, func(m string) bool { return len(m) == 4 && m[1] >= '1' && m[1] <= '8' && m[3] >= '1' && m[3] <= '8' }) {
+		t.Errorf("moves sent %q, want SAN only", moves)
 	}
 }
 
