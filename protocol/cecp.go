@@ -404,7 +404,7 @@ func (c *cecp) cmdResult(cmd command) {
 		return
 	}
 	var result games.Result
-	white, black := games.WinFor(cecpWhite(s.game)), games.WinFor(cecpWhite(s.game).Other())
+	white, black := games.WinFor(whiteSide(s.game)), games.WinFor(whiteSide(s.game).Other())
 	switch w[0] {
 	case "1-0":
 		result = white
@@ -850,13 +850,9 @@ func (c *cecp) joined(r *runningSearch) {
 	s.record.accounted = len(s.record.moves)
 }
 
-// cecpWhite returns the side CECP calls White: the first player, except in checkers, where Black moves
-// first.
-func cecpWhite(g games.Game) games.Side { return whiteSide(g) }
-
 // resultLine writes the result claim of a finished game of g: "1-0 {White mates}", "1/2-1/2 {Stalemate}".
 func resultLine(g games.Game, o games.Outcome) string {
-	white := cecpWhite(g)
+	white := whiteSide(g)
 	colour := func(side games.Side) string {
 		if side == white {
 			return "White"

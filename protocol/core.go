@@ -96,9 +96,11 @@ type dialect interface {
 	recovered(word string)
 }
 
-// dialectNames are the Config.Protocol values.
+// The Config.Protocol values that fix the dialect.
 const (
-	ProtocolUCI  = "uci"
+	// ProtocolUCI is UCI and its game dialects.
+	ProtocolUCI = "uci"
+	// ProtocolCECP is CECP, the xboard protocol ("cecp" is accepted too).
 	ProtocolCECP = "xboard"
 )
 
