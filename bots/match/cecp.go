@@ -13,9 +13,11 @@ import (
 	"dossier/games"
 )
 
-// featureGrace is how long an engine has to announce its features after protover 2 before the client goes
-// on without them, as the protocol asks (an engine of protocol version 1 announces none); an engine that
-// sent feature done=0 has the whole start-up time-out instead.
+// featureGrace is how long an engine that has started talking may stay silent before the client goes on
+// without (more) features, as the protocol asks (an engine of protocol version 1 announces none). The
+// protocol's 2 s count from protover; here they count from the engine's last line, and an engine that has
+// said nothing yet or sent feature done=0 has the whole start-up time-out: on a loaded machine a program
+// can take longer than 2 s to start, and taking it for a version 1 engine would lose its features.
 const featureGrace = 2 * time.Second
 
 // cecpEngine is an external engine run as a subprocess and spoken to in CECP. CECP keeps the game in the
@@ -78,14 +80,18 @@ func (e *cecpEngine) handshake(ctx context.Context, spec PlayerSpec, timeout tim
 	if err := e.send("protover 2"); err != nil {
 		return err
 	}
-	timer := time.NewTimer(min(featureGrace, timeout))
+	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	waitingForDone := false
 reading:
 	for {
 		select {
 		case line, ok := <-e.lines:
 			if !ok {
 				return e.diedError()
+			}
+			if !waitingForDone {
+				timer.Reset(min(featureGrace, timeout))
 			}
 			words := strings.Fields(line)
 			if len(words) == 0 || words[0] != "feature" {
@@ -105,11 +111,12 @@ reading:
 					if f.value == "1" {
 						break reading
 					}
-					timer.Reset(timeout) // done=0: the engine asks for time to start up
+					waitingForDone = true // done=0: the engine asks for time to start up
+					timer.Reset(timeout)
 				}
 			}
 		case <-timer.C:
-			if e.features["done"] == "0" {
+			if waitingForDone {
 				return playerErrorf(EngineStalled, "%s sent feature done=0 and no done=1 within %v", e.name, timeout)
 			}
 			break reading // protocol version 1: no features

@@ -240,13 +240,13 @@ func TestCECPEngineFailuresLoseTheGame(t *testing.T) {
 
 func TestCECPEngineWithoutFeatures(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits out the 2 s feature grace period")
+		t.Skip("waits out the start-up time-out of an engine that says nothing")
 	}
 	log := filepath.Join(t.TempDir(), "received")
 	t.Setenv(fakeCECPLog, log)
 	cfg := quickConfig(chess.Game{}, mustSpec(t, "preset=zero depth=1"), fakeCECPSpec(t, "v1"))
 	cfg.Games, cfg.MaxMoves, cfg.Limits = 2, 20, Limits{MoveTime: 1500 * time.Millisecond, Depth: 1}
-	cfg.MoveTimeout = 5 * time.Second
+	cfg.MoveTimeout, cfg.StartupTimeout = 5*time.Second, 3*time.Second
 	sum, records := collect(t, cfg)
 	if sum.Players[1] != filepath.Base(os.Args[0]) {
 		t.Errorf("players %v: an engine without myname is named after its program", sum.Players)
