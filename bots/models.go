@@ -152,22 +152,22 @@ func ParseModelSpec(text string) (ModelSpec, error) {
 	if len(text) >= len(discrepancyPrefix) && strings.EqualFold(text[:len(discrepancyPrefix)], discrepancyPrefix) {
 		path := strings.TrimSpace(text[len(discrepancyPrefix):])
 		if path == "" {
-			return ModelSpec{}, fmt.Errorf("opponent model %q: discrepancy:PATH needs the path of a counts file", text)
+			return ModelSpec{}, fmt.Errorf("opponent model %s: discrepancy:PATH needs the path of a counts file", shortQuote(text))
 		}
 		return ModelSpec{Terms: []ModelTerm{{Name: DiscrepancyModelName, Path: path, Text: text}}}, nil
 	}
 	parts := strings.Split(text, ",")
 	if len(parts) > maxModelTerms {
-		return ModelSpec{}, fmt.Errorf("opponent model %q has %d terms, at most %d are allowed", text, len(parts), maxModelTerms)
+		return ModelSpec{}, fmt.Errorf("opponent model %s has %d terms, at most %d are allowed", shortQuote(text), len(parts), maxModelTerms)
 	}
 	var spec ModelSpec
 	for i, part := range parts {
 		term, err := parseModelTerm(strings.TrimSpace(part))
 		if err != nil {
 			if strings.TrimSpace(part) == "" {
-				return ModelSpec{}, fmt.Errorf("opponent model %q: term %d is empty (terms are separated by single commas)", text, i+1)
+				return ModelSpec{}, fmt.Errorf("opponent model %s: term %d is empty (terms are separated by single commas)", shortQuote(text), i+1)
 			}
-			return ModelSpec{}, fmt.Errorf("opponent model %q: %w", text, err)
+			return ModelSpec{}, fmt.Errorf("opponent model %s: %w", shortQuote(text), err)
 		}
 		spec.Terms = append(spec.Terms, term)
 	}
@@ -178,7 +178,7 @@ func ParseModelSpec(text string) (ModelSpec, error) {
 func parseModelTerm(text string) (ModelTerm, error) {
 	term := ModelTerm{Text: text}
 	if len(text) >= len(discrepancyPrefix) && strings.EqualFold(text[:len(discrepancyPrefix)], discrepancyPrefix) {
-		return ModelTerm{}, fmt.Errorf("term %q: discrepancy:PATH is a whole model (MEU's learned counts), not one term among others", text)
+		return ModelTerm{}, fmt.Errorf("term %s: discrepancy:PATH is a whole model (MEU's learned counts), not one term among others", shortQuote(text))
 	}
 	rest := text
 	if i := strings.IndexByte(rest, ':'); i >= 0 {
@@ -186,7 +186,7 @@ func parseModelTerm(text string) (ModelTerm, error) {
 		rest = strings.TrimSpace(rest[:i])
 		p, err := strconv.ParseFloat(prob, 64)
 		if err != nil || math.IsNaN(p) || p < 0 || p > 1 {
-			return ModelTerm{}, fmt.Errorf("term %q: probability %q is not a number in [0, 1]", text, prob)
+			return ModelTerm{}, fmt.Errorf("term %s: probability %q is not a number in [0, 1]", shortQuote(text), prob)
 		}
 		term.Probability, term.HasProbability = p, true
 	}
@@ -195,21 +195,33 @@ func parseModelTerm(text string) (ModelTerm, error) {
 		rest = strings.TrimSpace(rest[:i])
 		d, err := strconv.Atoi(depth)
 		if err != nil || d < 1 || d > maxModelDepth || strings.ContainsAny(depth, "+-") {
-			return ModelTerm{}, fmt.Errorf("term %q: depth %q is not a whole number in 1..%d", text, depth, maxModelDepth)
+			return ModelTerm{}, fmt.Errorf("term %s: depth %q is not a whole number in 1..%d", shortQuote(text), depth, maxModelDepth)
 		}
 		term.Depth = d
 	}
 	if rest == "" {
-		return ModelTerm{}, fmt.Errorf("term %q has no preset name before its @depth or :probability", text)
+		return ModelTerm{}, fmt.Errorf("term %s has no preset name before its @depth or :probability", shortQuote(text))
 	}
 	for _, r := range rest {
 		if !isModelNameRune(r) {
-			return ModelTerm{}, fmt.Errorf("term %q: name %q holds %q; names are letters, digits, '-', '+' and '_' "+
-				"(write NAME[@DEPTH][:PROBABILITY])", text, rest, r)
+			return ModelTerm{}, fmt.Errorf("term %s: name %s holds %q; names are letters, digits, '-', '+' and '_' "+
+				"(write NAME[@DEPTH][:PROBABILITY])", shortQuote(text), shortQuote(rest), r)
 		}
 	}
 	term.Name = strings.ToLower(rest)
 	return term, nil
+}
+
+// maxEchoed bounds how much of a model an error message repeats: a model of thousands of terms must not
+// come back as a line of a megabyte.
+const maxEchoed = 200
+
+// shortQuote quotes text for an error message, cut to maxEchoed bytes with "..." when longer.
+func shortQuote(text string) string {
+	if len(text) > maxEchoed {
+		return fmt.Sprintf("%q...", text[:maxEchoed])
+	}
+	return fmt.Sprintf("%q", text)
 }
 
 // isModelNameRune reports whether r may appear in a preset name of a model term.
@@ -224,12 +236,12 @@ func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 		return nil
 	}
 	if t := m.Terms[0]; t.Path != "" && algorithm != MEUSearch {
-		return fmt.Errorf("opponent model term %q: %s takes no discrepancy counts (only meu does)", t.Text, algorithm)
+		return fmt.Errorf("opponent model term %s: %s takes no discrepancy counts (only meu does)", shortQuote(t.Text), algorithm)
 	}
 	noProbabilities := func() error {
 		for _, t := range m.Terms {
 			if t.HasProbability {
-				return fmt.Errorf("opponent model term %q: %s takes no probabilities (only prom and meu do)", t.Text, algorithm)
+				return fmt.Errorf("opponent model term %s: %s takes no probabilities (only prom and meu do)", shortQuote(t.Text), algorithm)
 			}
 		}
 		return nil
@@ -237,26 +249,26 @@ func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 	noDepths := func(hint string) error {
 		for _, t := range m.Terms {
 			if t.Depth > 0 {
-				return fmt.Errorf("opponent model term %q: %s takes no @depth%s", t.Text, algorithm, hint)
+				return fmt.Errorf("opponent model term %s: %s takes no @depth%s", shortQuote(t.Text), algorithm, hint)
 			}
 		}
 		return nil
 	}
 	single := func(form string) error {
 		if len(m.Terms) > 1 {
-			return fmt.Errorf("opponent model %q: %s takes one term, %s, not %d", m.String(), algorithm, form, len(m.Terms))
+			return fmt.Errorf("opponent model %s: %s takes one term, %s, not %d", shortQuote(m.String()), algorithm, form, len(m.Terms))
 		}
 		return nil
 	}
 	strategyDepth := func() error {
 		if t := m.Terms[0]; ourDepth > 0 && t.Depth > ourDepth-1 {
-			return fmt.Errorf("opponent model term %q: the opponent's depth %d must be below our depth %d", t.Text, t.Depth, ourDepth)
+			return fmt.Errorf("opponent model term %s: the opponent's depth %d must be below our depth %d", shortQuote(t.Text), t.Depth, ourDepth)
 		}
 		return nil
 	}
 	switch algorithm {
 	case AlphaBetaSearch:
-		return fmt.Errorf("opponent model %q: alphabeta takes no opponent model (model searches: %s)", m.String(),
+		return fmt.Errorf("opponent model %s: alphabeta takes no opponent model (model searches: %s)", shortQuote(m.String()),
 			strings.Join(SearchAlgorithms()[1:], ", "))
 	case MStarSearch:
 		if err := noProbabilities(); err != nil {
@@ -303,11 +315,11 @@ func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 			return nil
 		}
 		if len(m.Terms) > 1 || t.Name != RankModelName || t.Depth > 0 || !t.HasProbability {
-			return fmt.Errorf("opponent model %q: meu takes one term rank:PS (Reibman & Ballard's rank model, PS in (0, 1]) "+
-				"or the model discrepancy:PATH (Sen & Arora's learned counts)", m.String())
+			return fmt.Errorf("opponent model %s: meu takes one term rank:PS (Reibman & Ballard's rank model, PS in (0, 1]) "+
+				"or the model discrepancy:PATH (Sen & Arora's learned counts)", shortQuote(m.String()))
 		}
 		if t.Probability <= 0 {
-			return fmt.Errorf("opponent model term %q: PS must be above 0", t.Text)
+			return fmt.Errorf("opponent model term %s: PS must be above 0", shortQuote(t.Text))
 		}
 		return nil
 	}
@@ -321,16 +333,16 @@ func (m ModelSpec) checkDistribution() error {
 	seen := map[string]bool{}
 	for _, t := range m.Terms {
 		if !t.HasProbability {
-			return fmt.Errorf("opponent model term %q: prom needs a probability, %s:P", t.Text, t.Name)
+			return fmt.Errorf("opponent model term %s: prom needs a probability, %s:P", shortQuote(t.Text), t.Name)
 		}
 		if seen[t.Name] {
-			return fmt.Errorf("opponent model term %q: type %s is given twice", t.Text, t.Name)
+			return fmt.Errorf("opponent model term %s: type %s is given twice", shortQuote(t.Text), t.Name)
 		}
 		seen[t.Name] = true
 		sum += t.Probability
 	}
 	if math.Abs(sum-1) > probabilityTolerance {
-		return fmt.Errorf("opponent model %q: the probabilities sum to %s, want 1", m.String(), strconv.FormatFloat(sum, 'g', 6, 64))
+		return fmt.Errorf("opponent model %s: the probabilities sum to %s, want 1", shortQuote(m.String()), strconv.FormatFloat(sum, 'g', 6, 64))
 	}
 	return nil
 }

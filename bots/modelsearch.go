@@ -25,7 +25,7 @@ type modelEnv struct {
 func (env modelEnv) evalOf(t ModelTerm) (engine.Evaluation, error) {
 	p, err := LookupPreset(env.game, t.Name)
 	if err != nil {
-		return engine.Evaluation{}, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+		return engine.Evaluation{}, fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
 	}
 	return p.Eval, nil
 }
@@ -148,14 +148,14 @@ func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error
 		t := model.Terms[0]
 		counts, err := LoadDiscrepancyCounts(t.Path)
 		if err != nil {
-			return nil, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+			return nil, fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
 		}
 		if counts.Game != env.game.Name() {
-			return nil, fmt.Errorf("opponent model term %q: the counts are of %s, not %s", t.Text, counts.Game, env.game.Name())
+			return nil, fmt.Errorf("opponent model term %s: the counts are of %s, not %s", shortQuote(t.Text), counts.Game, env.game.Name())
 		}
 		m, err := counts.Model()
 		if err != nil {
-			return nil, fmt.Errorf("opponent model term %q: %w", t.Text, err)
+			return nil, fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
 		}
 		return m, nil
 	}
@@ -165,7 +165,7 @@ func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error
 	}
 	rank, err := engine.NewRankModel(ps)
 	if err != nil {
-		return nil, fmt.Errorf("opponent model %q: %w", model.String(), err)
+		return nil, fmt.Errorf("opponent model %s: %w", shortQuote(model.String()), err)
 	}
 	return rank, nil
 }

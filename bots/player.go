@@ -3,7 +3,9 @@ package bots
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"dossier/engine"
@@ -60,12 +62,16 @@ type Player struct {
 	opponent play.Opponent
 	current  CurrentGame
 	dossier  dossier // the memory's side of the life cycle
+	recall   *recall // the game memory of the opponent, nil without one
 }
 
 var _ play.Engine = (*Player)(nil)
 
 // NewPlayer returns a Player of g with the given configuration and no memory (see UseMemory).
 func NewPlayer(g games.Game, cfg PlayerConfig) *Player {
+	if cfg.ModelRisk == 0 {
+		cfg.ModelRisk = DefaultModelRisk
+	}
 	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}}
 	p.dossier.log = zap.NewNop()
 	return p
@@ -106,21 +112,40 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	change(&p.cfg)
-	p.searcher = nil
+	p.dropSearcher()
+}
+
+// dropSearcher forgets the searcher, to be rebuilt when next needed, and frees its tables now: a large
+// table lives outside the Go heap (see tablemem), and the collector, which frees it, would otherwise run
+// only when the small heap grows, while the next searcher's table is already in use.
+func (p *Player) dropSearcher() {
+	if p.searcher != nil {
+		p.searcher = nil
+		runtime.GC()
+	}
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
-// Contempt, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default). Preset offers the presets of every game, since a GUI may set it before it names the game; a
-// preset the current game lacks is replaced by the game's default at search time, with an info string
-// saying so. OpponentModel is the model of a model search (see ParseModelSpec); setoption reports a
-// malformed one at once, and a search whose model does not fit the game or the search plays alpha-beta
-// instead, with an info string naming the term at fault.
+// Contempt, ModelRisk (see PlayerConfig), and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
+//
+// Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
+// another game is kept, with an error saying that this game plays its default until the game changes to
+// the preset's; an unknown name is refused. OpponentModel is checked at setoption against the game (preset
+// names, rank:PS in (0, 1], a counts file) and against the search when one is chosen (@depth below ours,
+// probabilities for PrOM), so that a mistake shows when it is made; Search is not checked against a model
+// set before it (a GUI may change both, in any order). A search whose model still does not fit plays
+// alpha-beta, with an info string naming the term at fault.
+//
+// Depth follows one rule: 0 keeps the preset's own depth (none for strongest, the papers' depths for their
+// presets: mat-tot25 searches 4 plies as in Carmel & Markovitch), a positive Depth replaces it, and a go
+// command's depth caps both. A search that stops at such a depth says so in an info string.
 func (p *Player) Options() []play.Option {
 	cfg := p.Config()
 	mem := p.memoryConfig()
+	g := p.Game()
 	hash := cfg.HashMB
 	if hash <= 0 {
-		hash = engine.DefaultAlphaBetaOptions(p.Game()).HashMB
+		hash = engine.DefaultAlphaBetaOptions(g).HashMB
 	}
 	preset := cfg.Preset
 	if preset == "" {
@@ -134,31 +159,100 @@ func (p *Player) Options() []play.Option {
 		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Threads = n }) }),
-		play.ComboOption("Search", search, SearchAlgorithms(),
-			func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
+		play.ComboOption("Search", search, SearchAlgorithms(), func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
 		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: func(v string) error {
 			p.configure(func(c *PlayerConfig) { c.Model = v })
-			_, err := ParseModelSpec(v)
-			return err
+			return p.checkModel()
 		}},
-		play.ComboOption("Preset", preset, AllPresetNames(),
-			func(v string) { p.configure(func(c *PlayerConfig) { c.Preset = v }) }),
+		{Name: "Preset", Type: play.ComboType, Default: preset, Vars: PresetNames(g.Name()), AcceptsOthers: true,
+			Apply: p.setPreset},
 		play.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
+		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk,
+			func(n int) { p.configure(func(c *PlayerConfig) { c.ModelRisk = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
 		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
 }
 
+// setPreset is the Preset option: a preset of the game is taken; a preset of another game is kept for when
+// that game is played, with an error saying what this game plays meanwhile; an unknown name is refused.
+func (p *Player) setPreset(name string) error {
+	g := p.Game()
+	if preset, err := LookupPreset(g, name); err == nil {
+		p.configure(func(c *PlayerConfig) { c.Preset = preset.Name })
+		return nil
+	}
+	for _, game := range bookGames {
+		for _, n := range PresetNames(game) {
+			if strings.EqualFold(n, name) {
+				p.configure(func(c *PlayerConfig) { c.Preset = n })
+				return fmt.Errorf("%s is a preset of %s, not of %s; %s plays %s until the game is %s", n, game,
+					g.Name(), g.Name(), DefaultPreset, game)
+			}
+		}
+	}
+	return fmt.Errorf("no preset %s (%s has %s)", shortQuote(name), g.Name(), strings.Join(PresetNames(g.Name()), ", "))
+}
+
+// checkModel checks the configured opponent model against the game and, when the search is a model search,
+// against the search: the errors NewSearcher would give at the next go, given at setoption instead. Under
+// alpha-beta a model waits for its search (GUIs send options in any order), so only the terms are checked.
+func (p *Player) checkModel() error {
+	cfg := p.Config()
+	model, err := ParseModelSpec(cfg.Model)
+	if err != nil || model.IsZero() {
+		return err
+	}
+	g := p.Game()
+	for _, t := range model.Terms {
+		switch {
+		case t.Path != "":
+			counts, err := LoadDiscrepancyCounts(t.Path)
+			if err != nil {
+				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+			}
+			if counts.Game != g.Name() {
+				return fmt.Errorf("opponent model term %s: the counts are of %s, not %s", shortQuote(t.Text), counts.Game, g.Name())
+			}
+		case t.Name == RankModelName:
+			if !t.HasProbability || t.Probability <= 0 {
+				return fmt.Errorf("opponent model term %s: rank:PS needs PS in (0, 1]", shortQuote(t.Text))
+			}
+		default:
+			if _, err := LookupPreset(g, t.Name); err != nil {
+				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+			}
+		}
+	}
+	algorithm, err := lookupSearch(cfg.Search)
+	if err != nil || algorithm == AlphaBetaSearch {
+		return err
+	}
+	depthCap := cfg.Depth
+	if depthCap == 0 {
+		if preset, err := LookupPreset(g, cfg.Preset); err == nil {
+			depthCap = preset.Depth
+		}
+	}
+	return model.checkFor(algorithm, depthCap)
+}
+
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
 // and opens a new record of the game (the front end reported the end of an unfinished one before).
 func (p *Player) NewGame(g games.Game) {
+	p.newGame(g)
+	p.loadRecall()
+}
+
+// newGame is NewGame but for the game memory, under the lock.
+func (p *Player) newGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if g.Name() != p.game.Name() {
-		p.searcher = nil
+		p.dropSearcher()
 	} else if p.searcher != nil {
 		p.searcher.NewGame()
 	}
@@ -174,12 +268,13 @@ func (p *Player) NewGame(g games.Game) {
 // the game has not started.
 func (p *Player) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	p.opponent = o
 	if !p.current.Started {
 		p.current.Opponent = o
 	}
 	p.dossier.sighting(o)
+	p.mu.Unlock()
+	p.loadRecall()
 }
 
 // StartGame opens the game's record in the memory.
@@ -239,6 +334,7 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 		return engine.Result{}
 	}
 	res := s.Search(pos, ctl, report)
+	res = p.consultRecall(s, pos, ctl, res, report)
 	p.afterSearch(pos, res)
 	return res
 }

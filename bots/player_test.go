@@ -132,8 +132,8 @@ func TestPlayerAnnouncesItsOptions(t *testing.T) {
 		"option name Search type combo default alphabeta var alphabeta var mstar var mstar-1pass var alphabeta-star " +
 			"var mstar-strategy var mstar-risk var om var prom var meu var symmetric\n",
 		"option name OpponentModel type string default <empty>\n",
-		"option name Preset type combo default strongest var strongest var materialist var attacker var defender " +
-			"var positional var mat-tot25 var mat+tot25 var mat12-tot25 var mat12+tot25 var sophisticated var sp var open-lines\n",
+		// The game's own presets only (this is a checkers player).
+		"option name Preset type combo default strongest var strongest var mat-tot25 var mat+tot25 var mat12-tot25 var mat12+tot25\n",
 		"option name Depth type spin default 0 min 0 max 100",
 		"option name Contempt type spin default 0 min -10000 max 10000",
 	} {
@@ -204,9 +204,11 @@ func TestPlayerTranscripts(t *testing.T) {
 			}
 			tr.send("setoption name Depth value 0")
 
+			// A preset of another game is reported at setoption, kept, and replaced by the default in play.
 			tr.send("setoption name Preset value " + tc.foreign)
 			_, texts, move := tr.search("depth 1")
-			if !legalText(start, move) || len(texts) == 0 || !strings.Contains(texts[0], "playing "+tc.game.Name()+" strongest") {
+			if !legalText(start, move) || len(texts) < 2 || !strings.Contains(texts[0], "setoption Preset: "+tc.foreign+" is a preset of") ||
+				!strings.Contains(texts[1], "playing "+tc.game.Name()+" strongest") {
 				t.Errorf("foreign preset %s: move %s, info strings %q", tc.foreign, move, texts)
 			}
 			if got := player.Config().Preset; got != tc.foreign {
@@ -344,10 +346,13 @@ func TestPlayerModelSearchOverUCI(t *testing.T) {
 		t.Errorf("malformed model: move %s, info strings %q", move, texts)
 	}
 
-	// A model naming a preset the game lacks is found when the searcher is built.
+	// A model naming a preset the game lacks is reported at setoption, and again when the search plays
+	// alpha-beta instead.
 	tr.send("setoption name OpponentModel value sp")
 	_, texts, move = tr.search("depth 2")
-	if !legalText(g.Start(), move) || len(texts) == 0 || !strings.Contains(texts[0], `error: opponent model term "sp": checkers has no preset "sp"`) {
+	if !legalText(g.Start(), move) || len(texts) < 2 ||
+		!strings.Contains(texts[0], `error: setoption OpponentModel: opponent model term "sp": checkers has no preset "sp"`) ||
+		!strings.Contains(texts[1], `error: opponent model term "sp": checkers has no preset "sp"`) {
 		t.Errorf("foreign model: move %s, info strings %q", move, texts)
 	}
 	if got := player.Config(); got.Model != "sp" || got.Search != "mstar" {

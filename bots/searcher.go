@@ -29,6 +29,9 @@ type PlayerConfig struct {
 	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a
 	// man); alpha-beta only.
 	Contempt float64
+	// ModelRisk is how far below its best move, in evaluation units, the Player values a move that what it
+	// learned of the opponent (its game memory) suggests before it plays it; NewPlayer makes 0 DefaultModelRisk.
+	ModelRisk int
 	// Live, when set and Model is empty, is the opponent model a model search plays against: read at every
 	// move, so that what learners change plays at once (see LiveModel).
 	Live LiveModel
@@ -105,14 +108,18 @@ func newSearcher(g games.Game, cfg PlayerConfig, model ModelSpec, replies engine
 		return &presetSearcher{preset: preset, inner: inner, depthCap: depthCap}, nil
 	}
 	opts.Contempt = cfg.Contempt
+	solver := preset.Solver && g.Name() == "connect4"
+	solverMB := max(opts.HashMB-opts.HashMB/4, 1)
+	if solver {
+		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
+		opts.HashMB = max(opts.HashMB/4, 1)
+	}
 	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: depthCap}
 	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
 		s.view = &spec
 	}
-	if preset.Solver && g.Name() == "connect4" {
-		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
-		s.inner = engine.NewAlphaBeta(g, preset.Eval, withHash(opts, max(opts.HashMB/4, 1)))
-		return newSolverSearcher(max(opts.HashMB-opts.HashMB/4, 1), s), nil
+	if solver {
+		return newSolverSearcher(solverMB, s), nil
 	}
 	return s, nil
 }
@@ -132,14 +139,15 @@ func (s *presetSearcher) Search(p games.Position, ctl *engine.Control, report fu
 	if s.view != nil {
 		p = newPlayerView(p, *s.view)
 	}
-	return s.inner.Search(p, ctl.WithDepth(s.depthCap), report)
+	res := s.inner.Search(p, ctl.WithDepth(s.depthCap), report)
+	if lim := ctl.Limits(); s.depthCap > 0 && res.Depth >= s.depthCap && (lim.Depth == 0 || lim.Depth > s.depthCap) &&
+		report != nil && !ctl.Stopped() {
+		// The search ended before its time because of the preset's depth, which a user would not guess.
+		report(engine.Info{Text: fmt.Sprintf("%s stops at %d plies, its depth (the Depth option changes it)",
+			s.preset.Name, s.depthCap)})
+	}
+	return res
 }
 
 // NewGame clears the inner searcher's tables.
 func (s *presetSearcher) NewGame() { s.inner.NewGame() }
-
-// withHash returns opts with another table size.
-func withHash(opts engine.AlphaBetaOptions, mb int) engine.AlphaBetaOptions {
-	opts.HashMB = mb
-	return opts
-}

@@ -11,7 +11,7 @@ import (
 func TestBudget(t *testing.T) {
 	sec := time.Second
 	const keep = DefaultMoveOverhead
-	clock := func(first, second time.Duration) [2]time.Duration { return [2]time.Duration{first, second} }
+	clocks := func(first, second time.Duration) [2]time.Duration { return [2]time.Duration{first, second} }
 	tests := []struct {
 		name       string
 		lim        Limits
@@ -24,26 +24,26 @@ func TestBudget(t *testing.T) {
 		{"movetime without overhead", Limits{MoveTime: sec}, games.First, 0, sec},
 		{"movetime below the overhead", Limits{MoveTime: 10 * time.Millisecond, MoveOverhead: keep}, games.First,
 			0, time.Millisecond},
-		{"movetime before the clock", Limits{MoveTime: sec, Time: clock(60*sec, 0)}, games.First, 0, sec},
-		{"sudden death", Limits{Time: clock(60*sec, 0), MoveOverhead: keep}, games.First,
+		{"movetime before the clock", Limits{MoveTime: sec, Time: clocks(60*sec, 0)}, games.First, 0, sec},
+		{"sudden death", Limits{Time: clocks(60*sec, 0), MoveOverhead: keep}, games.First,
 			(60*sec - keep) / 40, (60*sec - keep) / 10},
-		{"second side's clock", Limits{Time: clock(0, 40*sec), MoveOverhead: keep}, games.Second,
+		{"second side's clock", Limits{Time: clocks(0, 40*sec), MoveOverhead: keep}, games.Second,
 			(40*sec - keep) / 40, (40*sec - keep) / 10},
-		{"increment", Limits{Time: clock(10*sec, 10*sec), Inc: clock(sec, sec), MoveOverhead: keep}, games.First,
+		{"increment", Limits{Time: clocks(10*sec, 10*sec), Inc: clocks(sec, sec), MoveOverhead: keep}, games.First,
 			(10*sec-keep)/40 + 3*sec/4, (10*sec-keep)/40*4 + 3*sec},
-		{"moves to go", Limits{Time: clock(10*sec, 0), MovesToGo: 5, MoveOverhead: keep}, games.First,
+		{"moves to go", Limits{Time: clocks(10*sec, 0), MovesToGo: 5, MoveOverhead: keep}, games.First,
 			(10*sec - keep) / 5, (10*sec - keep) / 3},
-		{"almost flagged", Limits{Time: clock(10*time.Millisecond, 0), MoveOverhead: keep}, games.First,
+		{"almost flagged", Limits{Time: clocks(10*time.Millisecond, 0), MoveOverhead: keep}, games.First,
 			time.Millisecond, time.Millisecond},
 		// Clocks that give the side to move nothing still end the search.
-		{"increments only", Limits{Inc: clock(100*time.Millisecond, 100*time.Millisecond), MoveOverhead: keep},
+		{"increments only", Limits{Inc: clocks(100*time.Millisecond, 100*time.Millisecond), MoveOverhead: keep},
 			games.First, 0, 100*time.Millisecond - keep},
-		{"own increment, opponent's time", Limits{Time: clock(0, sec), Inc: clock(200*time.Millisecond, 0)},
+		{"own increment, opponent's time", Limits{Time: clocks(0, sec), Inc: clocks(200*time.Millisecond, 0)},
 			games.First, 0, 200 * time.Millisecond},
-		{"opponent's clock only", Limits{Time: clock(sec, 0), Inc: clock(100*time.Millisecond, 0), MoveOverhead: keep},
+		{"opponent's clock only", Limits{Time: clocks(sec, 0), Inc: clocks(100*time.Millisecond, 0), MoveOverhead: keep},
 			games.Second, 0, DefaultMoveTime - keep},
-		{"opponent's clock and a depth", Limits{Time: clock(sec, 0), Depth: 3}, games.Second, 0, 0},
-		{"opponent's clock and nodes", Limits{Time: clock(sec, 0), Nodes: 1000}, games.Second, 0, 0},
+		{"opponent's clock and a depth", Limits{Time: clocks(sec, 0), Depth: 3}, games.Second, 0, 0},
+		{"opponent's clock and nodes", Limits{Time: clocks(sec, 0), Nodes: 1000}, games.Second, 0, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

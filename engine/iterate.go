@@ -41,11 +41,11 @@ type modelIteration func(depth int, first games.Move) ModelResult
 
 // iterateModel is the iterative-deepening driver every model Searcher shares: depth 1, 2, ... until the
 // Control stops it, its depth limit is reached, an iteration is solved or the player wins on the move (a
-// model's mate in more moves is not proven: the model searches deeper in the next iteration). The move of the deepest
-// completed iteration is played; an interrupted first iteration still yields its best searched root move,
-// and a search stopped before that the first legal (searchable) move, so that a legal move is always
-// returned when there is one. Each completed iteration is reported with the predicted reply. When
-// pondering or searching infinitely it does not return before ctl is released, as UCI requires.
+// model's mate in more moves is no proof: the model searches deeper in the next iteration). The move of
+// the deepest completed iteration is played; an interrupted first iteration still yields its best
+// searched root move, and a search stopped before that the first legal (searchable) move, so that a legal
+// move is always returned when there is one. Each completed iteration is reported with the predicted
+// reply. When pondering or searching infinitely it does not return before ctl is released, as UCI requires.
 func iterateModel(p games.Position, ctl *Control, report func(Info), search modelIteration) Result {
 	defer func() { <-ctl.Released() }()
 	if o := p.Status(); o.Result != games.Ongoing {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"dossier/games"
+	"dossier/internal/tablemem"
 )
 
 // Bound says how a stored score relates to the true value of its position.
@@ -41,6 +42,7 @@ const (
 // Clear only starts a new epoch: touching every entry of a table of gigabytes would take seconds (the
 // first touch of each page is a page fault), longer than a GUI waits for readyok after ucinewgame.
 type TT struct {
+	memory     *tablemem.Table // owns words: a large table lives outside the Go heap while the TT does
 	words      []uint64
 	mask       uint64 // bucket count - 1
 	generation uint8
@@ -66,7 +68,8 @@ func NewTT(mb int) *TT {
 	for buckets*2*bucketWords*8 <= uint64(mb)*bytesPerMB {
 		buckets *= 2
 	}
-	return &TT{words: make([]uint64, buckets*bucketWords), mask: buckets - 1}
+	memory := tablemem.New(int(buckets*bucketWords), false)
+	return &TT{memory: memory, words: memory.Words, mask: buckets - 1}
 }
 
 // Clear empties the table in constant time: the entries of earlier epochs no longer match any key, and

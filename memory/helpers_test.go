@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"syscall"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
 
 	"dossier/play"
 )
@@ -72,4 +75,19 @@ func equalJSON(t testing.TB, a, b any) bool {
 		t.Fatal(err)
 	}
 	return string(ja) == string(jb)
+}
+
+// nopLogger is the logger of tests that open badger themselves.
+func nopLogger() *zap.Logger { return zap.NewNop() }
+
+// statfs reads a file system's free space.
+type statfs struct{}
+
+func (statfs) free(t testing.TB, path string) int {
+	t.Helper()
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	return int(st.Bavail) * int(st.Bsize)
 }

@@ -11,8 +11,13 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	badger "github.com/dgraph-io/badger/v4"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 
 	"dossier/play"
 )
@@ -542,5 +547,86 @@ func TestClosedMemoryRefusesEvents(t *testing.T) {
 	}
 	if _, err := m.Profile("late"); !errors.Is(err, ErrClosed) {
 		t.Errorf("profile after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestOwnerCloseWhileClientWrites closes the owner while a client records moves: the client's events reach
+// the store through whoever owns it next, none fails.
+func TestOwnerCloseWhileClientWrites(t *testing.T) {
+	dir := t.TempDir()
+	a, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	id := NewGameID()
+	var pendings []*Pending
+	for ply := range 2000 {
+		pendings = append(pendings, b.Record(Event{Move: &MoveRecord{GameID: id, Ply: ply, Move: "e2e4", TimeMS: -1,
+			Probability: -1}}))
+		if ply == 500 {
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for ply, p := range pendings {
+		if err := p.Wait(ctx); err != nil {
+			t.Fatalf("move %d: %v", ply, err)
+		}
+	}
+	if !b.Owner() {
+		t.Error("the client did not take over")
+	}
+	n := 0
+	b.own.st.db.View(func(txn *badger.Txn) error {
+		return b.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
+	})
+	if n != 2000 {
+		t.Errorf("%d moves in the store, want 2000", n)
+	}
+}
+
+// TestOpenWaitsBoundedForASilentOwner holds the store's lock without serving the socket, as an owner that
+// hangs does: Open gives up after its connect timeout with an error naming the directory.
+func TestOpenWaitsBoundedForASilentOwner(t *testing.T) {
+	dir := t.TempDir()
+	lock, err := os.OpenFile(filepath.Join(dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = Open(Options{Dir: dir, ConnectTimeout: 300 * time.Millisecond})
+	if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("got %v, want ErrUnavailable naming %s", err, dir)
+	}
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("Open waited %v", waited)
+	}
+}
+
+// TestLogsGoThroughZap checks the memory's messages and badger's own reach the logger given in Options.
+func TestLogsGoThroughZap(t *testing.T) {
+	core, logs := observer.New(zap.DebugLevel)
+	m, err := Open(Options{Dir: t.TempDir(), Logger: zap.New(core)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if logs.FilterMessageSnippet("serving other processes").Len() != 1 {
+		t.Error("no message of the memory's ownership")
+	}
+	if logs.FilterLoggerName("badger").Len() == 0 {
+		t.Errorf("no message from badger in %d entries", logs.Len())
 	}
 }

@@ -30,6 +30,10 @@ const (
 	defaultGC    = 10 * time.Minute
 )
 
+// codeOwnerClosing marks the reply to a request that reached an owner already closing: it is not sent; the
+// connection is dropped instead, so that the client sends the request again to the next owner.
+const codeOwnerClosing = "owner_closing"
+
 // writeItem is one thing for the writer: an event to commit, or a write operation to run alone.
 type writeItem struct {
 	ev    *eventRec
@@ -174,6 +178,10 @@ func (o *owner) serve(c net.Conn) {
 	}()
 	reply := func(r wireReply) {
 		defer replies.Done()
+		if r.Code == codeOwnerClosing {
+			drop() // the client sends the request again to the next owner
+			return
+		}
 		select {
 		case out <- r:
 		default:
@@ -222,14 +230,8 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 			return
 		}
 		o.submit(&writeItem{ev: req.Event, seq: seq, reply: reply})
-	case opProfile:
-		o.read(seq, reply, func() (any, error) { return st.profile(req.Key) })
-	case opOpponents:
-		o.read(seq, reply, func() (any, error) { return st.opponents() })
-	case opGames:
-		o.read(seq, reply, func() (any, error) { return st.games(req.Key) })
-	case opDump:
-		o.read(seq, reply, func() (any, error) { return st.page(req.After) })
+	case opProfile, opOpponents, opGames, opDump:
+		o.read(seq, reply, func() (any, error) { return st.read(req) })
 	case opCompact:
 		o.read(seq, reply, func() (any, error) {
 			freed, err := st.compact()
@@ -247,12 +249,36 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 	}
 }
 
+// isRead reports whether an operation only reads the store.
+func isRead(op string) bool {
+	switch op {
+	case opProfile, opOpponents, opGames, opDump:
+		return true
+	}
+	return false
+}
+
+// read runs a read operation.
+func (s *store) read(req *wireRequest) (any, error) {
+	switch req.Op {
+	case opProfile:
+		return s.profile(req.Key)
+	case opOpponents:
+		return s.opponents()
+	case opGames:
+		return s.games(req.Key)
+	case opDump:
+		return s.page(req.After)
+	}
+	return nil, fail(s.dir, ErrBadEvent, fmt.Errorf("%q is not a read", req.Op))
+}
+
 // submit queues an item for the writer, or fails it when the owner is closing.
 func (o *owner) submit(it *writeItem) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	if o.closing {
-		it.reply(newReply(it.seq, nil, fail(o.st.dir, ErrClosed, nil)))
+		it.reply(wireReply{Seq: it.seq, Err: "the owner is closing", Code: codeOwnerClosing})
 		return
 	}
 	o.writes <- it
@@ -263,7 +289,7 @@ func (o *owner) read(seq uint64, reply func(wireReply), f func() (any, error)) {
 	o.mu.RLock()
 	defer o.mu.RUnlock()
 	if o.closing {
-		reply(newReply(seq, nil, fail(o.st.dir, ErrClosed, nil)))
+		reply(wireReply{Seq: seq, Err: "the owner is closing", Code: codeOwnerClosing})
 		return
 	}
 	o.reads.Add(1)

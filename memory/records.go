@@ -239,9 +239,10 @@ func checkKey(what, key string) error {
 	return nil
 }
 
-// checkTime checks a time fits the store's forms (RFC 3339, nanoseconds since 1970 in 20 digits).
+// checkTime checks a time fits the store's forms: RFC 3339, and nanoseconds since 1970 in an int64 (which
+// ends in 2262).
 func checkTime(what string, t time.Time) error {
-	if !t.IsZero() && (t.Year() < 1970 || t.Year() > 9999) {
+	if !t.IsZero() && (t.Year() < 1970 || t.Year() > 2261) {
 		return errField("%s %v is out of range", what, t)
 	}
 	return nil

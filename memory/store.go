@@ -4,6 +4,7 @@ package memory
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -59,10 +60,17 @@ func errStorage(dir, doing string, cause error) error {
 // badgerLogger passes badger's messages to zap.
 type badgerLogger struct{ s *zap.SugaredLogger }
 
-func (l badgerLogger) Errorf(f string, a ...any)   { l.s.Errorf(strings.TrimSpace(f), a...) }
+// Errorf logs one of badger's errors (badger ends its formats with a newline, which zap does not want).
+func (l badgerLogger) Errorf(f string, a ...any) { l.s.Errorf(strings.TrimSpace(f), a...) }
+
+// Warningf logs one of badger's warnings.
 func (l badgerLogger) Warningf(f string, a ...any) { l.s.Warnf(strings.TrimSpace(f), a...) }
-func (l badgerLogger) Infof(f string, a ...any)    { l.s.Infof(strings.TrimSpace(f), a...) }
-func (l badgerLogger) Debugf(f string, a ...any)   { l.s.Debugf(strings.TrimSpace(f), a...) }
+
+// Infof logs one of badger's messages.
+func (l badgerLogger) Infof(f string, a ...any) { l.s.Infof(strings.TrimSpace(f), a...) }
+
+// Debugf logs one of badger's debugging messages.
+func (l badgerLogger) Debugf(f string, a ...any) { l.s.Debugf(strings.TrimSpace(f), a...) }
 
 // badgerOptions are the options every open of the store uses.
 func badgerOptions(path string, sync bool, log *zap.Logger) badger.Options {
@@ -116,12 +124,18 @@ func openStore(dir string, sync bool, log *zap.Logger) (*store, error) {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
 		return nil, errStorage(dir, "reading the store", err)
-	case len(entries) > 0:
-		if _, err := os.Stat(filepath.Join(path, "MANIFEST")); err != nil {
-			return nil, fail(dir, ErrCorrupt, fmt.Errorf("%s has files but no badger MANIFEST", path))
+	default:
+		if err := checkManifest(path, entries); err != nil {
+			return nil, fail(dir, ErrCorrupt, err)
 		}
 	}
 	if err := unwritable(dir); err != nil {
+		return nil, err
+	}
+	if err := removeEmptyLogs(dir, path, log); err != nil {
+		return nil, err
+	}
+	if err := inspect(dir, path, log); err != nil {
 		return nil, err
 	}
 	db, err := badger.Open(badgerOptions(path, sync, log))
@@ -134,6 +148,77 @@ func openStore(dir string, sync bool, log *zap.Logger) (*store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// inspect reads an existing store's schema version in badger's read-only mode, which writes nothing, so that a
+// store that is not ours, damaged or newer is refused before badger opens it for writing (which starts a new
+// value-log file). Badger refuses a read-only open of a store whose last process was killed (its memtable log
+// needs truncating); such a store is opened for writing and checked then.
+func inspect(dir, path string, log *zap.Logger) error {
+	if _, err := os.Stat(filepath.Join(path, "MANIFEST")); err != nil {
+		return nil // a new store
+	}
+	db, err := badger.Open(badgerOptions(path, false, log).WithReadOnly(true))
+	// Badger wraps the error in its own text (y.Wrapf), which errors.Is does not see through.
+	if err != nil && strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) {
+		return nil
+	}
+	if err != nil {
+		return fail(dir, ErrCorrupt, err)
+	}
+	s := &store{db: db, dir: dir, log: log}
+	_, err = s.readSchema()
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = fail(dir, ErrCorrupt, cerr)
+	}
+	return err
+}
+
+// checkManifest refuses a store that has data files but no MANIFEST: badger would start a new one and
+// remove the tables it does not list. Badger writes its LOCK file and then the MANIFEST (through
+// MANIFEST-REWRITE and a rename) before any data, so a process killed while creating the store leaves those
+// two at most, and badger completes such a store.
+func checkManifest(path string, entries []os.DirEntry) error {
+	hasManifest := false
+	var others []string
+	for _, e := range entries {
+		switch e.Name() {
+		case "MANIFEST":
+			hasManifest = true
+		case "LOCK", "MANIFEST-REWRITE":
+		default:
+			others = append(others, e.Name())
+		}
+	}
+	if !hasManifest && len(others) > 0 {
+		return fmt.Errorf("%s has data files (%s) but no badger MANIFEST", path, strings.Join(others, ", "))
+	}
+	return nil
+}
+
+// removeEmptyLogs removes the empty value-log and memtable files a process killed while creating one leaves:
+// badger 4.9.6 creates them empty and sizes them next, and refuses to open a store with an empty one ("Open
+// existing file ... Create a new file"). An empty file holds no data, so removing it loses nothing.
+func removeEmptyLogs(dir, path string, log *zap.Logger) error {
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil // a new store
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasSuffix(name, ".vlog") && !strings.HasSuffix(name, ".mem") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.Size() != 0 || !info.Mode().IsRegular() {
+			continue
+		}
+		log.Warn("memory: removing an empty log file left by a crash", zap.String("file", filepath.Join(path, name)))
+		if err := os.Remove(filepath.Join(path, name)); err != nil {
+			return errStorage(dir, "removing an empty log file a crash left", err)
+		}
+	}
+	return nil
 }
 
 // unwritable refuses a read-only directory before badger tries to write into it (it would fail half-way).
@@ -150,9 +235,9 @@ func unwritable(dir string) error {
 	return nil
 }
 
-// checkSchema reads the store's schema version: a new store gets the current one, an older one is migrated,
-// a newer one refused, and a badger store without one is not ours.
-func (s *store) checkSchema() error {
+// readSchema reads the store's schema version: 0 for an empty store. A newer version, a store with keys but no
+// version (not ours) and a damaged version are errors.
+func (s *store) readSchema() (int, error) {
 	var version int
 	err := s.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get([]byte(keySchema))
@@ -175,12 +260,19 @@ func (s *store) checkSchema() error {
 			return nil
 		})
 	})
+	if err == nil && version > schemaVersion {
+		err = fail(s.dir, ErrNewerSchema, fmt.Errorf("its schema version is %d, this dossier reads versions up to %d; "+
+			"use a newer dossier or another directory", version, schemaVersion))
+	}
+	return version, err
+}
+
+// checkSchema gives a new store the current schema version and migrates an older one.
+func (s *store) checkSchema() error {
+	version, err := s.readSchema()
 	switch {
 	case err != nil:
 		return err
-	case version > schemaVersion:
-		return fail(s.dir, ErrNewerSchema, fmt.Errorf("its schema version is %d, this dossier reads versions up to %d; "+
-			"use a newer dossier or another directory", version, schemaVersion))
 	case version == schemaVersion:
 		return nil
 	case version == 0:
@@ -465,6 +557,19 @@ func (s *store) scan(txn *badger.Txn, prefix []byte, values bool, f func(key []b
 	return nil
 }
 
+// scanRaw calls f with every key and raw value under prefix.
+func (s *store) scanRaw(txn *badger.Txn, prefix []byte, f func(key, value []byte) error) error {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: true, PrefetchSize: 64})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		item := it.Item()
+		if err := item.Value(func(v []byte) error { return f(item.Key(), v) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // lookup resolves a key or a name given by a user to the profile key it is filed under.
 func (s *store) lookup(txn *badger.Txn, keyOrName string) (string, *opponentRec, error) {
 	key := keyOrName
@@ -559,21 +664,6 @@ func (s *store) models(txn *badger.Txn, key string) (map[string][]ModelPoint, er
 	return out, err
 }
 
-// modelNames lists the models learned for an opponent, reading keys only.
-func (s *store) modelNames(txn *badger.Txn, key string) ([]string, error) {
-	prefix := modelPrefix(key)
-	var names []string
-	err := s.scan(txn, prefix, false, func(k []byte, _ any) error {
-		rest := string(k[len(prefix):])
-		name := unescape(rest[:strings.IndexByte(rest, '/')])
-		if len(names) == 0 || names[len(names)-1] != name {
-			names = append(names, name)
-		}
-		return nil
-	})
-	return names, err
-}
-
 func (s *store) profile(keyOrName string) (*Profile, error) {
 	var p *Profile
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -615,10 +705,13 @@ func latest(ts ...time.Time) time.Time {
 	return out
 }
 
+// opponents lists every opponent in four passes over the store (profiles, games, model keys), not one lookup
+// per opponent, so that listing ten thousand stays quick.
 func (s *store) opponents() ([]Summary, error) {
 	var out []Summary
 	err := s.db.View(func(txn *badger.Txn) error {
-		return s.scan(txn, []byte(prefProfile), true, func(_ []byte, rec any) error {
+		index := map[string]int{}
+		err := s.scan(txn, []byte(prefProfile), true, func(_ []byte, rec any) error {
 			p := rec.(*opponentRec)
 			sum := Summary{Key: p.Key, Name: p.Key, Kind: p.Kind, LastSeen: p.Last}
 			if len(p.Names) > 0 {
@@ -627,27 +720,56 @@ func (s *store) opponents() ([]Summary, error) {
 			if len(p.Ratings) > 0 {
 				sum.Elo = p.Ratings[len(p.Ratings)-1].Elo
 			}
-			games, err := s.gamesOf(txn, p.Key)
-			if err != nil {
-				return err
-			}
-			for _, g := range games {
-				sum.Games++
-				if g.Score != nil {
-					switch *g.Score {
-					case 1:
-						sum.Wins++
-					case 0:
-						sum.Losses++
-					case 0.5:
-						sum.Draws++
-					}
-				}
-				sum.LastSeen = latest(sum.LastSeen, g.Start, g.End)
-			}
-			sum.Models, err = s.modelNames(txn, p.Key)
+			index[p.Key] = len(out)
 			out = append(out, sum)
+			return nil
+		})
+		if err != nil {
 			return err
+		}
+		err = s.scanRaw(txn, []byte(prefGame), func(k, v []byte) error {
+			// Only the result and the times: decoding each game's move list would take most of the time.
+			var g struct {
+				Key        string
+				Score      *float64
+				Start, End time.Time
+			}
+			if err := json.Unmarshal(v, &g); err != nil {
+				return fail(s.dir, ErrCorrupt, fmt.Errorf("record %q: %v", k, err))
+			}
+			i, ok := index[g.Key]
+			if !ok {
+				return nil // a game whose start was never recorded
+			}
+			sum := &out[i]
+			sum.Games++
+			if g.Score != nil {
+				switch *g.Score {
+				case 1:
+					sum.Wins++
+				case 0:
+					sum.Losses++
+				case 0.5:
+					sum.Draws++
+				}
+			}
+			sum.LastSeen = latest(sum.LastSeen, g.Start, g.End)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		return s.scan(txn, []byte(prefModel), false, func(k []byte, _ any) error {
+			parts := strings.SplitN(string(k[len(prefModel):]), "/", 3)
+			i, ok := index[unescape(parts[0])]
+			if !ok || len(parts) < 3 {
+				return nil
+			}
+			sum := &out[i]
+			if name := unescape(parts[1]); len(sum.Models) == 0 || sum.Models[len(sum.Models)-1] != name {
+				sum.Models = append(sum.Models, name)
+			}
+			return nil
 		})
 	})
 	return out, err

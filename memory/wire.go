@@ -80,7 +80,10 @@ type remoteError struct {
 	sentinel error
 }
 
+// Error returns the owner's message, which names the directory.
 func (e *remoteError) Error() string { return e.msg }
+
+// Unwrap returns the sentinel error, so that errors.Is works across the socket.
 func (e *remoteError) Unwrap() error { return e.sentinel }
 
 // newReply builds the reply to seq from a result and an error.

@@ -51,12 +51,18 @@ func TestChess960Session(t *testing.T) {
 			[]string{"Fen: 1r1k4/8/8/8/8/8/8/R4K1R w KQ - 0 1", " f1c1"}},
 		{"option switched off again", "setoption name UCI_Chess960 value true\nsetoption name UCI_Chess960 value false\nposition startpos moves e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1g1\nd\n",
 			[]string{"Fen: rnbqk2r/pppp1ppp/5n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4", " e8g8"}},
+		{"started as chess960", "uci\nposition startpos moves e2e4 e7e5 g1f3 g8f6 f1c4 f8c5 e1h1\nd\n",
+			[]string{"option name UCI_Chess960 type check default true", " e8h8"}},
 		{"chess960 perft", "setoption name UCI_Chess960 value true\nposition fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\ngo perft 3\n",
 			[]string{"12189"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out := runScript(t, newFakeEngine(0), chess.Game{}, Config{Lookup: catalog.Lookup}, tc.script)
+			game := chess.Game{}
+			if strings.HasPrefix(tc.name, "started as chess960") {
+				game.Chess960 = true
+			}
+			out := runScript(t, newFakeEngine(0), game, Config{Lookup: catalog.Lookup}, tc.script)
 			text := strings.Join(out, "\n")
 			for _, want := range tc.want {
 				if !strings.Contains(text, want) {

@@ -43,9 +43,6 @@ type cecp struct {
 	s *Session
 	// defaultGame is the game new returns to (the --game of the engine, chess unless told otherwise).
 	defaultGame games.Game
-	// options are the options the feature handshake announces: the program's and the engine's (UCI's own
-	// are UCI's business).
-	options []play.Option
 
 	// newPending says that new chose the default game and the engine is yet to be told (NewGame): a
 	// variant command usually follows at once, and each NewGame of another game builds the engine's tables.
@@ -80,14 +77,20 @@ type cecp struct {
 func newCECP(s *Session) *cecp {
 	c := &cecp{s: s, defaultGame: s.game, engineSide: games.Second, mps: cecpDefaultMPS, base: cecpDefaultBase,
 		ourTime: -1, oppTime: -1}
-	for _, o := range s.options {
-		if strings.HasPrefix(o.Name, "UCI_") || o.Name == "Ponder" {
-			continue // UCI's: CECP has variant, name, rating and its own pondering commands
-		}
-		c.options = append(c.options, o)
-	}
 	c.newRecord(s.pos)
 	return c
+}
+
+// options returns the options CECP offers: the program's and the engine's, as the session has them for the
+// game being played (UCI's own are UCI's business: CECP has variant, name, rating and its own pondering).
+func (c *cecp) options() []play.Option {
+	var options []play.Option
+	for _, o := range c.s.options {
+		if !strings.HasPrefix(o.Name, "UCI_") && o.Name != "Ponder" {
+			options = append(options, o)
+		}
+	}
+	return options
 }
 
 // cecpCommands maps each CECP command to its handler; quit is handled by handle itself.
@@ -185,6 +188,7 @@ func (*cecp) recovered(string) {}
 // cmdProtover answers the feature handshake: what dossier supports, its options, and done=1.
 func (c *cecp) cmdProtover(command) {
 	s := c.s
+	s.refreshOptions()
 	s.send("feature done=0")
 	s.send("feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 " +
 		"analyze=1 colors=0 name=1 ics=1 nps=0 debug=1 pause=0")
@@ -200,7 +204,7 @@ func (c *cecp) cmdProtover(command) {
 	if len(resources) > 0 {
 		s.send("feature " + strings.Join(resources, " "))
 	}
-	for _, o := range c.options {
+	for _, o := range c.options() {
 		s.send("feature option=\"" + cecpOptionLine(o) + "\"")
 	}
 	s.send("feature done=1")
@@ -262,9 +266,10 @@ func cecpOptionLine(o play.Option) string {
 
 // option returns the announced option called name (case-insensitively), or nil.
 func (c *cecp) option(name string) *play.Option {
-	for i := range c.options {
-		if strings.EqualFold(c.options[i].Name, name) {
-			return &c.options[i]
+	options := c.options()
+	for i := range options {
+		if strings.EqualFold(options[i].Name, name) {
+			return &options[i]
 		}
 	}
 	return nil

@@ -152,7 +152,7 @@ func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Wr
 	}
 	s := &Session{engine: eng, cfg: cfg, in: bufio.NewReaderSize(in, 64<<10), out: out,
 		game: defaultGame, pos: defaultGame.Start(), moveOverhead: engine.DefaultMoveOverhead}
-	s.options = append(append(s.sessionOptions(), cfg.Options...), eng.Options()...)
+	s.refreshOptions()
 	switch strings.ToLower(cfg.Protocol) {
 	case ProtocolUCI:
 		s.dialect = uciDialect{s}
@@ -160,6 +160,14 @@ func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Wr
 		s.dialect = newCECP(s)
 	}
 	return s
+}
+
+// refreshOptions rebuilds the option list, whose choices and defaults follow the game (the presets of the
+// game being played): at uci and after a change of game.
+func (s *Session) refreshOptions() {
+	s.safely("Options", func() {
+		s.options = append(append(s.sessionOptions(), s.cfg.Options...), s.engine.Options()...)
+	})
 }
 
 // chooseDialect picks the dialect from the first line the GUI sent, when Config.Protocol left it open.
@@ -340,6 +348,7 @@ func (s *Session) resetGame(g games.Game) {
 	s.pos = g.Start()
 	s.record = gameRecord{}
 	s.safely("NewGame", func() { s.engine.NewGame(g) })
+	s.refreshOptions()
 }
 
 // send writes one line to the GUI; all output goes through it, so lines never interleave.
@@ -364,12 +373,24 @@ func (s *Session) outputError() error {
 
 // infof sends a note to the GUI ("info string ..." in UCI, "# ..." in CECP).
 func (s *Session) infof(format string, args ...any) {
-	s.reporter().report(false, sanitize(fmt.Sprintf(format, args...)))
+	s.reporter().report(false, clip(fmt.Sprintf(format, args...)))
+}
+
+// maxInfoBytes bounds the text of one message.
+const maxInfoBytes = 1000
+
+// clip shortens a message to maxInfoBytes and makes it one line: whatever an error quotes, a GUI's log
+// gets a line, not a megabyte.
+func clip(text string) string {
+	if len(text) > maxInfoBytes {
+		text = strings.ToValidUTF8(text[:maxInfoBytes], "") + "..."
+	}
+	return sanitize(text)
 }
 
 // errorf reports bad input to the GUI ("info string error: ..." in UCI, "Error (...): ..." in CECP).
 func (s *Session) errorf(format string, args ...any) {
-	s.reporter().report(true, sanitize(fmt.Sprintf(format, args...)))
+	s.reporter().report(true, clip(fmt.Sprintf(format, args...)))
 }
 
 // debugf sends a note only in debug mode.

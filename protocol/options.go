@@ -4,6 +4,7 @@ package protocol
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,8 +36,9 @@ func (s *Session) sessionOptions() []play.Option {
 	overhead := play.SpinOption("Move Overhead", int(engine.DefaultMoveOverhead/time.Millisecond), 0, maxMoveOverheadMS,
 		func(ms int) { s.moveOverhead = time.Duration(ms) * time.Millisecond })
 	options := []play.Option{variant, opponent, ratingAdv, wdl, ponder, overhead}
-	if _, err := s.lookup("chess960"); err == nil { // only a session that can play Chess960 offers it
-		chess960 := play.Option{Name: "UCI_Chess960", Type: play.CheckType, Default: "false", Apply: s.setChess960}
+	if g, err := s.lookup("chess960"); err == nil { // only a session that can play Chess960 offers it
+		s.chess960 = s.chess960 || sameGame(g, s.game) // dossier --game chess960 starts with it on
+		chess960 := play.Option{Name: "UCI_Chess960", Type: play.CheckType, Default: strconv.FormatBool(s.chess960), Apply: s.setChess960}
 		options = slices.Insert(options, 1, chess960)
 	}
 	return options

@@ -86,6 +86,7 @@ func (s *Session) handleUCI(line string) (quit bool) {
 
 // cmdUCI answers the uci handshake: identity, options, uciok.
 func (s *Session) cmdUCI(command) {
+	s.refreshOptions()
 	s.send("id name " + s.cfg.Name)
 	s.send("id author " + s.cfg.Author)
 	for _, o := range s.options {

@@ -79,12 +79,28 @@ func (r *replay) positionCommand() string {
 func bestMove(p *proc, pos games.Position, timeout time.Duration) (string, []string) {
 	p.t.Helper()
 	line, before := p.expectPrefix(timeout, "bestmove")
+	return checkBestMove(p, pos, line), before
+}
+
+// timedGo sends a go command and returns the bestmove that answers it within timeout (checked as bestMove
+// checks it) and how long after the command it came.
+func timedGo(p *proc, pos games.Position, goCmd string, timeout time.Duration) (string, time.Duration) {
+	p.t.Helper()
+	sent := p.send(goCmd)
+	line, _ := p.expect(timeout, "bestmove", func(s string) bool { return strings.HasPrefix(s, "bestmove") })
+	return checkBestMove(p, pos, line.text), line.at.Sub(sent)
+}
+
+// checkBestMove returns the move of a bestmove line, failing the test unless the line is well formed and
+// its move (and ponder move) legal in pos; a null move "0000" is returned unchecked.
+func checkBestMove(p *proc, pos games.Position, line string) string {
+	p.t.Helper()
 	fields := strings.Fields(line)
 	if len(fields) != 2 && !(len(fields) == 4 && fields[2] == "ponder") {
 		p.fatalf("malformed bestmove line %q", line)
 	}
 	if fields[1] == "0000" {
-		return fields[1], before
+		return fields[1]
 	}
 	m, ok := legalMove(pos, fields[1])
 	if !ok {
@@ -98,7 +114,7 @@ func bestMove(p *proc, pos games.Position, timeout time.Duration) (string, []str
 			p.fatalf("ponder move %q is not legal after %s in %s", fields[3], fields[1], pos.FEN())
 		}
 	}
-	return fields[1], before
+	return fields[1]
 }
 
 // errorLines returns the "info string error:" lines among lines.

@@ -144,8 +144,10 @@ func TestMEUWithLearnedCounts(t *testing.T) {
 	fresh := newReplay(t, "connect4")
 	p.send("setoption name OpponentModel value discrepancy:"+corrupt, fresh.positionCommand(), "go depth 2")
 	_, before := bestMove(p, fresh.pos, searchTimeout)
-	if errs := errorLines(before); len(errs) == 0 || !strings.Contains(errs[0], "field version is 7") ||
-		!strings.Contains(errs[0], "playing connect4 sophisticated with alphabeta") {
+	// The file is read at setoption, which says what is wrong, and the search says what it plays instead.
+	if errs := errorLines(before); len(errs) != 2 || !strings.Contains(errs[0], "setoption OpponentModel") ||
+		!strings.Contains(errs[0], "field version is 7") || !strings.Contains(errs[1], "field version is 7") ||
+		!strings.Contains(errs[1], "playing connect4 sophisticated with alphabeta") {
 		p.fatalf("a corrupt counts file: error lines %q", errs)
 	}
 	p.send("quit")

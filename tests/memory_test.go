@@ -210,3 +210,45 @@ func lastJSONLine(out string) string {
 	}
 	return fmt.Sprintf("no JSON in %q", out)
 }
+
+// TestMemoryCommandsWhileAnEngineOwnsTheStore: dossier memory reads and writes through the engine that owns
+// the store, and the engine goes on filing its game afterwards.
+func TestMemoryCommandsWhileAnEngineOwnsTheStore(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	p := startDossier(t, "--memory", dir, "--log-level", "info")
+	p.send("uci", "setoption name UCI_Opponent value none 1800 human Alice", "ucinewgame", "isready")
+	p.expectLine(30*time.Second, "readyok")
+	p.send("position startpos moves e2e4", "go depth 2")
+	p.expectPrefix(30*time.Second, "bestmove ")
+	if !strings.Contains(p.stderrText(), "serving other processes") {
+		t.Fatalf("the engine does not own the store:\n%s", p.stderrText())
+	}
+	out, errText, code := runDossier(t, 30*time.Second, "", "memory", "ls", "--json", "--memory", dir)
+	if code != 0 || !strings.Contains(out, `"Alice"`) {
+		t.Fatalf("dossier memory ls while the engine runs: exit %d, %s%s", code, out, errText)
+	}
+	dump := filepath.Join(t.TempDir(), "dump.jsonl")
+	if _, errText, code := runDossier(t, 30*time.Second, "", "memory", "dump", "--out", dump, "--memory", dir); code != 0 {
+		t.Fatalf("dossier memory dump: exit %d, %s", code, errText)
+	}
+	p.send("position startpos moves e2e4 e7e5 d2d4", "go depth 2")
+	p.expectPrefix(30*time.Second, "bestmove ")
+	p.send("quit")
+	if code := p.wait(30 * time.Second); code != 0 {
+		t.Fatalf("dossier exited %d", code)
+	}
+	shown := showMemory(t, dir, "alice")
+	if len(shown.Profile.Games) != 1 || shown.Profile.Games[0].Plies != 3 || shown.Prediction.Moves != 2 {
+		t.Errorf("after the engine quit: %+v, %d opponent moves", shown.Profile.Games, shown.Prediction.Moves)
+	}
+	// Importing the dump taken mid-game into the finished store changes nothing it does not know.
+	out, errText, code = runDossier(t, 30*time.Second, "", "memory", "import", dump, "--json", "--memory", dir)
+	if code != 0 {
+		t.Fatalf("dossier memory import: exit %d, %s", code, errText)
+	}
+	t.Logf("import of the mid-game dump: %s", strings.TrimSpace(out))
+	if again := showMemory(t, dir, "alice"); len(again.Profile.Games) != 1 || again.Profile.Games[0].Plies != 3 ||
+		again.Prediction.Moves != 2 {
+		t.Errorf("the older dump took something away: %+v, %d opponent moves", again.Profile.Games, again.Prediction.Moves)
+	}
+}

@@ -27,7 +27,7 @@ func TestHandshake(t *testing.T) {
 		p.fatalf("no id author line")
 	}
 	wantOptions := []struct{ name, typ string }{
-		{"UCI_Variant", "combo"}, {"UCI_Opponent", "string"}, {"UCI_ShowWDL", "check"}, {"Ponder", "check"},
+		{"UCI_Variant", "combo"}, {"UCI_Chess960", "check"}, {"UCI_Opponent", "string"}, {"UCI_ShowWDL", "check"}, {"Ponder", "check"},
 		{"Hash", "spin"}, {"Threads", "spin"}, {"Search", "combo"}, {"Preset", "combo"}, {"Depth", "spin"},
 		{"Contempt", "spin"},
 	}
@@ -473,7 +473,8 @@ func runMalformed(t *testing.T, p *proc, c malformedCase) {
 }
 
 // TestEndOfInput closes stdin in several states: the engine must exit 0, and a search it was given first
-// must still print its bestmove (one with a limit runs to its end, an endless one is stopped).
+// must still print its bestmove at once, whatever its limits: the end of the input is quit, as in Stockfish
+// (a perft finishes its count).
 func TestEndOfInput(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -485,6 +486,10 @@ func TestEndOfInput(t *testing.T) {
 		{name: "after uci", lines: []string{"uci"}, want: "uciok"},
 		{name: "last line without newline", raw: "isready", want: "readyok"},
 		{name: "search with a limit", lines: []string{"position startpos", "go depth 4"}, want: "bestmove"},
+		{name: "deep search", lines: []string{"position startpos", "go depth 1000"}, want: "bestmove"},
+		{name: "long movetime", lines: []string{"position startpos", "go movetime 600000"}, want: "bestmove"},
+		{name: "long clock", lines: []string{"position startpos", "go wtime 3600000 btime 3600000 movestogo 1"}, want: "bestmove"},
+		{name: "many nodes", lines: []string{"position startpos", "go nodes 1000000000000"}, want: "bestmove"},
 		{name: "infinite search", lines: []string{"position startpos", "go infinite"}, want: "bestmove"},
 		{name: "pondering", lines: []string{"position startpos moves e2e4", "go ponder wtime 1000 btime 1000"}, want: "bestmove"},
 		{name: "perft", lines: []string{"position startpos", "go perft 3"}, want: "Nodes searched: 8902"},
@@ -505,8 +510,16 @@ func TestEndOfInput(t *testing.T) {
 			if !slices.Contains(c.lines, "quit") {
 				p.closeInput()
 			}
-			if c.want != "" {
-				p.expectPrefix(searchTimeout, c.want)
+			if strings.HasPrefix(c.want, "bestmove") {
+				r := newReplay(t, "chess")
+				for _, m := range strings.Fields(strings.TrimPrefix(c.lines[0], "position startpos moves")) {
+					if m != "position" && m != "startpos" {
+						r.play(p, m)
+					}
+				}
+				bestMove(p, r.pos, promptTimeout)
+			} else if c.want != "" {
+				p.expectPrefix(promptTimeout, c.want)
 			}
 			if code := p.wait(promptTimeout); code != 0 {
 				p.fatalf("exit code %d, want 0", code)

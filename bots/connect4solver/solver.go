@@ -51,9 +51,10 @@ type MoveScore struct {
 }
 
 // New returns a solver with a transposition table of about hashMB megabytes (8 bytes an entry, a power
-// of two entries, at least 64 K; 64 MB gives 8 M). The memory is mapped here rather than during the
-// first search; on Linux, where the table asks for huge pages, that took up to 2 s for 128 MB on a
-// busy machine.
+// of two entries, at least 64 K; 64 MB gives 8 M). The memory of a table below 64 MB is mapped here
+// rather than during the first search (on Linux, where the table asks for huge pages, that took up to
+// 2 s for 128 MB on a busy machine); a larger one is mapped as the searches use it, since mapping
+// gigabytes here would keep a GUI waiting for readyok longer than it allows.
 func New(hashMB int) *Solver {
 	return &Solver{table: newTable(hashMB), nodeLimit: math.MaxUint64, nextCheck: math.MaxUint64}
 }

@@ -2,7 +2,11 @@
 
 package connect4solver
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"dossier/internal/tablemem"
+)
 
 // keyMixer is odd, so multiplying by it is a bijection on 64-bit words; its high bits depend on
 // all the bits of Pons's key, which makes them a good table index.
@@ -25,19 +29,26 @@ const minTableBits = 64 - keyBits
 // table only advances its epoch, which makes every older entry stale; the entries are zeroed only
 // when the epoch wraps around.
 type table struct {
+	memory  *tablemem.Table // owns entries, which live while the table does
 	entries []uint64
 	shift   uint   // 64 - log2(len(entries)): the index is the mixed key's top bits
 	epoch   uint64 // the current epoch, already shifted into place
 }
 
 // newTable returns a table of the largest power-of-two number of entries that fits in megabytes
-// (at least 1<<minTableBits entries), its memory already mapped: with huge pages, the kernel may take
-// a second or two to assemble them, which is better spent here than in the first search.
+// (at least 1<<minTableBits entries). A table small enough for the Go heap is backed by huge pages and
+// mapped here, since the kernel may take a second or two to assemble them, better spent here than in the
+// first search; a larger one is mapped page by page as the searches first write to it, since mapping it
+// here took about 4 s a gigabyte on a busy machine (Hash 4096 gave the solver 3 GB and ucinewgame 13 s
+// before readyok), longer than a GUI waits.
 func newTable(megabytes int) table {
 	entries := uint64(max(megabytes, 0)) << 20 / 8
 	log := max(bits.Len64(entries)-1, minTableBits)
-	t := table{entries: allocateEntries(1 << uint(log)), shift: uint(64 - log)}
-	clear(t.entries) // the first write to each page maps it
+	memory := tablemem.New(1<<uint(log), true)
+	t := table{memory: memory, entries: memory.Words, shift: uint(64 - log)}
+	if !memory.Mapped {
+		clear(t.entries) // the first write to each page maps it
+	}
 	return t
 }
 

@@ -60,7 +60,7 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	openingsFile := fs.String("openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line; gzip-compressed when it ends in .gz")
 	openingPlies := fs.Int("opening-plies", 0, "keep only this many plies of openings given as moves (PDN games, Pons digits); 0: all")
 	randomPlies := fs.Int("random-plies", 0, "random legal plies added to every opening (seeded by --seed)")
-	seed := fs.Uint64("seed", 1, "seed of the random openings")
+	seed := fs.Uint64("seed", 1, "seed of the random openings (and of Chess960's start positions)")
 	depth := fs.Int("depth", 0, "depth limit of every move, in plies")
 	nodes := fs.Uint64("nodes", 0, "node limit of every move")
 	movetime := fs.Int("movetime", 0, "time of every move in milliseconds")
@@ -86,6 +86,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		{"opening-plies", "openings"}, {"seed", "random-plies"}, {"draw-score", "adjudicate-draw-after"},
 		{"resign-moves", "resign-score"}, {"event", "pgn"},
 	} {
+		if dep.flag == "seed" && strings.EqualFold(*gameName, "chess960") {
+			continue // the seed draws Chess960's start positions too
+		}
 		if cmd.Changed(dep.flag) && !cmd.Changed(dep.needs) && !(dep.needs == "pgn" && cmd.Changed("pdn")) {
 			return usageError("--%s needs --%s", dep.flag, dep.needs)
 		}

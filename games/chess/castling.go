@@ -14,18 +14,26 @@ import (
 type castlingRules struct {
 	king, rook [4]uint8
 	// keep[sq] is the rights that survive a move from or to sq (a king or castling rook leaving or taken).
-	keep [64]uint8
-	// empty holds the squares both pieces cross or land on, less the two: they must be empty.
-	empty [4]uint64
-	// path holds the squares the king crosses or lands on: none may be attacked.
-	path [4]uint64
-	// uncovers is set when the rook stands beyond the king's destination (a b-file rook castling long): its
-	// leaving can expose that square along the rank, so the destination is tested without it.
-	uncovers [4]bool
-	move     [4]games.Move
+	keep   [64]uint8
+	castle [4]castling
+	// standard is set for standard chess's rules, which move generation tests by constants.
+	standard bool
 	// zobrist[rights] is the hash of a set of rights: zobristCastling, plus a key per right whose rook is not
 	// on the standard a- or h-file square beside a king on e.
 	zobrist [16]uint64
+}
+
+// castling is what move generation needs of one right (indexed i&3 so that the compiler drops bounds checks).
+type castling struct {
+	right uint8
+	// empty holds the squares both pieces cross or land on, less the two: they must be empty.
+	empty uint64
+	// path holds the squares the king crosses or lands on: none may be attacked.
+	path uint64
+	// uncovers is set when the rook stands beyond the king's destination (a b-file rook castling long): its
+	// leaving can expose that square along the rank, so the destination is tested without it.
+	uncovers bool
+	move     games.Move
 }
 
 // standardCastling is the castling of standard chess (kings on e1 and e8, rooks in the corners), a
@@ -47,15 +55,19 @@ func newCastlingRules(king, rook [4]int) *castlingRules {
 		r.keep[k] &^= 1 << uint(i)
 		r.keep[rk] &^= 1 << uint(i)
 		kingTo, rookTo := castlingTargets(i)
-		r.empty[i] = (between[k][kingTo] | bit(kingTo) | between[rk][rookTo] | bit(rookTo)) &^ (bit(k) | bit(rk))
-		r.path[i] = between[k][kingTo] | bit(kingTo)
-		// Only a queen-side rook on b stands beyond the king's destination with a square (a) past it.
-		r.uncovers[i] = i&1 == 1 && rk&7 == 1
-		r.move[i] = encodeMove(k, kingTo, King, 0) | kindCastle<<21 | games.Move(rk)<<23
+		r.castle[i] = castling{
+			right: 1 << uint(i),
+			empty: (between[k][kingTo] | bit(kingTo) | between[rk][rookTo] | bit(rookTo)) &^ (bit(k) | bit(rk)),
+			path:  between[k][kingTo] | bit(kingTo),
+			// Only a queen-side rook on b stands beyond the king's destination with a square (a) past it.
+			uncovers: i&1 == 1 && rk&7 == 1,
+			move:     encodeMove(k, kingTo, King, 0) | kindCastle<<21 | games.Move(rk)<<23,
+		}
 		if rk != standardRook[i] || k&7 != 4 {
 			extra[i] = zobristCastlingRook[i][rk&7]
 		}
 	}
+	r.standard = king == [4]int{sqE1, sqE1, sqE8, sqE8} && rook == standardRook
 	for rights := range r.zobrist {
 		r.zobrist[rights] = zobristCastling[rights]
 		for i := range extra {
@@ -80,30 +92,57 @@ func castlingTargets(i int) (kingTo, rookTo int) {
 	return base + 2, base + 3
 }
 
-// castlingPaths returns the castlings that rights and empty squares allow (not yet checked for attacks), as
-// the king-side and queen-side squares the king must cross safely (0 when not possible).
-func (s *state) castlingPaths(r *castlingRules, occ uint64) (kingside, queenside uint64) {
-	i := 2 * int(s.side)
-	if s.castling&(1<<uint(i)) != 0 && occ&r.empty[i] == 0 {
-		kingside = r.path[i]
-	}
-	if s.castling&(2<<uint(i)) != 0 && occ&r.empty[i+1] == 0 {
-		queenside = r.path[i+1]
+// castlingPaths returns the castlings that rights and empty squares allow (not yet checked for attacks on
+// the king's path), as the king-side and queen-side squares the king must cross safely (0 when not possible).
+// This is standard chess's, by constants, small enough to inline, as before Chess960; move generation calls
+// chess960Paths for other rules.
+func (s *state) castlingPaths(occ uint64) (kingside, queenside uint64) {
+	if s.side == White {
+		if s.castling&castleWhiteKing != 0 && occ&whiteKingsideEmpty == 0 {
+			kingside = whiteKingsideEmpty
+		}
+		if s.castling&castleWhiteQueen != 0 && occ&whiteQueensideEmpty == 0 {
+			queenside = whiteQueensideSafe
+		}
+	} else {
+		if s.castling&castleBlackKing != 0 && occ&blackKingsideEmpty == 0 {
+			kingside = blackKingsideEmpty
+		}
+		if s.castling&castleBlackQueen != 0 && occ&blackQueensideEmpty == 0 {
+			queenside = blackQueensideSafe
+		}
 	}
 	return kingside, queenside
 }
 
-// castlingSafe finishes the legality test of right i whose path is known to be safe with the rook in place:
-// a rook that shields the king's destination must not uncover it. It is small enough to inline, so that
-// standard chess pays one test for it.
-func (s *state) castlingSafe(r *castlingRules, i int) bool {
-	return !r.uncovers[i] || s.destinationSafe(r, i)
+// chess960Paths is castlingPaths for any other rules, read from their tables; it also tests that a rook
+// shielding the king's destination does not uncover it.
+func (s *state) chess960Paths(r *castlingRules, occ uint64) (kingside, queenside uint64) {
+	i := 2 * int(s.side&1)
+	if k := &r.castle[i&3]; s.castling&k.right != 0 && occ&k.empty == 0 && (!k.uncovers || s.destinationSafe(r, i)) {
+		kingside = k.path
+	}
+	if q := &r.castle[(i+1)&3]; s.castling&q.right != 0 && occ&q.empty == 0 && (!q.uncovers || s.destinationSafe(r, i+1)) {
+		queenside = q.path
+	}
+	return kingside, queenside
 }
 
-// destinationSafe reports whether right i's king destination is unattacked once the king and rook have left.
+// The standard castlings' squares: those that must be empty and those the king crosses.
+const (
+	whiteKingsideEmpty  = 1<<sqF1 | 1<<sqG1
+	whiteQueensideEmpty = 1<<(sqA1+1) | 1<<sqC1 | 1<<sqD1
+	whiteQueensideSafe  = 1<<sqC1 | 1<<sqD1
+	blackKingsideEmpty  = whiteKingsideEmpty << 56
+	blackQueensideEmpty = whiteQueensideEmpty << 56
+	blackQueensideSafe  = whiteQueensideSafe << 56
+)
+
+// destinationSafe reports whether right i's king destination is unattacked once the king and rook have left:
+// a rook that shields it (a b-file rook castling long) must not uncover it along the rank.
 func (s *state) destinationSafe(r *castlingRules, i int) bool {
 	kingTo, _ := castlingTargets(i)
-	occ := s.occupied() ^ bit(int(r.king[i])) ^ bit(int(r.rook[i]))
+	occ := s.occupied() ^ bit(int(r.king[i&3])) ^ bit(int(r.rook[i&3]))
 	return s.attackersTo(kingTo, int(s.side)^1, occ) == 0
 }
 

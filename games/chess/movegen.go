@@ -135,7 +135,11 @@ func (s *state) generate(r *castlingRules, dst []games.Move, tacticalOnly bool) 
 	}
 	var kingside, queenside uint64
 	if checkers == 0 && !tacticalOnly && s.castling != 0 {
-		kingside, queenside = s.castlingPaths(r, occ)
+		if r.standard {
+			kingside, queenside = s.castlingPaths(occ)
+		} else {
+			kingside, queenside = s.chess960Paths(r, occ)
+		}
 	}
 	kingTargets := kingAttacks[ksq] & allowed
 	safe := s.safeSquares(kingTargets | kingside | queenside)
@@ -230,11 +234,11 @@ func (s *state) generate(r *castlingRules, dst []games.Move, tacticalOnly bool) 
 		}
 	}
 
-	if kingside != 0 && safe&kingside == kingside && s.castlingSafe(r, 2*us) {
-		dst = append(dst, r.move[2*us])
+	if kingside != 0 && safe&kingside == kingside {
+		dst = append(dst, r.castle[(2*us)&3].move)
 	}
-	if queenside != 0 && safe&queenside == queenside && s.castlingSafe(r, 2*us+1) {
-		dst = append(dst, r.move[2*us+1])
+	if queenside != 0 && safe&queenside == queenside {
+		dst = append(dst, r.castle[(2*us+1)&3].move)
 	}
 	return dst
 }
@@ -249,7 +253,11 @@ func (s *state) countMoves(r *castlingRules) int {
 	checkers, pinned := s.checkersAndPinned()
 	var kingside, queenside uint64
 	if checkers == 0 && s.castling != 0 {
-		kingside, queenside = s.castlingPaths(r, occ)
+		if r.standard {
+			kingside, queenside = s.castlingPaths(occ)
+		} else {
+			kingside, queenside = s.chess960Paths(r, occ)
+		}
 	}
 	kingTargets := kingAttacks[ksq] &^ ours
 	safe := s.safeSquares(kingTargets | kingside | queenside)
@@ -307,10 +315,10 @@ func (s *state) countMoves(r *castlingRules) int {
 			}
 		}
 	}
-	if kingside != 0 && safe&kingside == kingside && s.castlingSafe(r, 2*us) {
+	if kingside != 0 && safe&kingside == kingside {
 		n++
 	}
-	if queenside != 0 && safe&queenside == queenside && s.castlingSafe(r, 2*us+1) {
+	if queenside != 0 && safe&queenside == queenside {
 		n++
 	}
 	return n

@@ -233,7 +233,7 @@ func (s *state) make(r *castlingRules, m games.Move) {
 		s.halfmove = 0
 	}
 	code := us<<3 | pt
-	fromTo := bit(from) ^ bit(to) // 0 for a Chess960 castling whose king stays put
+	fromTo := bit(from) | bit(to)
 	s.pieces[pt] ^= fromTo
 	s.colors[us] ^= fromTo
 	s.board[from] = 0
@@ -253,6 +253,10 @@ func (s *state) make(r *castlingRules, m games.Move) {
 		if moveKind(m) == kindCastle {
 			// In Chess960 the rook may start on the king's destination or end on its origin, so the
 			// bitboards change by exclusive or (which composes) and the mailbox keeps whoever lands last.
+			if from == to { // a Chess960 king that stays put: fromTo took it off, so put it back
+				s.pieces[King] ^= fromTo
+				s.colors[us] ^= fromTo
+			}
 			rf, rt := moveRook(m), int(castleRookTo[to])
 			rb := bit(rf) ^ bit(rt) // 0 when the rook stays put
 			s.pieces[Rook] ^= rb
@@ -266,7 +270,7 @@ func (s *state) make(r *castlingRules, m games.Move) {
 	}
 	if s.castling != 0 {
 		if rights := s.castling & r.keep[from] & r.keep[to]; rights != s.castling {
-			h ^= r.zobrist[s.castling] ^ r.zobrist[rights]
+			h ^= r.zobrist[s.castling&15] ^ r.zobrist[rights&15]
 			s.castling = rights
 		}
 	}

@@ -1,0 +1,175 @@
+// Game memory: what the Player remembers of its earlier games against the opponent. Where a won game went
+// through the position, it plays the move that won again; where a lost game did, it leaves that game's line,
+// each time only when its own search values the move within ModelRisk of its best.
+package bots
+
+import (
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"dossier/engine"
+	"dossier/games"
+	"dossier/memory"
+	"dossier/play"
+)
+
+// DefaultModelRisk is how far below its best move (in the game's evaluation units: centipawns, hundredths of
+// a man) the Player will value a move that what it learned of the opponent suggests.
+const DefaultModelRisk = 50
+
+// maxModelRisk bounds the ModelRisk option.
+const maxModelRisk = 10000
+
+// recall is the game memory for one opponent and one game: our moves in the positions of its won and lost
+// games, by position.
+type recall struct {
+	opponent string              // the opponent's key
+	game     string              // the game's name
+	won      map[string]string   // position (FEN) -> the move we played there in a game we won
+	lost     map[string][]string // position (FEN) -> the moves we played there in games we lost
+}
+
+// newRecall builds the game memory of an opponent's stored games of game g.
+func newRecall(key string, g games.Game, stored []memory.Game) *recall {
+	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, lost: map[string][]string{}}
+	for _, sg := range stored {
+		if sg.Game != g.Name() || (sg.OurScore != 1 && sg.OurScore != 0) {
+			continue
+		}
+		p, err := g.ParsePosition(sg.StartFEN)
+		if err != nil {
+			continue
+		}
+		ours := games.Side(sg.OurSide)
+		for _, text := range sg.Moves {
+			m, err := p.ParseMove(text)
+			if err != nil {
+				break
+			}
+			if p.ToMove() == ours {
+				fen := p.FEN()
+				if sg.OurScore == 1 {
+					r.won[fen] = text // the latest win through the position counts
+				} else {
+					r.lost[fen] = append(r.lost[fen], text)
+				}
+			}
+			p.Play(m)
+		}
+	}
+	return r
+}
+
+// loadRecall reads the opponent's games from the memory, when it has one and the opponent gave a name (games
+// against unnamed opponents are not one opponent's). It runs at a new game and when the opponent is named, never
+// on the clock.
+func (p *Player) loadRecall() {
+	p.mu.Lock()
+	mem, key, g, log := p.dossier.mem, p.opponent.Key(), p.game, p.dossier.log
+	p.mu.Unlock()
+	if mem == nil || key == play.UnknownKey {
+		p.setRecall(nil)
+		return
+	}
+	stored, err := mem.Games(key)
+	if err != nil {
+		log.Debug("no game memory for the opponent", zap.String("opponent", key), zap.Error(err))
+		p.setRecall(nil)
+		return
+	}
+	p.setRecall(newRecall(key, g, stored))
+}
+
+// setRecall installs a game memory.
+func (p *Player) setRecall(r *recall) {
+	p.mu.Lock()
+	p.recall = r
+	p.mu.Unlock()
+}
+
+// consultRecall changes the search's move when the game memory says so and our own search agrees that the
+// change costs at most ModelRisk: the move of a won game through this position, or, where the move chosen is
+// the one of a lost game, the best other move. It searches again only in such positions.
+func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
+	report func(engine.Info)) engine.Result {
+	p.mu.Lock()
+	r, risk, game := p.recall, float64(p.cfg.ModelRisk), p.game.Name()
+	alphaBeta := p.cfg.Search == "" || p.cfg.Search == AlphaBetaSearch
+	p.mu.Unlock()
+	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {
+		return res
+	}
+	say := func(format string, args ...any) {
+		if report != nil {
+			report(engine.Info{Text: fmt.Sprintf(format, args...)})
+		}
+	}
+	fen := pos.FEN()
+	if text, ok := r.won[fen]; ok {
+		m, err := pos.ParseMove(text)
+		if err != nil || !legal(pos, m) || m == res.Move {
+			return res
+		}
+		alt, ok := searchOnly(s, pos, ctl, res, []games.Move{m})
+		if ok && alt.Score >= res.Score-risk {
+			say("game memory: %s as in a game won against this opponent (%.0f, best %.0f)", text, alt.Score, res.Score)
+			return alt
+		}
+		say("game memory: %s of a won game is %.0f below the best here; not replayed", text, res.Score-alt.Score)
+		return res
+	}
+	lostMoves, ok := r.lost[fen]
+	if !ok || !containsText(pos, lostMoves, res.Move) {
+		return res
+	}
+	var others []games.Move
+	for _, m := range pos.AppendMoves(nil) {
+		if !containsText(pos, lostMoves, m) {
+			others = append(others, m)
+		}
+	}
+	if len(others) == 0 {
+		return res
+	}
+	alt, ok := searchOnly(s, pos, ctl, res, others)
+	if ok && alt.Score >= res.Score-risk {
+		say("game memory: leaving the line of a game lost to this opponent with %s (%.0f, best %.0f)",
+			pos.FormatMove(alt.Move), alt.Score, res.Score)
+		return alt
+	}
+	return res
+}
+
+// searchOnly searches pos again, restricted to moves, as deep as the search that gave res, within a quarter
+// of the time that search took when it had a clock; ok is false when it did not reach that depth.
+func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result, moves []games.Move) (engine.Result, bool) {
+	lim := engine.Limits{Depth: max(res.Depth, 1), SearchMoves: moves}
+	if outer := ctl.Limits(); outer.MoveTime > 0 || outer.Time[pos.ToMove()] > 0 {
+		lim.MoveTime = max(ctl.Elapsed()/4, 5*time.Millisecond)
+	}
+	alt := s.Search(pos.Clone(), engine.NewControl(lim, pos.ToMove()), nil)
+	return alt, alt.Move != games.NoMove && alt.Depth >= res.Depth
+}
+
+// legal reports whether m is a legal move of p.
+func legal(p games.Position, m games.Move) bool {
+	for _, l := range p.AppendMoves(nil) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
+
+// containsText reports whether m, written in p's notation, is among texts.
+func containsText(p games.Position, texts []string, m games.Move) bool {
+	name := p.FormatMove(m)
+	for _, t := range texts {
+		if t == name {
+			return true
+		}
+	}
+	return false
+}

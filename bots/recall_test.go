@@ -1,0 +1,113 @@
+// Game memory: against a deterministic opponent, a game won once is won again by replaying it, even by a
+// player too weak to find the win itself; a lost line is left; and nothing is replayed that our own search
+// values more than ModelRisk below its best.
+package bots
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"dossier/bots/match"
+	"dossier/games"
+	"dossier/games/checkers"
+)
+
+// recallMatch plays one game of checkers from the start: player 1 is a Player of mat-tot25 at depth ourDepth
+// with ModelRisk risk and the memory dir ("" for none), player 2 mat-tot25 at depth 2 without memory, a
+// deterministic opponent.
+func recallMatch(t *testing.T, dir string, ourDepth, risk int) match.GameRecord {
+	return recallMatchAgainst(t, dir, ourDepth, risk, 2)
+}
+
+// recallMatchAgainst is recallMatch against an opponent searching oppDepth plies.
+func recallMatchAgainst(t *testing.T, dir string, ourDepth, risk, oppDepth int) match.GameRecord {
+	t.Helper()
+	g := checkers.Game{}
+	var rec match.GameRecord
+	cfg := match.Config{Game: g, Games: 1, MaxMoves: 80, MoveTimeout: time.Minute,
+		Players: [2]match.PlayerSpec{{Name: "dossier", Preset: "mat-tot25", Depth: ourDepth}, {Name: "fixed", Preset: "mat-tot25", Depth: oppDepth}},
+		NewSearcher: func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
+			cfg := PlayerConfig{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4, ModelRisk: risk}
+			if spec.Name == "fixed" {
+				s, err := NewSearcher(g, cfg)
+				return match.InProcess{Engine: match.SearcherEngine(s), Name: spec.Name, Depth: spec.Depth}, err
+			}
+			p := NewPlayer(g, cfg)
+			if dir != "" {
+				if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+					return match.InProcess{}, err
+				}
+				if err := p.OpenMemory(); err != nil {
+					return match.InProcess{}, err
+				}
+			}
+			return match.InProcess{Engine: p, Name: spec.Name, Depth: spec.Depth}, nil
+		},
+		OnGame: func(r match.GameRecord, _ match.Summary) { rec = r },
+	}
+	if _, err := match.Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func TestGameMemoryWinsAWonGameAgain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	// At depth 6 dossier beats the depth-2 opponent; at depth 4 alone it only draws (both games are
+	// deterministic: fixed depths, one thread).
+	won := recallMatch(t, dir, 6, DefaultModelRisk)
+	if won.Result != games.FirstWins {
+		t.Fatalf("depth 6 did not win the first game: %s (%s)", won.Result, won.Termination)
+	}
+	weak := recallMatch(t, "", 4, DefaultModelRisk)
+	if weak.Result == games.FirstWins {
+		t.Fatalf("depth 4 without memory wins too (%d plies): the test shows nothing", len(weak.Moves))
+	}
+	// With the memory of the won game, the weaker player replays it move for move and wins again, where its
+	// own search values each move of the won game within ModelRisk of its best: 2 men here, as the depth-4
+	// search misjudges one move of the depth-6 win by more than 1.
+	again := recallMatch(t, dir, 4, 200)
+	if again.Result != games.FirstWins || fmt.Sprint(again.Moves) != fmt.Sprint(won.Moves) {
+		t.Errorf("depth 4 with memory: %s after %d plies (%s), the won game had %d", again.Result,
+			len(again.Moves), again.Termination, len(won.Moves))
+	}
+	// With the default ModelRisk it leaves the won game at that move: nothing is replayed that our own
+	// search values more than half a man below its best.
+	careful := recallMatch(t, dir, 4, DefaultModelRisk)
+	same := 0
+	for same < min(len(careful.Moves), len(won.Moves)) && careful.Moves[same] == won.Moves[same] {
+		same++
+	}
+	if same == len(won.Moves) || same < 4 {
+		t.Errorf("ModelRisk %d: %d plies as in the won game of %d", DefaultModelRisk, same, len(won.Moves))
+	}
+	t.Logf("won at depth 6 in %d plies; depth 4 alone: %s after %d plies; with memory (ModelRisk 200): %s after %d plies; "+
+		"ModelRisk %d left the won game after %d plies", len(won.Moves), weak.Result, len(weak.Moves), again.Result,
+		len(again.Moves), DefaultModelRisk, same)
+}
+
+func TestGameMemoryLeavesALostLine(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	lost := recallMatchAgainst(t, dir, 2, DefaultModelRisk, 6)
+	if lost.Result != games.SecondWins {
+		t.Fatalf("depth 2 did not lose to depth 6: %s (%s)", lost.Result, lost.Termination)
+	}
+	// The same player, as deterministic as before, leaves the lost game's line at the first of its moves
+	// where another move is within ModelRisk of its best.
+	again := recallMatchAgainst(t, dir, 2, DefaultModelRisk, 6)
+	same := 0
+	for same < min(len(again.Moves), len(lost.Moves)) && again.Moves[same] == lost.Moves[same] {
+		same++
+	}
+	if same == len(lost.Moves) {
+		t.Fatalf("the lost game was played again (%d plies)", same)
+	}
+	if same%2 != 0 {
+		t.Errorf("the game left the lost line at ply %d, a move of the opponent's", same)
+	}
+	t.Logf("lost in %d plies; the next game left its line at ply %d and ended %s after %d plies (%s)",
+		len(lost.Moves), same, again.Result, len(again.Moves), again.Termination)
+}

@@ -1,0 +1,101 @@
+// Fuzz tests of the parsers: the decoder of every stored value, the dump line parser and Import, and the
+// check of events as a client sends them over the socket.
+package memory
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzDecodeValue feeds any key and value to the stored-record decoder: it never panics, and what it accepts
+// encodes back to a value it decodes to the same record under the same key.
+func FuzzDecodeValue(f *testing.F) {
+	seeds := []struct{ key, value string }{
+		{"o/stockfish 16", `{"key":"stockfish 16","names":["Stockfish 16"],"kind":"computer","ratings":[{"elo":3000,"source":"uci","at":"2026-01-01T00:00:00Z"}],"first":"2026-01-01T00:00:00Z","last":"2026-01-01T00:00:00Z"}`},
+		{"a/sf", `{"alias":"sf","key":"stockfish"}`},
+		{"h/g1", `{"id":"g1","key":"x","game":"chess","side":1,"result":"1-0","score":1,"moves":["e2e4"]}`},
+		{"m/g1/00003/1", `{"game":"g1","ply":3,"opp":true,"hash":"00000000000000ff","move":"e7e5","ms":5,"prob":0.5,"eval":-3}`},
+		{"s/x/depth/00000000001767225600000000000/g1", `{"key":"x","model":"depth","at":"2026-01-01T00:00:00Z","game":"g1","state":[1,2]}`},
+		{"m/a%2Fb/00000/0", `{"game":"a/b","ply":0,"move":"P@d1"}`},
+		{"o/x", `{"key":"x","names":[7]}`},
+		{"v/schema", `2`},
+	}
+	for _, s := range seeds {
+		f.Add(s.key, []byte(s.value))
+	}
+	f.Fuzz(func(t *testing.T, key string, value []byte) {
+		rec, err := decodeValue([]byte(key), value)
+		if err != nil {
+			return
+		}
+		again, err := decodeValue([]byte(key), encodeValue(rec))
+		if err != nil {
+			t.Fatalf("%q %q decoded, but its encoding %s does not: %v", key, value, encodeValue(rec), err)
+		}
+		if !bytes.Equal(encodeValue(again), encodeValue(rec)) {
+			t.Fatalf("%s decodes to %s", encodeValue(rec), encodeValue(again))
+		}
+	})
+}
+
+// FuzzImport imports any input into a store: malformed input is refused whole with its line number and leaves
+// the store as it was; accepted input imported a second time changes nothing.
+func FuzzImport(f *testing.F) {
+	schema := `{"type":"schema","version":2}` + "\n"
+	f.Add(schema + `{"type":"opponent","key":"x","names":["X"]}` + "\n")
+	f.Add(schema + `{"type":"opponent","key":"a"}` + "\n" + `{"type":"opponent","key":"b"}` + "\n" + `{"type":"alias","alias":"a","key":"b"}` + "\n")
+	f.Add(schema + `{"type":"game","id":"g","key":"x","side":0}` + "\n" + `{"type":"move","game":"g","ply":0,"move":"e2e4","hash":"0000000000000001"}` + "\n")
+	f.Add(schema + `{"type":"model","key":"x","model":"m","at":"2026-01-01T00:00:00Z","state":{}}` + "\n")
+	f.Add(schema + `{"type":"move","game":"g","ply":-1,"move":"e2e4"}` + "\n")
+	f.Add(`{"type":"opponent","key":"x"}`)
+	f.Add("")
+	m := openTemp(f)
+	f.Fuzz(func(t *testing.T, input string) {
+		before := dumpString(t, m)
+		_, err := m.Import(strings.NewReader(input))
+		if err != nil {
+			if !errors.Is(err, ErrBadImport) {
+				t.Fatalf("import failed with %v, not ErrBadImport", err)
+			}
+			if input != "" && strings.TrimSpace(input) != "" && !strings.Contains(err.Error(), "line ") {
+				t.Fatalf("the error %q names no line", err)
+			}
+			if after := dumpString(t, m); after != before {
+				t.Fatalf("a refused import changed the store:\n%s\nto\n%s", before, after)
+			}
+			return
+		}
+		first := dumpString(t, m)
+		stats, err := m.Import(strings.NewReader(input))
+		if err != nil {
+			t.Fatalf("the second import of an accepted input failed: %v", err)
+		}
+		if after := dumpString(t, m); after != first || stats.Added != 0 {
+			t.Fatalf("importing twice changed the store (%+v):\n%s\nto\n%s", stats, first, after)
+		}
+	})
+}
+
+// FuzzEventRecord checks events as the owner receives them from a client: whatever the JSON, check never
+// panics, and an event it accepts applies without error.
+func FuzzEventRecord(f *testing.F) {
+	f.Add(`{"type":"move","move":{"game":"g","ply":1,"move":"e2e4"}}`)
+	f.Add(`{"type":"start","sighting":{"key":"x","name":"X","at":"2026-01-01T00:00:00Z"},"game":{"id":"g","key":"x","side":0}}`)
+	f.Add(`{"type":"end","game":{"id":"g","side":0,"result":"*"}}`)
+	f.Add(`{"type":"takeback","takeback":{"game":"g","to_ply":0}}`)
+	f.Add(`{"type":"sighting","sighting":{"key":"(unknown)","at":"2026-01-01T00:00:00Z"}}`)
+	f.Add(`{"type":"model","model":{"key":"x","model":"m","at":"2026-01-01T00:00:00Z","state":1}}`)
+	m := openTemp(f)
+	f.Fuzz(func(t *testing.T, input string) {
+		var ev eventRec
+		if json.Unmarshal([]byte(input), &ev) != nil || ev.check() != nil {
+			return
+		}
+		if err := m.own.st.commitEvents([]*eventRec{&ev})[0]; err != nil {
+			t.Fatalf("a checked event %s failed: %v", input, err)
+		}
+	})
+}
