@@ -10,8 +10,9 @@ import (
 	"dossier/play"
 )
 
-// startGame tells the engine about the record's game at its first search (our side is the side to move).
-func (s *Session) startGame(lim engine.Limits) {
+// startGame tells the engine about the record's game at its first search (our side is the side to move),
+// under the dialect's name for the variant and its description of the time control.
+func (s *Session) startGame(variant, timeControl string) {
 	r := &s.record
 	if r.gameName == "" {
 		// A go without a position command: the game starts from the current position.
@@ -23,14 +24,30 @@ func (s *Session) startGame(lim engine.Limits) {
 	}
 	r.started = true
 	r.ourSide = s.pos.ToMove()
-	start := play.GameStart{Game: s.game, Variant: s.variantOf(s.game), OurSide: r.ourSide, Start: r.start.Clone(),
-		TimeControl: play.DescribeTimeControl(lim, r.ourSide)}
+	start := play.GameStart{Game: s.game, Variant: variant, OurSide: r.ourSide, Start: r.start.Clone(),
+		TimeControl: timeControl}
 	s.safely("StartGame", func() { s.engine.StartGame(start) })
 }
 
 // endGame reports the end of the record's game, if it was started, with the result the final position
 // shows; the record stays as it is (the caller replaces it).
-func (s *Session) endGame() {
+func (s *Session) endGame() { s.closeGame(nil) }
+
+// givenEnd is a result the GUI sent (CECP's result command) and its reason in words ("" when it gave none).
+type givenEnd struct {
+	result games.Result
+	reason string
+}
+
+// endGameAs reports the end of the record's game, if it was started, with the GUI's result and reason. The
+// outcome is the rule ending the final position shows when it gives that result, else the bare result.
+func (s *Session) endGameAs(result games.Result, reason string) {
+	s.closeGame(&givenEnd{result: result, reason: reason})
+}
+
+// closeGame reports the end of the record's game with the result given, or the one it infers when given
+// is nil.
+func (s *Session) closeGame(given *givenEnd) {
 	r := &s.record
 	if !r.started {
 		return
@@ -51,11 +68,22 @@ func (s *Session) endGame() {
 		if o := games.OutcomeOf(final); o.Result.Over() {
 			outcome = o
 			moves = append(moves, r.lastBest)
+		} else {
+			final.Undo()
 		}
 	}
 	reason := "unknown"
 	if outcome.Result.Over() {
 		reason = outcome.Reason.String()
+	}
+	if given != nil {
+		if outcome.Result != given.result {
+			outcome = games.Outcome{Result: given.result}
+			reason = "unknown"
+		}
+		if given.reason != "" {
+			reason = given.reason
+		}
 	}
 	end := play.GameEnd{Outcome: outcome, Reason: reason, Moves: moves}
 	s.debugf("game over: %s (%s)", outcome.Result, reason)

@@ -75,7 +75,7 @@ func requirePeer(t *testing.T, path string) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is missing in CI: .ci/run should have installed it", path)
 		}
-		t.Skipf("%s is not installed (apt-get install stockfish polyglot)", path)
+		t.Skipf("%s is not installed (apt-get install stockfish polyglot fairymax phalanx xboard xvfb)", path)
 	}
 	return path
 }

@@ -20,6 +20,9 @@ const fakeEngineArg = "fake-engine"
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == fakeEngineArg {
+		if strings.HasPrefix(os.Args[2], "cecp-") {
+			os.Exit(runFakeCECP(os.Args[2]))
+		}
 		os.Exit(runFakeEngine(os.Args[2]))
 	}
 	os.Exit(m.Run())

@@ -381,7 +381,7 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 		if clocks[side] != nil {
 			lim.MovesToGo = clocks[side].MovesToGo()
 		}
-		req := MoveRequest{Start: start, Moves: rec.Moves, Position: pos.Clone(), Limits: lim,
+		req := MoveRequest{Start: start, Moves: rec.Moves, Position: pos.Clone(), Limits: lim, Clock: s.limits.Clock,
 			Timeout: cfg.moveTimeout(s.limits, clocks[side])}
 		moveStart := time.Now()
 		reply, err := s.player.Move(ctx, req)

@@ -35,6 +35,9 @@ type MoveRequest struct {
 	Position games.Position
 	// Limits are the search limits of this move, clocks included.
 	Limits engine.Limits
+	// Clock is the player's time control (zero without one), for protocols that announce it up front
+	// (CECP's level).
+	Clock TimeControl
 	// Timeout is how long the runner waits for the move before the player loses.
 	Timeout time.Duration
 }

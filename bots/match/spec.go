@@ -93,8 +93,10 @@ type PlayerSpec struct {
 	// ("materialist:0.7,attacker:0.3", see bots.NewMixedSearcher); it replaces Preset, Search and Model.
 	Mix string
 
-	// Command is the executable of an external UCI engine; empty for an in-process player.
+	// Command is the executable of an external engine; empty for an in-process player.
 	Command string
+	// Protocol is the external engine's protocol: UCI (uci=PATH) or CECP (cecp=PATH).
+	Protocol string
 	// Args are the engine's command-line arguments.
 	Args []string
 	// Options are setoption calls sent to the engine after its uciok, in order.
@@ -104,7 +106,13 @@ type PlayerSpec struct {
 	Limits Limits
 }
 
-// External reports whether the player is a UCI engine run as a subprocess.
+// The protocols of external engines, as the spec keys that name them.
+const (
+	UCI  = "uci"
+	CECP = "cecp"
+)
+
+// External reports whether the player is an engine run as a subprocess (UCI or CECP).
 func (s PlayerSpec) External() bool { return s.Command != "" }
 
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
@@ -123,10 +131,11 @@ var (
 //	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
 //	mix="P1:p1,P2:p2"          an in-process player that plays preset Pi with probability pi at every move
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
+//	cecp=PATH [args="A B"]     an external CECP (xboard) engine; its other keys are option commands
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
 //
-// A spec with uci= is external; any other is in-process (without preset=, the game's default preset).
+// A spec with uci= or cecp= is external; any other is in-process (without preset=, the game's default preset).
 // Errors name the offending pair and what is wrong with it.
 func ParseSpec(text string) (PlayerSpec, error) {
 	tokens, err := splitSpec(text)
@@ -144,7 +153,10 @@ func ParseSpec(text string) (PlayerSpec, error) {
 		if !ok || key == "" {
 			return PlayerSpec{}, fmt.Errorf("player spec: %q is not key=value", tok)
 		}
-		if key == "uci" {
+		if key == UCI || key == CECP {
+			if external {
+				return PlayerSpec{}, fmt.Errorf("player spec: %q: an engine is uci=PATH or cecp=PATH, not both", tok)
+			}
 			external = true
 		}
 		pairs = append(pairs, pair{key, value, tok})
@@ -153,11 +165,11 @@ func ParseSpec(text string) (PlayerSpec, error) {
 	seen := map[string]bool{}
 	for _, p := range pairs {
 		key := p.key
-		reserved := key == "name" || key == "uci" || key == "args" || contains(limitKeys, key)
+		reserved := key == "name" || key == UCI || key == CECP || key == "args" || contains(limitKeys, key)
 		if !external {
 			key = strings.ToLower(key)
 			reserved = key == "name" || contains(inProcessKeys, key) || contains(limitKeys, key)
-			if key == "args" || key == "uci" {
+			if key == "args" || key == UCI || key == CECP {
 				reserved = false
 			}
 		}
@@ -192,8 +204,8 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 	case "name":
 		s.Name = value
 		return needValue()
-	case "uci":
-		s.Command = value
+	case UCI, CECP:
+		s.Command, s.Protocol = value, key
 		return needValue()
 	case "args":
 		s.Args = strings.Fields(value)

@@ -27,12 +27,15 @@ func TestParseSpec(t *testing.T) {
 			Limits: Limits{Depth: 2}}},
 		{"preset=strongest tc=40/60+0.6 nodes=5000 movetime=250", PlayerSpec{Preset: "strongest", Limits: Limits{
 			Nodes: 5000, MoveTime: 250 * time.Millisecond, Clock: TimeControl{Moves: 40, Base: time.Minute, Inc: 600 * time.Millisecond}}}},
-		{"uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=2000", PlayerSpec{Command: "/usr/games/stockfish",
+		{"uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=2000", PlayerSpec{Command: "/usr/games/stockfish", Protocol: UCI,
 			Options: []UCIOption{{"UCI_LimitStrength", "true"}, {"UCI_Elo", "2000"}}}},
 		{`depth=4 uci=/bin/engine "Skill Level=5" name=sf args="--a b" SyzygyPath=`, PlayerSpec{Name: "sf",
-			Command: "/bin/engine", Args: []string{"--a", "b"}, Limits: Limits{Depth: 4},
+			Command: "/bin/engine", Protocol: UCI, Args: []string{"--a", "b"}, Limits: Limits{Depth: 4},
 			Options: []UCIOption{{"Skill Level", "5"}, {"SyzygyPath", ""}}}},
-		{"uci=x Hash=64 Threads=2", PlayerSpec{Command: "x", Options: []UCIOption{{"Hash", "64"}, {"Threads", "2"}}}},
+		{"uci=x Hash=64 Threads=2", PlayerSpec{Command: "x", Protocol: UCI, Options: []UCIOption{{"Hash", "64"}, {"Threads", "2"}}}},
+		{"cecp=/usr/games/fairymax 'Resign Threshold=900' args=-x tc=5+0.1", PlayerSpec{Command: "/usr/games/fairymax",
+			Protocol: CECP, Args: []string{"-x"}, Options: []UCIOption{{"Resign Threshold", "900"}},
+			Limits: Limits{Clock: TimeControl{Base: 5 * time.Second, Inc: 100 * time.Millisecond}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
@@ -69,6 +72,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"preset=a tc=0+1", "not positive"},
 		{"preset= depth=2", "preset needs a value"},
 		{"uci=", "uci needs a value"},
+		{"cecp=", "cecp needs a value"},
+		{"uci=a cecp=b", "not both"},
 		{"uci=x name='open", "never closed"},
 		{"preset=a hash=0", `hash=0`},
 	}

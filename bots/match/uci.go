@@ -25,7 +25,17 @@ import (
 // dies there blocks the caller for good (the process cannot be killed through it), while a match must
 // forfeit such an engine and go on. One client serves every game instead.
 type uciEngine struct {
-	game  games.Game
+	*engineProcess
+	game games.Game
+
+	// options maps each announced option's lower-case name to its combo values (nil for other types).
+	options map[string][]string
+	idName  string
+}
+
+// engineProcess is an external engine's process, spoken to line by line whatever the protocol: its input,
+// its output as a channel of lines read with time-outs, the end of its error output, and its exit.
+type engineProcess struct {
 	name  string
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
@@ -36,11 +46,34 @@ type uciEngine struct {
 	exitErr error
 	stderr  *tailWriter
 
-	// options maps each announced option's lower-case name to its combo values (nil for other types).
-	options map[string][]string
-	idName  string
-
 	closeOnce sync.Once
+}
+
+// startProcess runs the engine program of spec, named after its file until the protocol tells its name.
+func startProcess(spec PlayerSpec) (*engineProcess, error) {
+	path, err := exec.LookPath(spec.Command)
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
+	}
+	p := &engineProcess{name: filepath.Base(spec.Command), lines: make(chan string, 256), closing: make(chan struct{}),
+		exited: make(chan struct{}), stderr: &tailWriter{limit: 2048}}
+	p.cmd = exec.Command(path, spec.Args...)
+	p.cmd.Stdout = &lineWriter{lines: p.lines, closing: p.closing}
+	p.cmd.Stderr = p.stderr
+	p.cmd.WaitDelay = engineWaitDelay
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
+	}
+	go func() {
+		p.exitErr = p.cmd.Wait()
+		p.cmd.Stdout.(*lineWriter).flush()
+		close(p.lines)
+		close(p.exited)
+	}()
+	return p, nil
 }
 
 // variantName returns the UCI_Variant value of a game, as cutechess names it.
@@ -70,32 +103,17 @@ func whiteSide(g games.Game) games.Side {
 // child process of the engine could hold its pipes open).
 const engineWaitDelay = 2 * time.Second
 
-// StartEngine runs the external engine of spec for game g: the uci handshake, UCI_Variant for a game other
+// StartEngine runs the external engine of spec for game g, in CECP when the spec says cecp=, else in UCI: the uci handshake, UCI_Variant for a game other
 // than chess, UCI_Chess960 for Chess960, the spec's options, and isready, each answered within timeout.
 func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Player, error) {
-	path, err := exec.LookPath(spec.Command)
+	if spec.Protocol == CECP {
+		return startCECP(ctx, g, spec, timeout)
+	}
+	proc, err := startProcess(spec)
 	if err != nil {
-		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
+		return nil, err
 	}
-	e := &uciEngine{game: g, lines: make(chan string, 256), closing: make(chan struct{}),
-		exited: make(chan struct{}), stderr: &tailWriter{limit: 2048}, options: map[string][]string{}}
-	e.cmd = exec.Command(path, spec.Args...)
-	e.cmd.Stdout = &lineWriter{lines: e.lines, closing: e.closing}
-	e.cmd.Stderr = e.stderr
-	e.cmd.WaitDelay = engineWaitDelay
-	if e.stdin, err = e.cmd.StdinPipe(); err != nil {
-		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
-	}
-	if err := e.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
-	}
-	go func() {
-		e.exitErr = e.cmd.Wait()
-		e.cmd.Stdout.(*lineWriter).flush()
-		close(e.lines)
-		close(e.exited)
-	}()
-	e.name = filepath.Base(spec.Command)
+	e := &uciEngine{engineProcess: proc, game: g, options: map[string][]string{}}
 	if err := e.handshake(ctx, spec, timeout); err != nil {
 		e.Close()
 		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
@@ -213,8 +231,8 @@ func (e *uciEngine) sync(ctx context.Context, timeout time.Duration) error {
 	return e.readUntil(ctx, timeout, "readyok", func(line string) bool { return strings.TrimSpace(line) == "readyok" })
 }
 
-// Name is the engine's display name: its spec's name=, else its id name, else its program's file name.
-func (e *uciEngine) Name() string { return e.name }
+// Name is the engine's display name: its spec's name=, else the name it gave, else its program's file name.
+func (p *engineProcess) Name() string { return p.name }
 
 // newGameTimeout bounds the engine's answer to ucinewgame (clearing a large hash table takes a while).
 const newGameTimeout = 30 * time.Second
@@ -373,7 +391,7 @@ func goCommand(g games.Game, lim engine.Limits) string {
 }
 
 // send writes one command line; a failed write means the engine has gone.
-func (e *uciEngine) send(line string) error {
+func (e *engineProcess) send(line string) error {
 	if _, err := io.WriteString(e.stdin, line+"\n"); err != nil {
 		return e.diedError()
 	}
@@ -381,7 +399,7 @@ func (e *uciEngine) send(line string) error {
 }
 
 // drain drops output left over from earlier commands (info lines after a bestmove).
-func (e *uciEngine) drain() {
+func (e *engineProcess) drain() {
 	for {
 		select {
 		case _, ok := <-e.lines:
@@ -397,7 +415,7 @@ func (e *uciEngine) drain() {
 // readUntil passes output lines to handle until it returns true. It fails with a PlayerError when the
 // engine exits (EngineDied) or says nothing that ends the wait within timeout (EngineStalled), and with
 // ctx's error when ctx ends first.
-func (e *uciEngine) readUntil(ctx context.Context, timeout time.Duration, waitingFor string, handle func(string) bool) error {
+func (e *engineProcess) readUntil(ctx context.Context, timeout time.Duration, waitingFor string, handle func(string) bool) error {
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
@@ -418,7 +436,7 @@ func (e *uciEngine) readUntil(ctx context.Context, timeout time.Duration, waitin
 }
 
 // diedError describes the engine's exit, with the end of what it wrote to stderr.
-func (e *uciEngine) diedError() error {
+func (e *engineProcess) diedError() error {
 	status := "no exit status: killed"
 	select {
 	case <-e.exited:
@@ -437,7 +455,7 @@ func (e *uciEngine) diedError() error {
 }
 
 // kill ends the process at once.
-func (e *uciEngine) kill() {
+func (e *engineProcess) kill() {
 	if e.cmd.Process != nil {
 		e.cmd.Process.Kill()
 	}
@@ -447,7 +465,7 @@ func (e *uciEngine) kill() {
 const quitGrace = 2 * time.Second
 
 // Close sends quit and waits for the engine to exit, killing it if it does not.
-func (e *uciEngine) Close() error {
+func (e *engineProcess) Close() error {
 	e.closeOnce.Do(func() {
 		close(e.closing)
 		io.WriteString(e.stdin, "quit\n")

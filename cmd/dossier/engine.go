@@ -1,4 +1,5 @@
-// Engine mode: dossier as a UCI engine (or one of its game dialects) on standard input and output.
+// Engine mode: dossier as a UCI engine (or one of its game dialects) or a CECP (xboard) engine on standard input
+// and output.
 package main
 
 import (
@@ -19,11 +20,19 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noMemory := cmd.Flags.Bool("no-memory", false, "keep no dossier on opponents (the Memory option can turn it on)")
 	logFile := cmd.Flags.String("log-file", "", "write the log to this file instead of stderr (the LogFile option changes it)")
 	logLevel := cmd.Flags.String("log-level", "warn", "log level: debug, info, warn or error")
+	proto := cmd.Flags.String("protocol", "auto", "protocol: uci, xboard (CECP), or auto (xboard when the first line is xboard, else uci)")
 	if code, stop := cmd.Parse(args, 0, -1); stop {
 		return code
 	}
 	if len(cmd.Args()) > 0 {
 		return cmd.UsageError("unknown subcommand %q", cmd.Args()[0])
+	}
+	switch *proto {
+	case "auto":
+		*proto = ""
+	case protocol.ProtocolUCI, protocol.ProtocolCECP:
+	default:
+		return cmd.UsageError("--protocol: %q is not auto, uci or xboard", *proto)
 	}
 	g, err := catalog.Lookup(*gameName)
 	if err != nil {
@@ -46,7 +55,7 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	logOption := play.Option{Name: "LogFile", Type: play.StringType, Default: *logFile, Apply: sink.setFile}
 	session := protocol.NewSession(player, g, stdin, stdout, protocol.Config{Lookup: catalog.Lookup,
-		Options: []play.Option{logOption}})
+		Options: []play.Option{logOption}, Protocol: *proto})
 	if err := session.Run(); err != nil {
 		return cmd.Fail("%v", err)
 	}

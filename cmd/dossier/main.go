@@ -38,7 +38,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // engineHelp is the help of the engine, which is also the overview of the whole binary.
-const engineHelp = `usage: dossier [--game chess|checkers|connect4|tictactoe]   run the engine on stdin/stdout (UCI and its dialects)
+const engineHelp = `usage: dossier [--game chess|checkers|connect4|tictactoe] [--protocol auto|uci|xboard]   run the engine on stdin/stdout
        dossier perft --depth N [--game G] [--fen F] [--divide] [--json] [--threads T]
        dossier bench [--game G] [--repeat N] [--reference ENGINE] [--json] | --suite FILE
        dossier match --player1 SPEC --player2 SPEC [options]
@@ -46,8 +46,8 @@ const engineHelp = `usage: dossier [--game chess|checkers|connect4|tictactoe]   
        dossier memory ls|show|games|dump|import|forget|merge|compact [--memory DIR] [--json]
        dossier help [SUBCOMMAND]
 
-dossier is a game engine that keeps a dossier on every opponent. Without a subcommand it speaks UCI on
-stdin/stdout; 'dossier help SUBCOMMAND' or 'dossier SUBCOMMAND --help' describes a subcommand.`
+dossier is a game engine that keeps a dossier on every opponent. Without a subcommand it speaks UCI (and its
+dialects for the other games) or CECP, the xboard protocol, on stdin/stdout, as the first line asks; 'dossier help SUBCOMMAND' or 'dossier SUBCOMMAND --help' describes a subcommand.`
 
 const helpHelp = `usage: dossier help [SUBCOMMAND]
 

@@ -1,16 +1,19 @@
-// Package protocol speaks UCI, and the UCI dialects of checkers, Connect-Four and tic-tac-toe, to a GUI:
-// cutechess-cli, xboard through polyglot, lichess-bot and dossier's own match runner all reach dossier
-// through a Session.
+// Package protocol speaks to a GUI in UCI (and its dialects for checkers, Connect-Four and tic-tac-toe) or in
+// CECP, the xboard/WinBoard protocol version 2: cutechess-cli, xboard (directly or through polyglot),
+// lichess-bot and dossier's own match runner all reach dossier through a Session.
 //
-// A Session reads commands line by line and drives an Engine. Searches run on a goroutine of their own while
-// the session keeps reading, so isready, stop and ponderhit are served at once. Bad input never stops the
-// session: it is answered with "info string error: ..." and the last good state is kept.
+// A Session is a shared core and one dialect. The core (this file, search.go, position.go, lifecycle.go) holds
+// the game, the position and its record, runs searches on a goroutine of their own while it keeps reading,
+// checks moves, and reports the game's life cycle to the engine; a dialect (uci.go, cecp.go) reads the
+// commands of its protocol and writes its replies. The dialect is chosen by Config.Protocol, or by the first
+// line the GUI sends ("xboard" for CECP, anything else UCI). Bad input never stops the session: UCI answers it
+// with "info string error: ...", CECP with "Error (...): ...", and the last good state is kept.
 //
 // # Opponent moves
 //
 // The engine keeps a dossier on its opponent, so the session hands it every move the opponent plays
-// (Engine.ObserveMove), exactly once. The session keeps a game record: the start position of the last
-// position command, its moves, and how many of them are already accounted for. The rule:
+// (Engine.ObserveMove), exactly once. The session keeps a game record: its start position, its moves, and
+// how many of them are already accounted for. Under UCI the position commands build it:
 //   - A position command whose start position is the record's and whose moves repeat the accounted-for
 //     moves of the record extends the record; any other position (another start, a diverging or shorter
 //     move list, another game) starts a new record with no move accounted for. ucinewgame and a change of
@@ -20,6 +23,9 @@
 //   - At go ponder the last move is the GUI's guess of the opponent's reply, not a move played: it stays
 //     unaccounted for. A ponderhit confirms it, and it is observed once the ponder search has finished; after
 //     a ponder miss (stop) the next position command replaces it with the move actually played.
+//
+// Under CECP the moves themselves build it (new, setboard, usermove, the engine's own moves, undo and
+// remove), and the same rule observes them when the engine starts thinking.
 //
 // So in a game against another program every opponent move is observed once, just before the search that
 // answers it; moves in a position that is only a FEN (without a move list) are not seen.
@@ -66,7 +72,37 @@ type Config struct {
 	MaxPerftDepth int
 	// Options are the program's own options (LogFile), listed after the session's and before the engine's.
 	Options []play.Option
+	// Protocol is "uci", "xboard" (CECP), or "" to choose by the first line the GUI sends: "xboard" is CECP,
+	// anything else UCI.
+	Protocol string
 }
+
+// dialect is one protocol spoken over the session core: it reads command lines and writes the replies.
+// Its methods run on the session's goroutine, except the reporters that searchOutput returns.
+type dialect interface {
+	// handle runs one input line (not empty) and reports whether it was the command that ends the session.
+	handle(line string) (quit bool)
+	// report writes a message to the GUI: an error about the input, or a note.
+	report(isError bool, text string)
+	// searchOutput returns how the search about to start reports progress and its result; they run on the
+	// search goroutine. best writes the move (and what follows it in the protocol) and returns the move
+	// written, NoMove when none.
+	searchOutput() (info func(view games.Position, chk *moveChecker, info engine.Info),
+		best func(view games.Position, chk *moveChecker, res engine.Result) games.Move)
+	// joined is told on the session goroutine that a search has finished and been collected.
+	joined(r *runningSearch)
+	// recovered is told that the handler of word failed with a panic, so that the GUI still gets the
+	// answer it waits for.
+	recovered(word string)
+}
+
+// The Config.Protocol values that fix the dialect.
+const (
+	// ProtocolUCI is UCI and its game dialects.
+	ProtocolUCI = "uci"
+	// ProtocolCECP is CECP, the xboard protocol ("cecp" is accepted too).
+	ProtocolCECP = "xboard"
+)
 
 // Session is one conversation with a GUI. Create it with NewSession and call Run once.
 type Session struct {
@@ -91,6 +127,8 @@ type Session struct {
 	options  []play.Option
 	search   *runningSearch
 	checker  moveChecker // for the Run goroutine
+
+	dialect dialect // nil until the first line chose it (Config.Protocol "")
 }
 
 // NewSession returns a session that plays defaultGame with eng, reading commands from in and writing
@@ -115,6 +153,12 @@ func NewSession(eng play.Engine, defaultGame games.Game, in io.Reader, out io.Wr
 	s := &Session{engine: eng, cfg: cfg, in: bufio.NewReaderSize(in, 64<<10), out: out,
 		game: defaultGame, pos: defaultGame.Start(), moveOverhead: engine.DefaultMoveOverhead}
 	s.refreshOptions()
+	switch strings.ToLower(cfg.Protocol) {
+	case ProtocolUCI:
+		s.dialect = uciDialect{s}
+	case ProtocolCECP, "cecp":
+		s.dialect = newCECP(s)
+	}
 	return s
 }
 
@@ -124,6 +168,18 @@ func (s *Session) refreshOptions() {
 	s.safely("Options", func() {
 		s.options = append(append(s.sessionOptions(), s.cfg.Options...), s.engine.Options()...)
 	})
+}
+
+// chooseDialect picks the dialect from the first line the GUI sent, when Config.Protocol left it open.
+func (s *Session) chooseDialect(line string) {
+	if s.dialect != nil {
+		return
+	}
+	if first := tokenize(line); len(first) > 0 && strings.EqualFold(first[0].text, "xboard") {
+		s.dialect = newCECP(s)
+		return
+	}
+	s.dialect = uciDialect{s}
 }
 
 // Opponent returns the opponent the GUI named last; call it only while Run is not running.
@@ -252,57 +308,26 @@ func (c command) rawFrom(i int) string {
 	return strings.TrimRightFunc(c.line[c.args[i].start:], unicode.IsSpace)
 }
 
-// commands maps each command word to its handler; quit is handled by handleLine itself.
-var commands = map[string]func(*Session, command){
-	"uci":        (*Session).cmdUCI,
-	"debug":      (*Session).cmdDebug,
-	"isready":    func(s *Session, _ command) { s.send("readyok") },
-	"setoption":  (*Session).cmdSetOption,
-	"register":   func(*Session, command) {},
-	"ucinewgame": (*Session).cmdNewGame,
-	"position":   (*Session).cmdPosition,
-	"go":         (*Session).cmdGo,
-	"stop":       (*Session).cmdStop,
-	"ponderhit":  (*Session).cmdPonderHit,
-	"d":          (*Session).cmdDisplay,
-}
-
-// handleLine runs one input line and reports whether it was quit. As the UCI specification asks, unknown
-// words before a command are skipped, so "xyz isready" is isready.
+// handleLine runs one input line in the session's dialect (choosing it at the first line that is not blank)
+// and reports whether it ended the session.
 func (s *Session) handleLine(line string) (quit bool) {
-	toks := tokenize(line)
-	if len(toks) == 0 {
+	if len(tokenize(line)) == 0 {
 		return false
 	}
-	for i, t := range toks {
-		word := strings.ToLower(t.text)
-		if word == "quit" {
-			return true
-		}
-		if handler, ok := commands[word]; ok {
-			if i > 0 {
-				s.debugf("skipped unknown words before %q", t.text)
-			}
-			s.runHandler(handler, word, command{line: line, args: toks[i+1:]})
-			return false
-		}
-	}
-	s.errorf("unknown command %s ignored", quoteToken(toks[0].text))
-	return false
+	s.chooseDialect(line)
+	return s.dialect.handle(line)
 }
 
 // runHandler runs a command handler and turns a panic (a bug, here or in a game package) into an error
 // report, so that the session goes on serving.
-func (s *Session) runHandler(handler func(*Session, command), word string, c command) {
+func (s *Session) runHandler(word string, handler func()) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.errorf("internal error in %s: %v", word, r)
-			if word == "go" && s.search == nil {
-				s.send("bestmove 0000") // the GUI waits for an answer to every go
-			}
+			s.dialect.recovered(word)
 		}
 	}()
-	handler(s, c)
+	handler()
 }
 
 // safely runs a call into the engine, reporting a panic instead of letting it end the command half done.
@@ -315,38 +340,6 @@ func (s *Session) safely(what string, call func()) {
 	call()
 }
 
-// cmdUCI answers the uci handshake: identity, options, uciok.
-func (s *Session) cmdUCI(command) {
-	s.refreshOptions()
-	s.send("id name " + s.cfg.Name)
-	s.send("id author " + s.cfg.Author)
-	for _, o := range s.options {
-		s.send(uciLine(o))
-	}
-	s.send("uciok")
-}
-
-// cmdDebug switches the debug reports (more info strings) on or off.
-func (s *Session) cmdDebug(c command) {
-	w := c.words()
-	switch {
-	case len(w) == 0:
-		s.debug.Store(!s.debug.Load())
-	case strings.EqualFold(w[0], "on"):
-		s.debug.Store(true)
-	case strings.EqualFold(w[0], "off"):
-		s.debug.Store(false)
-	default:
-		s.errorf("debug: want on or off, not %s", quoteToken(w[0]))
-	}
-}
-
-// cmdNewGame starts a new game of the current game.
-func (s *Session) cmdNewGame(command) {
-	s.finishSearch()
-	s.resetGame(s.game)
-}
-
 // resetGame ends the game in progress, makes g the game, its start the position and the record empty, and
 // tells the engine.
 func (s *Session) resetGame(g games.Game) {
@@ -356,56 +349,6 @@ func (s *Session) resetGame(g games.Game) {
 	s.record = gameRecord{}
 	s.safely("NewGame", func() { s.engine.NewGame(g) })
 	s.refreshOptions()
-}
-
-// cmdStop asks a running search to finish; its bestmove follows from the search goroutine.
-func (s *Session) cmdStop(command) {
-	if s.search != nil {
-		s.search.ctl.Stop()
-	}
-}
-
-// cmdPonderHit tells a pondering search that the opponent played the expected move.
-func (s *Session) cmdPonderHit(command) {
-	if s.search == nil || !s.search.ponder || s.search.ponderHit {
-		s.debugf("ponderhit ignored: no ponder search is running")
-		return
-	}
-	s.search.ponderHit = true
-	s.search.ctl.PonderHit()
-}
-
-// diagrammer is implemented by positions that draw their board in text (checkers, whose String is its FEN).
-type diagrammer interface {
-	Diagram() string
-}
-
-// cmdDisplay prints the position: the board if the position can draw itself (a Diagram method, or a String
-// method that is more than the position string), the position string, the hash and the legal moves.
-func (s *Session) cmdDisplay(command) {
-	fen := s.pos.FEN()
-	board := ""
-	if d, ok := s.pos.(diagrammer); ok {
-		board = d.Diagram()
-	} else if str, ok := s.pos.(fmt.Stringer); ok && str.String() != fen {
-		board = str.String()
-	}
-	if board = strings.TrimRight(board, "\n"); board != "" {
-		for _, line := range strings.Split(board, "\n") {
-			s.send(sanitize(line))
-		}
-	}
-	s.send("Fen: " + sanitize(fen))
-	s.send(fmt.Sprintf("Key: %016X", s.pos.Hash()))
-	moves := s.pos.AppendMoves(nil)
-	names := make([]string, len(moves))
-	for i, m := range moves {
-		names[i] = s.pos.FormatMove(m)
-	}
-	s.send("Legal moves: " + sanitize(strings.Join(names, " ")))
-	if o := games.OutcomeOf(s.pos); o.Result.Over() {
-		s.send(fmt.Sprintf("Result: %s (%s)", o.Result, o.Reason))
-	}
 }
 
 // send writes one line to the GUI; all output goes through it, so lines never interleave.
@@ -428,29 +371,42 @@ func (s *Session) outputError() error {
 	return nil
 }
 
-// infof sends an "info string" line.
+// infof sends a note to the GUI ("info string ..." in UCI, "# ..." in CECP).
 func (s *Session) infof(format string, args ...any) {
-	text := fmt.Sprintf(format, args...)
-	if len(text) > maxInfoBytes {
-		// Whatever an error quotes, a GUI's log gets a line, not a megabyte.
-		text = strings.ToValidUTF8(text[:maxInfoBytes], "") + "..."
-	}
-	s.send("info string " + sanitize(text))
+	s.reporter().report(false, clip(fmt.Sprintf(format, args...)))
 }
 
-// maxInfoBytes bounds the text of one info string.
+// maxInfoBytes bounds the text of one message.
 const maxInfoBytes = 1000
 
-// errorf reports bad input to the GUI as "info string error: ...".
-func (s *Session) errorf(format string, args ...any) {
-	s.infof("error: "+format, args...)
+// clip shortens a message to maxInfoBytes and makes it one line: whatever an error quotes, a GUI's log
+// gets a line, not a megabyte.
+func clip(text string) string {
+	if len(text) > maxInfoBytes {
+		text = strings.ToValidUTF8(text[:maxInfoBytes], "") + "..."
+	}
+	return sanitize(text)
 }
 
-// debugf sends an info string only in debug mode.
+// errorf reports bad input to the GUI ("info string error: ..." in UCI, "Error (...): ..." in CECP).
+func (s *Session) errorf(format string, args ...any) {
+	s.reporter().report(true, clip(fmt.Sprintf(format, args...)))
+}
+
+// debugf sends a note only in debug mode.
 func (s *Session) debugf(format string, args ...any) {
 	if s.debug.Load() {
 		s.infof("debug: "+format, args...)
 	}
+}
+
+// reporter returns the dialect that writes messages: UCI's until the first line chose one (an over-long
+// first line is reported before any dialect is known).
+func (s *Session) reporter() dialect {
+	if s.dialect == nil {
+		return uciDialect{s}
+	}
+	return s.dialect
 }
 
 // sanitize replaces control characters, which would break the line protocol, by spaces.
