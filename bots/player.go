@@ -4,6 +4,7 @@ package bots
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"dossier/engine"
@@ -19,6 +20,9 @@ const (
 	maxThreads  = 256
 	maxDepthCap = 100
 	maxContempt = 10000
+	maxMultiPV  = 256
+	// defaultElo is UCI_Elo's default, the middle of the calibrated range.
+	defaultElo = 1800
 )
 
 // Observation is one move the opponent played and the position it played it in.
@@ -60,6 +64,10 @@ type Player struct {
 	opponent play.Opponent
 	current  CurrentGame
 	dossier  dossier // the memory's side of the life cycle
+	// even holds the even-game state of each opponent met (by key), read from the memory when first needed,
+	// and evenTC is the current game's time control, which picks the record.
+	even   map[string]*EvenState
+	evenTC string
 }
 
 var _ play.Engine = (*Player)(nil)
@@ -110,7 +118,8 @@ func (p *Player) configure(change func(*PlayerConfig)) {
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
-// Contempt, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default). Preset offers the presets of every game, since a GUI may set it before it names the game; a
+// Contempt, the strength's Mode (strongest or even), UCI_LimitStrength with UCI_Elo, MultiPV, and the
+// memory's Memory (on or off) and MemoryPath (its directory, "" for the default). Preset offers the presets of every game, since a GUI may set it before it names the game; a
 // preset the current game lacks is replaced by the game's default at search time, with an info string
 // saying so. OpponentModel is the model of a model search (see ParseModelSpec); setoption reports a
 // malformed one at once, and a search whose model does not fit the game or the search plays alpha-beta
@@ -130,6 +139,14 @@ func (p *Player) Options() []play.Option {
 	if search == "" {
 		search = AlphaBetaSearch
 	}
+	mode := StrongestMode
+	if strings.EqualFold(cfg.Mode, EvenMode) {
+		mode = EvenMode
+	}
+	elo := cfg.Elo
+	if elo == 0 {
+		elo = defaultElo
+	}
 	return []play.Option{
 		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
@@ -147,6 +164,13 @@ func (p *Player) Options() []play.Option {
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
+		play.ComboOption("Mode", mode, StrengthModes(),
+			func(v string) { p.configure(func(c *PlayerConfig) { c.Mode = v }) }),
+		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,
+			func(on bool) { p.configure(func(c *PlayerConfig) { c.LimitStrength = on }) }),
+		play.SpinOption("UCI_Elo", elo, MinElo, MaxElo, func(n int) { p.configure(func(c *PlayerConfig) { c.Elo = n }) }),
+		play.SpinOption("MultiPV", max(cfg.MultiPV, 1), 1, maxMultiPV,
+			func(n int) { p.configure(func(c *PlayerConfig) { c.MultiPV = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
 		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
@@ -180,6 +204,9 @@ func (p *Player) SetOpponent(o play.Opponent) {
 		p.current.Opponent = o
 	}
 	p.dossier.sighting(o)
+	if p.cfg.playsEven() {
+		p.evenState(o.Key()) // read the memory now, off the clock
+	}
 }
 
 // StartGame opens the game's record in the memory.
@@ -188,6 +215,7 @@ func (p *Player) StartGame(gs play.GameStart) {
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.dossier.startGame(gs, p.opponent)
+	p.evenTC = gs.TimeControl
 }
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
@@ -212,7 +240,15 @@ func (p *Player) TakeBack(keep int) {
 func (p *Player) GameOver(end play.GameEnd) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	score := -1.0
+	if end.Outcome.Result.Over() && p.current.Started {
+		score = end.Outcome.Result.PointsFor(p.current.OurSide)
+	}
+	gameID := p.dossier.gameID
 	p.dossier.gameOver(end)
+	if p.current.Started {
+		p.evenResult(score, gameID)
+	}
 	p.current.Started = false
 }
 
@@ -248,7 +284,9 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 func (p *Player) currentSearcher() (engine.Searcher, string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.searcherLocked()
+	s, warning := p.searcherLocked()
+	p.evenHandicap(s)
+	return s, warning
 }
 
 // searcherLocked is currentSearcher with p.mu held. A configuration that cannot be built falls back on

@@ -87,6 +87,10 @@ type PlayerSpec struct {
 	HashMB, Threads int
 	// Contempt is what an in-process player gives up by drawing.
 	Contempt float64
+	// Mode is an in-process player's strength mode ("strongest", "even"; "" for the default).
+	Mode string
+	// Elo, when positive, makes an in-process player play at that rating (UCI_LimitStrength).
+	Elo int
 	// Memory is the memory directory an in-process player keeps its dossier on the opponent in ("": none).
 	Memory string
 
@@ -107,7 +111,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "mode", "elo"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -118,6 +122,7 @@ var (
 //	preset=P search=S model=M  an in-process player (hash=MB threads=T contempt=C too); model is the
 //	                           opponent model of a model search, quoted when it holds spaces
 //	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
+//	mode=even elo=N            an in-process player aims at an even game, or plays at rating N
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
@@ -205,6 +210,15 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 	case "model":
 		s.Model = value
 		return needValue()
+	case "mode":
+		s.Mode = value
+		return needValue()
+	case "elo":
+		n, err := positiveInt(value, 10000)
+		if err != nil {
+			return err
+		}
+		s.Elo = n
 	case "depth":
 		n, err := positiveInt(value, 1000)
 		if err != nil {
