@@ -254,3 +254,65 @@ func TestEvenConnect4OneMoveBlunders(t *testing.T) {
 		})
 	}
 }
+
+// TestStrengthOptionsOverUCI drives the options through a UCI session: they are announced, MultiPV prints one
+// numbered line per move and depth, Mode even and UCI_LimitStrength say their handicap, a model search
+// refuses them, and the bestmove is always legal.
+func TestStrengthOptionsOverUCI(t *testing.T) {
+	g := chess.Game{}
+	tr := newTranscript(t, NewPlayer(g, PlayerConfig{HashMB: 4}), g)
+	tr.send("uci")
+	text := strings.Join(tr.until("uciok"), "\n")
+	for _, want := range []string{
+		"option name Mode type combo default strongest var strongest var even\n",
+		"option name UCI_LimitStrength type check default false\n",
+		"option name UCI_Elo type spin default 1800 min 1000 max 2600\n",
+		"option name MultiPV type spin default 1 min 1 max 256\n",
+	} {
+		if !strings.Contains(text+"\n", want) {
+			t.Errorf("uci reply lacks %q", want)
+		}
+	}
+	tr.send("setoption name MultiPV value 3")
+	tr.send("position startpos moves e2e4")
+	tr.send("go depth 3")
+	lines := tr.until("bestmove")
+	for depth := 1; depth <= 3; depth++ {
+		for k := 1; k <= 3; k++ {
+			prefix := "info depth " + string(rune('0'+depth)) + " seldepth "
+			found := false
+			for _, l := range lines {
+				found = found || strings.HasPrefix(l, prefix) && strings.Contains(l, " multipv "+string(rune('0'+k))+" ")
+			}
+			if !found {
+				t.Errorf("no multipv %d line at depth %d in %q", k, depth, lines)
+			}
+		}
+	}
+	tr.send("setoption name MultiPV value 1")
+	tr.send("setoption name Mode value even")
+	_, texts, move := tr.search("depth 4")
+	if !containsPrefix(texts, "even: handicap") || !legalText(mustPosition(t, g, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), move) {
+		t.Errorf("even: texts %q, move %s", texts, move)
+	}
+	tr.send("setoption name UCI_LimitStrength value true")
+	tr.send("setoption name UCI_Elo value 1350")
+	_, texts, _ = tr.search("depth 4")
+	if !containsPrefix(texts, "UCI_Elo 1350: handicap 120") {
+		t.Errorf("UCI_Elo: texts %q", texts)
+	}
+	tr.send("setoption name Search value om")
+	_, texts, move = tr.search("depth 2")
+	if !containsPrefix(texts, "error: UCI_Elo 1350 plays with alphabeta, not om") || move == "" {
+		t.Errorf("model search: texts %q, move %s", texts, move)
+	}
+}
+
+func containsPrefix(list []string, prefix string) bool {
+	for _, s := range list {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
