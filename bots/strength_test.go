@@ -38,14 +38,16 @@ func TestChooseLineRules(t *testing.T) {
 		{"a forced win plays the mate", []float64{mate, 900, 850}, 150, 20, 0},
 		{"a won endgame plays the best", []float64{800, 700, 650}, 150, 3, 0},
 		{"a won middlegame culls within the won bound", []float64{800, 780, 760, 600}, 150, 20, 2},
-		{"behind plays the best", []float64{-60, -70, -100}, 150, 20, 0},
+		{"behind plays the best", []float64{-60, -70, -100}, 20, 20, 0},
+		{"a large handicap lets the game fall behind", []float64{-60, -70, -100, -190}, 150, 20, 3},
+		{"but not to a lost position", []float64{-60, -199, -230}, 200, 20, 1},
+		{"far behind plays the best even so", []float64{-300, -320}, 150, 20, 0},
 		{"no handicap plays the best", []float64{10, 9, 8}, 0, 20, 0},
 		{"culling picks the line nearest best - handicap", []float64{20, 10, -25, -90}, 50, 20, 2},
 		{"a lead culls more", []float64{125, 100, 75, 30}, 50, 20, 3},
 		{"never beyond the bound", []float64{0, -160, -400}, 150, 20, 0},
 		{"a drawn position culls to the nearest line", []float64{40, -100, -199, -210}, 150, 20, 1},
 		{"never a forced loss", []float64{-10, -engine.MateScore + 4}, 150, 20, 0},
-		{"a lost position may lose more, within the bound", []float64{-300, -320}, 150, 20, 0},
 		{"one line", []float64{5}, 150, 20, 0},
 	}
 	for _, tc := range tests {
