@@ -172,3 +172,21 @@ func TestEvenStatePersists(t *testing.T) {
 		t.Errorf("the strongest mode kept an even state: %v", plain.even)
 	}
 }
+
+func FuzzParseEvenState(f *testing.F) {
+	f.Add(`{"version":1,"time_controls":{"10+0.1":{"handicap":0.4,"games":3,"wins":2,"draws":0,"losses":1,"rating":2100}}}`)
+	f.Add(`{"version":1,"time_controls":{"":null}}`)
+	f.Add(`{"version":2}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := parseEvenState(json.RawMessage(text))
+		if err != nil {
+			return
+		}
+		for tc, r := range s.TimeControls {
+			if r == nil || r.Handicap < 0 || math.IsNaN(r.Handicap) {
+				t.Fatalf("accepted a bad record for %q: %+v", tc, r)
+			}
+			r.update(1, 2) // a record that parsed must take an update
+		}
+	})
+}
