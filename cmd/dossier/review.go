@@ -22,7 +22,7 @@ import (
 	"dossier/internal/datafile"
 )
 
-const reviewHelp = `usage: dossier review FILE.pgn --engine PATH [--depth N] [--json]
+const reviewHelp = `usage: dossier review FILE.pgn --engine PATH [--depth N] [--json | --blunders]
 
 Re-analyses every move of the chess games in FILE.pgn (gzip-compressed when it ends in .gz) with a UCI engine
 at a fixed depth, and reports for each player (by the PGN's White and Black tags) the games, the average game
@@ -75,6 +75,7 @@ func runReview(args []string, stdout, stderr io.Writer) int {
 	hash := fs.Int("hash", 64, "the engine's Hash in MiB")
 	timeout := fs.Duration("timeout", time.Minute, "how long one position's analysis may take")
 	asJSON := fs.Bool("json", false, "print the players as JSON instead of the table")
+	listBlunders := fs.Bool("blunders", false, "print every blunder (game, move, loss) before the table")
 	if code, stop := cmd.Parse(args, 1, 1); stop {
 		return code
 	}
@@ -120,7 +121,14 @@ func runReview(args []string, stdout, stderr io.Writer) int {
 		}
 		return reply.Score, nil
 	}
-	players, err := reviewAll(list, eval)
+	var onBlunder func(blunder)
+	if *listBlunders && !*asJSON {
+		onBlunder = func(b blunder) {
+			fmt.Fprintf(stdout, "game %d (%s - %s), ply %d, %s %s: loses %.0f (%.0f before)\n", b.game, b.white, b.black,
+				b.ply, b.player, b.san, b.loss, b.before)
+		}
+	}
+	players, err := reviewAll(list, eval, onBlunder)
 	if err != nil {
 		return cmd.Fail("%v", err)
 	}
@@ -309,9 +317,17 @@ func (g *pgnGame) game() (reviewGame, error) {
 // move there, in centipawns (mates as engine.MateScore minus plies).
 type positionValue func(g reviewGame, ply int, pos games.Position) (float64, error)
 
+// blunder is one blunder found, for --blunders.
+type blunder struct {
+	game, ply            int // numbered from 1
+	white, black, player string
+	san                  string
+	loss, before         float64
+}
+
 // reviewAll values every position of every game and returns the players' figures, in order of first
-// appearance.
-func reviewAll(list []reviewGame, value positionValue) ([]PlayerReview, error) {
+// appearance; onBlunder, when not nil, is told every blunder.
+func reviewAll(list []reviewGame, value positionValue, onBlunder func(blunder)) ([]PlayerReview, error) {
 	var players []PlayerReview
 	index := map[string]int{}
 	player := func(name string) int {
@@ -345,6 +361,14 @@ func reviewAll(list []reviewGame, value positionValue) ([]PlayerReview, error) {
 			switch {
 			case loss >= reviewBlunder:
 				pr.Blunders++
+				if onBlunder != nil {
+					q := g.start.Clone()
+					for _, m := range g.moves[:ply] {
+						q.Play(m)
+					}
+					onBlunder(blunder{game: n + 1, ply: ply + 1, white: g.white, black: g.black, player: pr.Name,
+						san: q.(*chess.Position).SAN(g.moves[ply]), loss: loss, before: values[ply]})
+				}
 			case loss >= reviewMistake:
 				pr.Mistakes++
 			case loss >= reviewInaccuracy:

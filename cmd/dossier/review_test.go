@@ -138,7 +138,9 @@ func TestReviewAllCounts(t *testing.T) {
 	}
 	// Values of the positions after 0..6 plies, each for its side to move; after 7 plies it is mate.
 	values := []float64{30, -40, -10, 60, -120, 250, 90000}
-	players, err := reviewAll(list, func(_ reviewGame, ply int, _ games.Position) (float64, error) { return values[ply], nil })
+	var blunders []blunder
+	players, err := reviewAll(list, func(_ reviewGame, ply int, _ games.Position) (float64, error) { return values[ply], nil },
+		func(b blunder) { blunders = append(blunders, b) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +155,9 @@ func TestReviewAllCounts(t *testing.T) {
 		if p != want[p.Name] {
 			t.Errorf("%+v, want %+v", p, want[p.Name])
 		}
+	}
+	if len(blunders) != 1 || blunders[0].san != "Nf6" || blunders[0].ply != 6 || blunders[0].player != "Bob" {
+		t.Errorf("blunders %+v, want Bob's Nf6 at ply 6", blunders)
 	}
 }
 
@@ -184,8 +189,8 @@ func TestReviewWithStockfish(t *testing.T) {
 	if bob := players[1]; bob.Blunders != 1 || bob.Loss < 900 || bob.Moves != 3 {
 		t.Errorf("Bob: %+v", bob)
 	}
-	code, out, _ = runCase([]string{"review", path, "--engine", sf, "--depth", "6"}, "")
-	if code != 0 || !strings.Contains(out, "Bob") || !strings.Contains(out, "blunders") {
+	code, out, _ = runCase([]string{"review", path, "--engine", sf, "--depth", "6", "--blunders"}, "")
+	if code != 0 || !strings.Contains(out, "game 1 (Alice - Bob), ply 6, Bob Nf6: loses") || !strings.Contains(out, "blunders") {
 		t.Errorf("table (exit %d):\n%s", code, out)
 	}
 }
