@@ -243,8 +243,12 @@ func (w *weakSearcher) NewGame() {
 	}
 }
 
-// Search searches p for the values of the best root moves and picks one by the handicap.
+// Search searches p for the values of the best root moves and picks one by the handicap. Without a
+// handicap it is the full-strength search: the lines would cost depth and change nothing.
 func (w *weakSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
+	if w.handicap <= 0 {
+		return w.inner.Search(p, ctl, report)
+	}
 	k := max(w.rules.lines, ctl.Limits().MultiPV)
 	res := w.inner.Search(p, ctl.WithMultiPV(k), report)
 	if len(res.Lines) < 2 {

@@ -318,3 +318,18 @@ func containsPrefix(list []string, prefix string) bool {
 	}
 	return false
 }
+
+// TestEvenWithoutHandicapIsFullStrength checks that a handicap of zero searches as the strongest mode does:
+// the same move and value at a fixed depth, and no lines to pay for.
+func TestEvenWithoutHandicapIsFullStrength(t *testing.T) {
+	g := chess.Game{}
+	p := mustPosition(t, g, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	w := mustSearcher(t, g, PlayerConfig{Mode: EvenMode, HashMB: 4}).(*weakSearcher)
+	strongest := mustSearcher(t, g, PlayerConfig{HashMB: 4})
+	lim := engine.Limits{Depth: 6}
+	got, want := searchLimited(w, p, lim), searchLimited(strongest, p, lim)
+	if got.Move != want.Move || got.Score != want.Score || got.Nodes != want.Nodes || got.Lines != nil {
+		t.Errorf("even at handicap 0: %s %v (%d nodes), strongest: %s %v (%d nodes)", p.FormatMove(got.Move), got.Score,
+			got.Nodes, p.FormatMove(want.Move), want.Score, want.Nodes)
+	}
+}
