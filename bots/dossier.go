@@ -4,6 +4,7 @@ package bots
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -256,4 +257,31 @@ func (d *dossier) close() error {
 	closeErr := d.mem.Close()
 	d.mem, d.pending, d.tried = nil, nil, false
 	return errors.Join(flushErr, closeErr)
+}
+
+// latestModel returns the latest state of a learned model for an opponent key, nil when the memory has none
+// (no memory, a new opponent, a model never recorded).
+func (d *dossier) latestModel(key, model string) (json.RawMessage, error) {
+	d.ensureOpen()
+	if d.mem == nil {
+		return nil, nil
+	}
+	prof, err := d.mem.Profile(key)
+	if errors.Is(err, memory.ErrUnknownOpponent) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	points := prof.Models[model]
+	if len(points) == 0 {
+		return nil, nil
+	}
+	return points[len(points)-1].State, nil
+}
+
+// recordModel files a learned model's new state for an opponent key, after the game gameID ("" mid-game).
+func (d *dossier) recordModel(key, model string, state json.RawMessage, gameID string) {
+	d.record(memory.Event{Model: &memory.ModelUpdate{OpponentKey: key, Model: model, State: state, GameID: gameID,
+		At: time.Now()}})
 }

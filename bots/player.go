@@ -21,6 +21,9 @@ const (
 	maxThreads  = 256
 	maxDepthCap = 100
 	maxContempt = 10000
+	maxMultiPV  = 256
+	// defaultElo is UCI_Elo's default, the middle of the calibrated range.
+	defaultElo = 1800
 )
 
 // Observation is one move the opponent played and the position it played it in.
@@ -63,6 +66,10 @@ type Player struct {
 	current  CurrentGame
 	dossier  dossier // the memory's side of the life cycle
 	recall   *recall // the game memory of the opponent, nil without one
+	// even holds the even-game state of each opponent met (by key), read from the memory when first needed,
+	// and evenTC is the current game's time control, which picks the record.
+	even   map[string]*EvenState
+	evenTC string
 }
 
 var _ play.Engine = (*Player)(nil)
@@ -126,7 +133,8 @@ func (p *Player) dropSearcher() {
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
-// Contempt, ModelRisk (see PlayerConfig), and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
+// Contempt, ModelRisk (see PlayerConfig), the strength's Mode (strongest or even), UCI_LimitStrength with
+// UCI_Elo, MultiPV, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
 //
 // Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
 // another game is kept, with an error saying that this game plays its default until the game changes to
@@ -155,6 +163,14 @@ func (p *Player) Options() []play.Option {
 	if search == "" {
 		search = AlphaBetaSearch
 	}
+	mode := StrongestMode
+	if strings.EqualFold(cfg.Mode, EvenMode) {
+		mode = EvenMode
+	}
+	elo := cfg.Elo
+	if elo == 0 {
+		elo = defaultElo
+	}
 	return []play.Option{
 		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
@@ -172,6 +188,13 @@ func (p *Player) Options() []play.Option {
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
 		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.ModelRisk = n }) }),
+		play.ComboOption("Mode", mode, StrengthModes(),
+			func(v string) { p.configure(func(c *PlayerConfig) { c.Mode = v }) }),
+		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,
+			func(on bool) { p.configure(func(c *PlayerConfig) { c.LimitStrength = on }) }),
+		play.SpinOption("UCI_Elo", elo, MinElo, MaxElo, func(n int) { p.configure(func(c *PlayerConfig) { c.Elo = n }) }),
+		play.SpinOption("MultiPV", max(cfg.MultiPV, 1), 1, maxMultiPV,
+			func(n int) { p.configure(func(c *PlayerConfig) { c.MultiPV = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
 		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
@@ -273,6 +296,9 @@ func (p *Player) SetOpponent(o play.Opponent) {
 		p.current.Opponent = o
 	}
 	p.dossier.sighting(o)
+	if p.cfg.playsEven() {
+		p.evenState(o.Key()) // read the memory now, off the clock
+	}
 	p.mu.Unlock()
 	p.loadRecall()
 }
@@ -283,6 +309,7 @@ func (p *Player) StartGame(gs play.GameStart) {
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.dossier.startGame(gs, p.opponent)
+	p.evenTC = gs.TimeControl
 }
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
@@ -307,7 +334,15 @@ func (p *Player) TakeBack(keep int) {
 func (p *Player) GameOver(end play.GameEnd) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	score := -1.0
+	if end.Outcome.Result.Over() && p.current.Started {
+		score = end.Outcome.Result.PointsFor(p.current.OurSide)
+	}
+	gameID := p.dossier.gameID
 	p.dossier.gameOver(end)
+	if p.current.Started {
+		p.evenResult(score, gameID)
+	}
 	p.current.Started = false
 }
 
@@ -344,7 +379,9 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 func (p *Player) currentSearcher() (engine.Searcher, string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.searcherLocked()
+	s, warning := p.searcherLocked()
+	p.evenHandicap(s)
+	return s, warning
 }
 
 // searcherLocked is currentSearcher with p.mu held. A configuration that cannot be built falls back on

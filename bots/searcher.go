@@ -4,6 +4,7 @@ package bots
 
 import (
 	"fmt"
+	"strings"
 
 	"dossier/engine"
 	"dossier/games"
@@ -32,6 +33,16 @@ type PlayerConfig struct {
 	// ModelRisk is how far below its best move, in evaluation units, the Player values a move that what it
 	// learned of the opponent (its game memory) suggests before it plays it; NewPlayer makes 0 DefaultModelRisk.
 	ModelRisk int
+	// Mode is StrongestMode ("" too) or EvenMode, which weakens the play by a handicap that Player sets
+	// from what it learned about the opponent (alpha-beta only).
+	Mode string
+	// LimitStrength plays at the rating Elo (UCI_LimitStrength and UCI_Elo) by a fixed handicap from the
+	// calibration table; it takes precedence over Mode (alpha-beta only).
+	LimitStrength bool
+	// Elo is the rating LimitStrength plays at, clamped to MinElo..MaxElo.
+	Elo int
+	// MultiPV is how many root moves alpha-beta values and reports (UCI's MultiPV); 0 or 1 is one.
+	MultiPV int
 	// Live, when set and Model is empty, is the opponent model a model search plays against: read at every
 	// move, so that what learners change plays at once (see LiveModel).
 	Live LiveModel
@@ -68,7 +79,14 @@ func newSearcher(g games.Game, cfg PlayerConfig, model ModelSpec, replies engine
 	if err != nil {
 		return nil, err
 	}
+	if weak, label := cfg.weakens(); weak && algorithm != AlphaBetaSearch {
+		return nil, fmt.Errorf("%s plays with %s, not %s", label, AlphaBetaSearch, algorithm)
+	}
 	switch {
+	case cfg.MultiPV < 0:
+		return nil, fmt.Errorf("MultiPV %d is negative", cfg.MultiPV)
+	case cfg.Mode != "" && !strings.EqualFold(cfg.Mode, StrongestMode) && !strings.EqualFold(cfg.Mode, EvenMode):
+		return nil, fmt.Errorf("mode %q is not one of %s", cfg.Mode, strings.Join(StrengthModes(), ", "))
 	case cfg.Depth < 0:
 		return nil, fmt.Errorf("depth %d is negative", cfg.Depth)
 	case cfg.HashMB < 0:
@@ -108,20 +126,41 @@ func newSearcher(g games.Game, cfg PlayerConfig, model ModelSpec, replies engine
 		return &presetSearcher{preset: preset, inner: inner, depthCap: depthCap}, nil
 	}
 	opts.Contempt = cfg.Contempt
-	solver := preset.Solver && g.Name() == "connect4"
+	weak, label := cfg.weakens()
+	solver := preset.Solver && g.Name() == "connect4" && !weak
 	solverMB := max(opts.HashMB-opts.HashMB/4, 1)
 	if solver {
 		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
 		opts.HashMB = max(opts.HashMB/4, 1)
 	}
-	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: depthCap}
+	s := &presetSearcher{preset: preset, inner: engine.NewAlphaBeta(g, preset.Eval, opts), depthCap: depthCap,
+		multiPV: cfg.MultiPV}
 	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
 		s.view = &spec
+	}
+	if weak {
+		w := newWeakSearcher(g, s, opts.HashMB)
+		w.label = label
+		if cfg.LimitStrength {
+			w.handicap = HandicapForElo(cfg.Elo) * w.rules.unit
+		}
+		return w, nil
 	}
 	if solver {
 		return newSolverSearcher(solverMB, s), nil
 	}
 	return s, nil
+}
+
+// weakens reports whether the configuration plays below full strength, and how, in words.
+func (cfg PlayerConfig) weakens() (bool, string) {
+	switch {
+	case cfg.LimitStrength:
+		return true, fmt.Sprintf("UCI_Elo %d", max(MinElo, min(cfg.Elo, MaxElo)))
+	case strings.EqualFold(cfg.Mode, EvenMode):
+		return true, EvenMode
+	}
+	return false, ""
 }
 
 // presetSearcher runs a search with a preset's evaluation under the preset's depth cap, from the
@@ -132,6 +171,7 @@ type presetSearcher struct {
 	inner    engine.Searcher
 	depthCap int       // 0: none
 	view     *viewSpec // nil: the evaluation is antisymmetric and needs no view
+	multiPV  int       // root moves to value when the search asks for none (UCI's MultiPV option)
 }
 
 // Search searches p with the inner searcher, capping the depth and wrapping p as the preset needs.
@@ -139,7 +179,11 @@ func (s *presetSearcher) Search(p games.Position, ctl *engine.Control, report fu
 	if s.view != nil {
 		p = newPlayerView(p, *s.view)
 	}
-	res := s.inner.Search(p, ctl.WithDepth(s.depthCap), report)
+	inner := ctl.WithDepth(s.depthCap)
+	if s.multiPV > 1 && inner.Limits().MultiPV == 0 {
+		inner = inner.WithMultiPV(s.multiPV)
+	}
+	res := s.inner.Search(p, inner, report)
 	if lim := ctl.Limits(); s.depthCap > 0 && res.Depth >= s.depthCap && (lim.Depth == 0 || lim.Depth > s.depthCap) &&
 		report != nil && !ctl.Stopped() {
 		// The search ended before its time because of the preset's depth, which a user would not guess.

@@ -134,7 +134,11 @@ func (s *AlphaBeta) Search(p games.Position, ctl *Control, report func(Info)) Re
 		h.published.Store(0)
 		wg.Go(func() { h.iterate(rootMoves, nil, (k+1)&1) })
 	}
-	res = main.iterate(rootMoves, report, 0)
+	if k := ctl.Limits().MultiPV; k > 1 && len(rootMoves) > 1 {
+		res = main.iterateLines(rootMoves, report, min(k, len(rootMoves)))
+	} else {
+		res = main.iterate(rootMoves, report, 0)
+	}
 	s.stopHelpers.Store(true)
 	wg.Wait()
 	res.Nodes = main.totalNodes()
@@ -167,20 +171,8 @@ func (s *AlphaBeta) ponderMove(p games.Position, res Result) games.Move {
 // iterate is the iterative deepening loop of one thread over the given root moves; helpers search
 // depthOffset plies deeper than the iteration number so that the threads spread over two depths.
 func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset int) Result {
-	t.root = append(t.root[:0], rootMoves...)
-	t.orderRoot()
-	t.rootSide = t.pos.ToMove()
-	t.contempt = t.opts.Contempt
-	t.nodes = 0
-	t.horizonEvents, t.repetitions = 0, 0
-	t.ageHistory()
-
+	lim, maxDepth := t.startIterations(rootMoves)
 	res := Result{Move: t.root[0]}
-	lim := t.ctl.Limits()
-	maxDepth := maxPly - 1
-	if lim.Depth > 0 {
-		maxDepth = min(lim.Depth, maxDepth)
-	}
 	prev := 0.0
 	for depth := 1; depth+depthOffset <= maxDepth; depth++ {
 		if t.main && !t.ctl.NextIteration(depth) {
@@ -228,6 +220,25 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 	}
 	t.published.Store(t.nodes)
 	return res
+}
+
+// startIterations prepares the thread for iterative deepening over the given root moves and returns the
+// search's limits with the deepest iteration they allow.
+func (t *thread) startIterations(rootMoves []games.Move) (Limits, int) {
+	t.root = append(t.root[:0], rootMoves...)
+	t.rootFrom = 0
+	t.orderRoot()
+	t.rootSide = t.pos.ToMove()
+	t.contempt = t.opts.Contempt
+	t.nodes = 0
+	t.horizonEvents, t.repetitions = 0, 0
+	t.ageHistory()
+	lim := t.ctl.Limits()
+	maxDepth := maxPly - 1
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+	return lim, maxDepth
 }
 
 // provenMate reports whether score, the result of an iteration to depth plies, is a mate within those
@@ -295,7 +306,8 @@ func (t *thread) searchRoot(depth int, alpha, beta float64) float64 {
 	t.nodes++
 	alphaOrig := alpha
 	best := math.Inf(-1)
-	for i, m := range t.root {
+	root := t.root[t.rootFrom:] // a MultiPV pass leaves out the moves earlier passes found
+	for i, m := range root {
 		pos.Play(m)
 		var score float64
 		if i == 0 || !t.opts.PVS {
@@ -316,8 +328,8 @@ func (t *thread) searchRoot(depth int, alpha, beta float64) float64 {
 				t.rootBest, t.rootBestScore = m, score
 				t.updatePV(0, m)
 				if i > 0 {
-					copy(t.root[1:i+1], t.root[:i])
-					t.root[0] = m
+					copy(root[1:i+1], root[:i])
+					root[0] = m
 				}
 				if score >= beta {
 					break
@@ -333,6 +345,8 @@ func (t *thread) searchRoot(depth int, alpha, beta float64) float64 {
 	case best >= beta:
 		bound = BoundLower
 	}
-	t.tt.Store(pos.Hash(), 0, t.rootBest, best, math.NaN(), depth, bound)
+	if t.rootFrom == 0 { // the value of a pass without the best moves is not the position's
+		t.tt.Store(pos.Hash(), 0, t.rootBest, best, math.NaN(), depth, bound)
+	}
 	return best
 }

@@ -24,6 +24,9 @@ type Limits struct {
 	MoveOverhead time.Duration
 	// SearchMoves restricts the root to these moves when not empty.
 	SearchMoves []games.Move
+	// MultiPV asks alpha-beta for the exact values of this many best root moves (UCI's MultiPV option); 0
+	// and 1 search for the best move alone, at no extra cost.
+	MultiPV int
 }
 
 // DefaultMoveOverhead is the Move Overhead a UCI session and a match start with.
@@ -123,6 +126,14 @@ func (c *Control) WithDepth(depth int) *Control {
 	if depth > 0 && (d.limits.Depth == 0 || depth < d.limits.Depth) {
 		d.limits.Depth = depth
 	}
+	return d
+}
+
+// WithMultiPV returns a control that asks for lines best root moves (see Limits.MultiPV) and shares
+// everything else with c.
+func (c *Control) WithMultiPV(lines int) *Control {
+	d := &Control{limits: c.limits, clock: c.clock}
+	d.limits.MultiPV = lines
 	return d
 }
 

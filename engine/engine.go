@@ -76,6 +76,9 @@ type Info struct {
 	PV       []games.Move
 	// Predicted is the opponent reply that the opponent model predicts, for the model searches.
 	Predicted games.Move
+	// MultiPV numbers the line from 1 (best first) when the search reports several root moves (UCI's
+	// "multipv N"); 0 when it reports one.
+	MultiPV int
 	// Text is a free-form message (UCI's "info string").
 	Text string
 }
@@ -88,6 +91,16 @@ type Result struct {
 	Depth  int
 	Nodes  uint64
 	PV     []games.Move
+	// Lines are the best root moves with their values, best first, when the search was asked for more than
+	// one (Limits.MultiPV > 1; the first is Move, Score and PV); nil otherwise.
+	Lines []RootLine
+}
+
+// RootLine is one root move with the value a MultiPV search gave it and the line it expects.
+type RootLine struct {
+	Move  games.Move
+	Score float64 // exact at the depth searched, from the side to move at the root
+	PV    []games.Move
 }
 
 // Searcher is one search algorithm with its evaluation functions and opponent model bound in.

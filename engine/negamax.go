@@ -61,6 +61,7 @@ type thread struct {
 	rootBest      games.Move // the latest move that raised alpha at ply 0 in this iteration or probe
 	rootBestScore float64
 	root          []games.Move // the root moves, best first
+	rootFrom      int          // the first root move searchRoot searches: the earlier ones are a MultiPV's found lines
 	aspWindow     float64      // initial aspiration half-width
 
 	features []float64

@@ -384,6 +384,9 @@ func (s *Session) sendInfo(view games.Position, chk *moveChecker, info engine.In
 	if info.Depth > 0 || info.Nodes > 0 || len(pv) > 0 {
 		var b strings.Builder
 		fmt.Fprintf(&b, "info depth %d seldepth %d", max(info.Depth, 0), max(info.SelDepth, info.Depth, 0))
+		if info.MultiPV > 0 {
+			fmt.Fprintf(&b, " multipv %d", info.MultiPV)
+		}
 		score := clampScore(info.Score)
 		if moves, ok := engine.IsMate(score); ok {
 			fmt.Fprintf(&b, " score mate %d", moves)

@@ -87,6 +87,10 @@ type PlayerSpec struct {
 	HashMB, Threads int
 	// Contempt is what an in-process player gives up by drawing.
 	Contempt float64
+	// Mode is an in-process player's strength mode ("strongest", "even"; "" for the default).
+	Mode string
+	// Elo, when positive, makes an in-process player play at that rating (UCI_LimitStrength).
+	Elo int
 	// Memory is the memory directory an in-process player keeps its dossier on the opponent in ("": none).
 	Memory string
 	// Mix makes the in-process player a mixture of presets, one drawn at random for every move
@@ -118,7 +122,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "mix"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "mix", "mode", "elo"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -130,6 +134,7 @@ var (
 //	                           opponent model of a model search, quoted when it holds spaces
 //	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
 //	mix="P1:p1,P2:p2"          an in-process player that plays preset Pi with probability pi at every move
+//	mode=even elo=N            an in-process player aims at an even game, or plays at rating N
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	cecp=PATH [args="A B"]     an external CECP (xboard) engine; its other keys are option commands
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
@@ -224,6 +229,15 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 	case "mix":
 		s.Mix = value
 		return needValue()
+	case "mode":
+		s.Mode = value
+		return needValue()
+	case "elo":
+		n, err := positiveInt(value, 10000)
+		if err != nil {
+			return err
+		}
+		s.Elo = n
 	case "depth":
 		n, err := positiveInt(value, 1000)
 		if err != nil {

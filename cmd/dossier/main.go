@@ -1,5 +1,5 @@
 // Command dossier is a game engine that keeps a dossier on every opponent: a UCI engine by default,
-// with the subcommands perft, bench, match, learn and memory (the per-opponent store).
+// with the subcommands perft, bench, match, learn, memory (the per-opponent store) and review.
 package main
 
 import (
@@ -18,6 +18,7 @@ var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"match":  runMatch,
 	"learn":  runLearn,
 	"memory": runMemory,
+	"review": runReview,
 }
 
 func main() {
@@ -44,6 +45,7 @@ const engineHelp = `usage: dossier [--game chess|checkers|connect4|tictactoe] [-
        dossier match --player1 SPEC --player2 SPEC [options]
        dossier learn --player SPEC --opponent SPEC --out FILE [options]
        dossier memory ls|show|games|dump|import|forget|merge|compact [--memory DIR] [--json]
+       dossier review FILE.pgn --engine PATH [--depth N] [--json]
        dossier help [SUBCOMMAND]
 
 dossier is a game engine that keeps a dossier on every opponent. Without a subcommand it speaks UCI (and its
@@ -51,7 +53,7 @@ dialects for the other games) or CECP, the xboard protocol, on stdin/stdout, as 
 
 const helpHelp = `usage: dossier help [SUBCOMMAND]
 
-Describes dossier, or the subcommand SUBCOMMAND: ` + "perft, bench, match, learn, memory."
+Describes dossier, or the subcommand SUBCOMMAND: ` + "perft, bench, match, learn, memory, review."
 
 // runHelp prints the help of the engine or of the subcommand named in args, on stdout.
 func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -24,6 +24,9 @@ const matchHelp = `usage: dossier match --game G --player1 SPEC --player2 SPEC [
 A player SPEC is space-separated key=value pairs (quote values with spaces):
   preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C] [memory=DIR]
                                                                      a dossier player (preset: default strongest)
+  ... mode=even | elo=N                                              that player aims at an even game (learning
+                                                                     per opponent, in memory=DIR when given) or
+                                                                     plays at rating N (UCI_LimitStrength)
   uci=PATH [args="A B"] [Option=Value ...]                           an external UCI engine; other keys are setoption
   name=N                                                             display name
   depth=N nodes=N movetime=MS tc=TC                                  this player's limits, over the match's
@@ -209,7 +212,8 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 		return newMixedPlayer(g, spec)
 	}
 	cfg := bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
-		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
+		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt,
+		Mode: spec.Mode, LimitStrength: spec.Elo > 0, Elo: spec.Elo}
 	if _, err := bots.NewSearcher(g, cfg); err != nil {
 		return match.InProcess{}, err
 	}
@@ -234,6 +238,12 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 	}
 	if depth > 0 {
 		name += fmt.Sprintf(" d%d", depth)
+	}
+	switch {
+	case spec.Elo > 0:
+		name += fmt.Sprintf(" elo%d", spec.Elo)
+	case strings.EqualFold(spec.Mode, bots.EvenMode):
+		name += " even"
 	}
 	if spec.Search != "" && !strings.EqualFold(spec.Search, bots.AlphaBetaSearch) {
 		name += " " + strings.ToLower(spec.Search)

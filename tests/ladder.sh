@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The strength ladder: dossier in the even-game mode (memory on) against engines below its full strength, as
+# dossier match commands; the README's table "The even game" was measured with it.
+#
+# usage: tests/ladder.sh [--dry-run] RUNG...   (RUNG: one of RUNGS below, or all)
+# Environment: MODE (even, the default, or strongest: dossier at full strength, to calibrate a rung's limit),
+# GAMES (40), TC (10+0.1). Results go to tests/ladder-out (which .gitignore covers): per rung and mode a .json
+# summary, a .pgn of the games, the memory directory of the even player, and a .txt with the running score
+# (after how many games it stays within 50% +- 5%) and the game lengths. The machine should be quiet: every
+# match runs with --concurrency 1, and Stockfish gets a Move Overhead of 100 ms.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# RUNGS are the names the command line accepts: Stockfish at UCI_Elo settings, Toga II and Glaurung limited by
+# nodes, and the CECP engines fairymax and phalanx (cecp=PATH players).
+RUNGS=(sf1350 sf1600 sf1800 sf2000 toga2 glaurung fairymax phalanx)
+
+usage() {
+  echo "usage: tests/ladder.sh [--dry-run] RUNG...   (MODE=even|strongest GAMES=40 TC=10+0.1; results to tests/ladder-out)"
+  echo "RUNG: all, or one of: ${RUNGS[*]}"
+}
+
+DRY=0
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  --dry-run) DRY=1; shift ;;
+esac
+if [ $# = 0 ]; then
+  usage >&2
+  exit 2
+fi
+names=()
+for n in "$@"; do
+  if [ "$n" = all ]; then
+    names+=("${RUNGS[@]}")
+  elif [[ " ${RUNGS[*]} " == *" $n "* ]]; then
+    names+=("$n")
+  else
+    echo "tests/ladder.sh: unknown rung \"$n\"" >&2
+    usage >&2
+    exit 2
+  fi
+done
+MODE=${MODE:-even}
+case "$MODE" in
+  even | strongest) ;;
+  *) echo "tests/ladder.sh: MODE must be even or strongest, not \"$MODE\"" >&2; exit 2 ;;
+esac
+GAMES=${GAMES:-40}
+TC=${TC:-10+0.1}
+
+OUT=tests/ladder-out
+mkdir -p "$OUT"
+BIN=$OUT/dossier
+[ "$DRY" = 1 ] || go build -o "$BIN" ./cmd/dossier
+
+# rung NAME: the opponent's player spec.
+rung() {
+  case "$1" in
+    sf*) echo "name=sf${1#sf} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=100'" ;;
+    toga2) echo "name=toga2-n${TOGA_NODES:-20000} uci=/usr/games/toga2 nodes=${TOGA_NODES:-20000}" ;;
+    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-20000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-20000}" ;;
+    fairymax) echo "name=fairymax cecp=/usr/games/fairymax" ;;
+    phalanx) echo "name=phalanx-d${PHALANX_DEPTH:-4} cecp=/usr/games/phalanx depth=${PHALANX_DEPTH:-4}" ;;
+  esac
+}
+
+# summarize NAME: the running score of dossier (by its name) after each game, the first game from which it
+# stays within 50% +- 5%, and the game lengths, from the PGN.
+summarize() {
+  awk -v me="dossier-$MODE" '
+    /^\[White / { white = ($0 ~ "\"" me "\"") }
+    /^\[Result / {
+      r = $2; gsub(/[]"]/, "", r)
+      s = (r == "1/2-1/2") ? 0.5 : ((r == "1-0") == white ? 1 : 0)
+      n++; total += s; score[n] = total / n
+    }
+    /^\[PlyCount / { p = $2; gsub(/[]"]/, "", p); plies[n + 1] = p; sum += p }
+    END {
+      settled = 0
+      for (i = n; i >= 1; i--) { if (score[i] < 0.45 || score[i] > 0.55) break; settled = i }
+      printf "games %d, score %.1f%%, within 50%% +- 5%% from game %s on, mean length %.1f moves\n",
+        n, 100 * total / n, settled ? settled : "(never)", n ? sum / n / 2 : 0
+      for (i = 1; i <= n; i++) printf "%d:%.0f%% ", i, 100 * score[i]
+      print ""
+    }' "$1"
+}
+
+for name in "${names[@]}"; do
+  tag=$name-$MODE
+  me="name=dossier-$MODE"
+  if [ "$MODE" = even ]; then
+    me="$me mode=even memory=$OUT/$tag-memory"
+  fi
+  args=(match --game chess --json --games "$GAMES" --tc "$TC" --concurrency 1 --openings testdata/chess/ladder20.epd
+    --pgn "$OUT/$tag.pgn" --player1 "$me" --player2 "$(rung "$name")")
+  echo "== $tag: dossier ${args[*]}"
+  [ "$DRY" = 1 ] && continue
+  rm -rf "$OUT/$tag-memory"
+  "$BIN" "${args[@]}" >"$OUT/$tag.json"
+  cat "$OUT/$tag.json"
+  summarize "$OUT/$tag.pgn" | tee "$OUT/$tag.txt"
+done

@@ -1,0 +1,59 @@
+// Tests of tests/ladder.sh's command line: unknown rungs and modes refused, every rung defined, output ignored by git.
+package tests
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestLadderScript(t *testing.T) {
+	bash := requirePeer(t, "bash")
+	cases := []struct {
+		name     string
+		args     []string
+		env      string
+		code     int
+		out, err string
+	}{
+		{"no rung", nil, "", 2, "", "usage: tests/ladder.sh"},
+		{"unknown rung", []string{"nope"}, "", 2, "", `unknown rung "nope"`},
+		{"unknown after a known one", []string{"--dry-run", "sf1350", "nope"}, "", 2, "", `unknown rung "nope"`},
+		{"a helper is not a rung", []string{"--dry-run", "summarize"}, "", 2, "", `unknown rung "summarize"`},
+		{"unknown mode", []string{"--dry-run", "sf1350"}, "MODE=crushing", 2, "", "MODE must be even or strongest"},
+		{"help", []string{"--help"}, "", 0, "RUNG: all, or one of:", ""},
+		{"every rung", []string{"--dry-run", "all"}, "", 0, "== phalanx-even: dossier match --game chess", ""},
+		{"the even player keeps a memory", []string{"--dry-run", "sf2000"}, "", 0, "mode=even memory=tests/ladder-out/sf2000-even-memory", ""},
+		{"full strength", []string{"--dry-run", "toga2"}, "MODE=strongest", 0, "--player1 name=dossier-strongest --player2 name=toga2", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cmd := exec.Command(bash, append([]string{"ladder.sh"}, c.args...)...)
+			cmd.Env = os.Environ()
+			if c.env != "" {
+				cmd.Env = append(cmd.Env, c.env)
+			}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != c.code || !strings.Contains(stdout.String(), c.out) || !strings.Contains(stderr.String(), c.err) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout.String(), stderr.String(), c.code, c.out, c.err)
+			}
+		})
+	}
+	ignore, err := os.ReadFile("../.gitignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains("\n"+string(ignore)+"\n", "\n/tests/ladder-out/\n") {
+		t.Error(".gitignore lacks /tests/ladder-out/, the ladder's output folder")
+	}
+}
