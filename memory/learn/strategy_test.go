@@ -67,7 +67,7 @@ func TestStrategyLearning(t *testing.T) {
 			train := examples(t, g, truth, c.train, c.lo, c.hi, rng)
 			monitor := examples(t, g, truth, c.monitor, c.lo, c.hi, rng)
 			test := examples(t, g, truth, c.test, c.lo, c.hi, rng)
-			s, err := learn.LearnStrategy(g, train, monitor, learn.StrategyConfig{MaxDepth: c.maxDepth, Iterations: 5, MaxConstraints: 120})
+			s, err := learn.LearnStrategy(g, train, monitor, learn.StrategyConfig{MaxDepth: c.maxDepth, Iterations: 10, MaxConstraints: 120})
 			if err != nil {
 				t.Fatal(err)
 			}
