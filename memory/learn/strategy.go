@@ -24,7 +24,7 @@ const ModelStrategy = "strategy"
 type StrategyConfig struct {
 	// MaxDepth is the deepest search tried, 1..MaxDepth.
 	MaxDepth int
-	// Iterations bounds the linear programs solved at one depth (Carmel and Markovitch needed 2-3).
+	// Iterations bounds the constraint systems solved at one depth (Carmel and Markovitch needed 2-3).
 	Iterations int
 	// Epsilon is the gain in accuracy on the monitoring examples below which a depth's iterations stop.
 	Epsilon float64
@@ -38,7 +38,7 @@ type StrategyConfig struct {
 
 // DefaultStrategyConfig returns the configuration LearnStrategy uses for zero fields.
 func DefaultStrategyConfig() StrategyConfig {
-	return StrategyConfig{MaxDepth: 4, Iterations: 3, Epsilon: 0.005, Regularisation: 1e-3, MaxConstraints: 120}
+	return StrategyConfig{MaxDepth: 4, Iterations: 6, Epsilon: 0.005, Regularisation: 1e-3, MaxConstraints: 120}
 }
 
 // Strategy is a learned opponent strategy: the (f, d) player that best predicted the monitoring examples,
@@ -104,8 +104,10 @@ func (s *Strategy) Check(g games.Game) error { return s.Player.Check(g) }
 // searches each alternative of each training example d-1 plies with the current weights and takes the
 // board the search's value comes from (the dominant board, features seen by the mover); the constraints
 // W . (h(dominant of the move played) - h(dominant of the alternative)) >= 0 are solved by linear
-// programming (below), and the new weights kept while their accuracy on the monitoring examples grows by
-// at least Epsilon. The result is the (W, d) with the best monitoring accuracy.
+// programming (below), and the dominant boards found again with the new weights, until two systems in a
+// row did not raise the accuracy on the monitoring examples by Epsilon or Iterations systems were solved
+// (a system that does worse is still searched from once: from poor weights the dominant boards are poor
+// too, and the next system may recover). The result is the (W, d) with the best monitoring accuracy.
 //
 // The linear program is Duda and Hart's for inseparable systems: minimise the slack, sum_j s_j, subject to
 // W . delta_j + s_j >= 1, s_j >= 0, so that W = 0 (slack 1 everywhere) is never better than weights that
@@ -152,8 +154,9 @@ func LearnStrategy(g games.Game, train, monitor []Observation, cfg StrategyConfi
 	best.Accuracy = -1
 	for d := 1; d <= cfg.MaxDepth; d++ {
 		res := DepthResult{Depth: d, Weights: slices.Clone(weights), Accuracy: l.accuracy(monitor, weights, d)}
-		for range cfg.Iterations {
-			rows := l.constraints(train, res.Weights, d)
+		current := res.Weights
+		for stale := 0; stale < 2 && res.Programs < cfg.Iterations; stale++ {
+			rows := l.constraints(train, current, d)
 			w, err := l.solve(rows)
 			if err != nil {
 				return Strategy{}, fmt.Errorf("strategy: depth %d: %w", d, err)
@@ -161,10 +164,13 @@ func LearnStrategy(g games.Game, train, monitor []Observation, cfg StrategyConfi
 			res.Programs++
 			res.Constraints = len(rows)
 			acc := l.accuracy(monitor, w, d)
-			if acc < res.Accuracy+cfg.Epsilon {
-				break
+			if acc >= res.Accuracy+cfg.Epsilon {
+				stale = -1
 			}
-			res.Weights, res.Accuracy = w, acc
+			if acc > res.Accuracy {
+				res.Weights, res.Accuracy = w, acc
+			}
+			current = w
 		}
 		best.Depths = append(best.Depths, res)
 		if res.Accuracy > best.Accuracy {
@@ -307,10 +313,9 @@ func (l *strategyLearner) delta(chosen, alt leaf) ([]float64, bool) {
 // while at the optimum only the tight and the violated constraints matter. It solves the program over a
 // working set of at most MaxConstraints rows, adds the rows the solution violates (W . delta < 1), most
 // violated first, drops from a full working set the rows the solution satisfies with room to spare, and
-// stops when nothing is violated outside the set or after a bounded number of rounds. It returns the
-// weights with the lowest objective over all the rows.
+// stops when nothing is violated outside the set or three rounds did not lower the objective over all the
+// rows (30 rounds at most). It returns the weights with the lowest objective.
 func (l *strategyLearner) solve(rows []row) ([]float64, error) {
-	const rounds = 12
 	budget := l.cfg.MaxConstraints
 	add := max(budget/4, 1)
 	inSet := make([]bool, len(rows))
@@ -322,7 +327,8 @@ func (l *strategyLearner) solve(rows []row) ([]float64, error) {
 	var best []float64
 	bestCost := math.Inf(1)
 	margins := make([]float64, len(rows))
-	for range rounds {
+	// Three rounds without a better objective end the search, and so do 30 rounds in all.
+	for round, stale := 0, 0; stale < 3 && round < 30; round, stale = round+1, stale+1 {
 		set := make([]row, len(working))
 		for k, i := range working {
 			set[k] = rows[i]
@@ -344,7 +350,7 @@ func (l *strategyLearner) solve(rows []row) ([]float64, error) {
 			}
 		}
 		if cost < bestCost {
-			best, bestCost = w, cost
+			best, bestCost, stale = w, cost, -1
 		}
 		if len(violated) == 0 {
 			break
@@ -397,8 +403,8 @@ func cmpFloat(a, b float64) int {
 // to A x = b, x >= 0) the variables are w = p - q over the features that vary in some row (a feature that
 // never varies keeps weight 0: its column would be all zero), then the slacks s and the surpluses e of the
 // rows: row j reads delta_j . p - delta_j . q + s_j - e_j = 1. The slacks alone are a feasible basis to
-// start from (s = 1). Weights below a billionth of the largest are rounding and become 0, so that features
-// the opponent ignores leave its ties intact.
+// start from (s = 1). Weights below 1e-5 of the largest are rounding (and the margins' perturbation) and
+// become 0, so that features the opponent ignores leave its ties intact.
 func (l *strategyLearner) solveRows(rows []row) ([]float64, error) {
 	weights := make([]float64, l.n)
 	if len(rows) == 0 {
@@ -429,7 +435,9 @@ func (l *strategyLearner) solveRows(rows []row) ([]float64, error) {
 		}
 		a.Set(j, 2*f+j, 1)
 		a.Set(j, 2*f+m+j, -1)
-		b[j] = 1
+		// A margin of 1 for every row makes the program degenerate (many bases share a vertex) and the
+		// simplex can cycle among them; margins perturbed by a ten-millionth, distinct for every row, cannot tie.
+		b[j] = 1 + 1e-7*math.Mod(float64(j+1)*0.6180339887498949, 1)
 		c[2*f+j] = r.count
 		basis[j] = 2*f + j
 	}
@@ -443,7 +451,7 @@ func (l *strategyLearner) solveRows(rows []row) ([]float64, error) {
 		largest = max(largest, math.Abs(weights[i]))
 	}
 	for i, w := range weights {
-		if math.Abs(w) < 1e-9*largest {
+		if math.Abs(w) < 1e-5*largest {
 			weights[i] = 0
 		}
 	}
