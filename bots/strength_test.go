@@ -301,7 +301,7 @@ func TestStrengthOptionsOverUCI(t *testing.T) {
 	tr.send("setoption name UCI_LimitStrength value true")
 	tr.send("setoption name UCI_Elo value 1350")
 	_, texts, _ = tr.search("depth 4")
-	if !containsPrefix(texts, "UCI_Elo 1350: handicap 120") {
+	if !containsPrefix(texts, "UCI_Elo 1350: handicap 138") {
 		t.Errorf("UCI_Elo: texts %q", texts)
 	}
 	tr.send("setoption name Search value om")
