@@ -88,13 +88,13 @@ func TestEvenRecordConvergence(t *testing.T) {
 }
 
 func TestEloCalibration(t *testing.T) {
-	for _, elo := range []int{MinElo, 1350, 1500, 1800, 2000, 2450, MaxElo} {
+	for _, elo := range []int{MinElo, 1350, 1500, 1800, fullStrengthElo} {
 		h := HandicapForElo(elo)
 		if back := eloForHandicap(h); math.Abs(back-float64(elo)) > 1 {
 			t.Errorf("Elo %d -> handicap %.3f -> Elo %.1f", elo, h, back)
 		}
 	}
-	if HandicapForElo(900) != HandicapForElo(MinElo) || HandicapForElo(3000) != 0 {
+	if HandicapForElo(900) != HandicapForElo(MinElo) || HandicapForElo(3000) != 0 || HandicapForElo(2450) != 0 {
 		t.Error("ratings outside the table are not clamped")
 	}
 	for elo := MinElo; elo < MaxElo; elo += 50 {
