@@ -89,8 +89,9 @@ var eloTable = []struct {
 }
 
 // fullStrengthElo is where the table puts dossier at full strength: against Stockfish 2000 the even mode's
-// handicap fell to zero within 4 games and it scored 17.5% over 40 (10+0.1 on a loaded 2-core machine), so
-// every rating from there up plays at full strength.
+// handicap fell to zero after 2 games and it scored 17.5% over 40 (10+0.1 on a loaded 2-core machine, with
+// the first rules, which searched five lines even at handicap zero), so every rating from there up plays at
+// full strength.
 const fullStrengthElo = 2000
 
 // HandicapForElo returns the handicap, in pawns, that plays at rating elo (clamped to MinElo..MaxElo).
