@@ -109,7 +109,7 @@ func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	fen := pos.FEN()
 	if text, ok := r.won[fen]; ok {
 		m, err := pos.ParseMove(text)
-		if err != nil || !legal(pos, m) || m == res.Move {
+		if err != nil || !isLegalMove(pos, m) || m == res.Move {
 			return res
 		}
 		alt, ok := searchOnly(s, pos, ctl, res, []games.Move{m})
@@ -151,16 +151,6 @@ func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res 
 	}
 	alt := s.Search(pos.Clone(), engine.NewControl(lim, pos.ToMove()), nil)
 	return alt, alt.Move != games.NoMove && alt.Depth >= res.Depth
-}
-
-// legal reports whether m is a legal move of p.
-func legal(p games.Position, m games.Move) bool {
-	for _, l := range p.AppendMoves(nil) {
-		if l == m {
-			return true
-		}
-	}
-	return false
 }
 
 // containsText reports whether m, written in p's notation, is among texts.
