@@ -30,15 +30,31 @@ const MinProbability = 1e-9
 // Score is how well a model predicted a list of moves.
 type Score struct {
 	// Moves is the number of observations scored.
-	Moves int
+	Moves int `json:"moves"`
 	// Top1 and Top3 are the fractions of moves the model ranked first, or among its first three. Moves that
 	// tie in probability share their places: a move tied with k others for places a+1..a+k+1 counts as in
 	// the top n with the probability that a random order of the tied moves puts it there.
-	Top1, Top3 float64
+	Top1 float64 `json:"top1"`
+	Top3 float64 `json:"top3"`
 	// LogLikelihood is the mean natural log of the probability the model gave each played move.
-	LogLikelihood float64
+	LogLikelihood float64 `json:"loglik"`
 	// Impossible counts the moves the model gave probability 0 (scored as MinProbability).
-	Impossible int
+	Impossible int `json:"impossible"`
+}
+
+// ModelYardstick names a game's GameYardstick in memory.ModelUpdate events (one per game, with its GameID).
+const ModelYardstick = "yardstick"
+
+// MinimaxModelName is the yardstick's name for minimax's implicit model, the baseline every model must beat.
+const MinimaxModelName = "minimax"
+
+// GameYardstick is how well each opponent model predicted the opponent's moves in one game, each model
+// predicting a move from what it had learned before that move.
+type GameYardstick struct {
+	// Game is the game's name (chess, checkers, ...).
+	Game string `json:"game"`
+	// Scores maps a model's name (MinimaxModelName, ModelTypeProbs, ...) to its score over the game.
+	Scores map[string]Score `json:"scores"`
 }
 
 // String writes the score in one line.
