@@ -71,7 +71,28 @@ type cecp struct {
 	// lastInfo is the latest progress report of the running search, for the "." status command.
 	infoMu   sync.Mutex
 	lastInfo engine.Info
+	// verdict is what the engine's searches of this game said of its chances, for draw offers and
+	// resigning; infoMu guards it, as the search goroutine writes it.
+	verdict verdict
+	// resign is the Resign option, read by the search goroutine.
+	resign atomic.Int64
 }
+
+// verdict is what the engine's own searches of a game said of its position.
+type verdict struct {
+	// searched says whether the engine has searched in this game; last is its latest score, the engine's view.
+	searched bool
+	last     float64
+	// losing counts the engine's latest searches in a row that valued its position at -Resign or below.
+	losing int
+}
+
+// resignAfter is how many searches in a row must find the position lost by the Resign margin before the
+// engine resigns: one bad value may be a horizon effect that the next search corrects.
+const resignAfter = 3
+
+// maxResign bounds the Resign option (centipawns).
+const maxResign = 10000
 
 // newCECP returns the CECP dialect of s, at the start of a game of s's game with the engine playing second.
 func newCECP(s *Session) *cecp {
@@ -83,6 +104,10 @@ func newCECP(s *Session) *cecp {
 
 // options returns the options CECP offers: the program's and the engine's, as the session has them for the
 // game being played (UCI's own are UCI's business: CECP has variant, name, rating and its own pondering).
+//
+// CECP adds Resign: resign when the engine's own search values its position this far below even (the game's
+// units: centipawns, hundredths of a man), or finds itself mated, in resignAfter searches in a row; 0, the
+// default, never resigns (tournaments and GUIs adjudicate, and a game played out teaches the memory more).
 func (c *cecp) options() []play.Option {
 	var options []play.Option
 	for _, o := range c.s.options {
@@ -90,7 +115,39 @@ func (c *cecp) options() []play.Option {
 			options = append(options, o)
 		}
 	}
-	return options
+	return append(options, play.SpinOption("Resign", int(c.resign.Load()), 0, maxResign,
+		func(n int) { c.resign.Store(int64(n)) }))
+}
+
+// noteScore keeps the score of one of the engine's searches and says whether the engine should resign.
+func (c *cecp) noteScore(score float64) (resign bool) {
+	c.infoMu.Lock()
+	defer c.infoMu.Unlock()
+	v := &c.verdict
+	v.searched, v.last = true, score
+	margin := float64(c.resign.Load())
+	moves, mate := engine.IsMate(score)
+	if margin > 0 && ((mate && moves < 0) || score <= -margin) {
+		v.losing++
+	} else {
+		v.losing = 0
+	}
+	return margin > 0 && v.losing >= resignAfter
+}
+
+// cmdDraw answers the opponent's draw offer: the engine accepts ("offer draw") when its latest search of the
+// game found it not ahead (a score of 0 or below); otherwise it declines by playing on. An offer before the
+// engine has searched in the game is declined.
+func (c *cecp) cmdDraw(command) {
+	c.infoMu.Lock()
+	v := c.verdict
+	c.infoMu.Unlock()
+	if c.analyzing || !v.searched {
+		return
+	}
+	if moves, mate := engine.IsMate(v.last); (mate && moves < 0) || (!mate && v.last <= 0) {
+		c.s.send("offer draw")
+	}
 }
 
 // cecpCommands maps each CECP command to its handler; quit is handled by handle itself.
@@ -107,7 +164,7 @@ var cecpCommands = map[string]func(*cecp, command){
 	"usermove":  (*cecp).cmdUserMove,
 	"?":         (*cecp).cmdMoveNow,
 	"ping":      (*cecp).cmdPing,
-	"draw":      func(*cecp, command) {}, // offers are declined by playing on
+	"draw":      (*cecp).cmdDraw,
 	"result":    (*cecp).cmdResult,
 	"setboard":  (*cecp).cmdSetBoard,
 	"undo":      func(c *cecp, _ command) { c.takeBack(1) },
@@ -281,6 +338,9 @@ func (c *cecp) newRecord(p games.Position) {
 	start := p.Clone()
 	s.pos = p.Clone()
 	s.record = gameRecord{gameName: s.game.Name(), start: start, startKey: start.FEN()}
+	c.infoMu.Lock()
+	c.verdict = verdict{}
+	c.infoMu.Unlock()
 }
 
 // cmdNew starts a new game of the default game: the engine plays second, force mode and sd are off, and
@@ -803,6 +863,9 @@ func (c *cecp) searchOutput() (func(games.Position, *moveChecker, engine.Info), 
 				return games.NoMove
 			}
 			s.send("# the engine returned no legal move; playing the first legal move")
+		} else if c.noteScore(res.Score) {
+			s.send("resign") // the GUI answers with the result, which ends the game in the memory too
+			return games.NoMove
 		}
 		s.send("move " + cecpMove(view, move))
 		view.Play(move)

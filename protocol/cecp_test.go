@@ -64,6 +64,7 @@ func TestCECPHandshake(t *testing.T) {
 		`feature option="Own Book -check 0"`,
 		`feature option="Style -combo Solid /// *Normal /// Risky"`,
 		`feature option="Book File -string "`,
+		`feature option="Resign -spin 0 0 10000"`,
 		"feature done=1",
 	}
 	if !slices.Equal(out, want) {
@@ -396,4 +397,94 @@ func FuzzCECP(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestCECPResigns(t *testing.T) {
+	tests := []struct {
+		name   string
+		resign string  // the Resign option's value, "" to leave its default
+		score  float64 // every search's score, the engine's view
+		want   string  // the engine's answers to White's moves, one letter each: m(ove), r(esign)
+	}{
+		{"never by default", "", -5000, "mmmmm"},
+		{"after three searches at the margin or below", "300", -300, "mmr"},
+		{"not while the position is above the margin", "300", -299, "mmmmm"},
+		{"a mate found against the engine counts", "300", -engine.MateScore + 9, "mmr"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			eng := newFakeEngine(0)
+			eng.score = tc.score
+			tr := startSession(t, eng, chess.Game{}, cecpConfig())
+			tr.send("xboard", "protover 2", "new")
+			if tc.resign != "" {
+				tr.send("option Resign=" + tc.resign)
+			}
+			p := chess.Game{}.Start()
+			var got strings.Builder
+			for len(got.String()) < len(tc.want) {
+				white := firstMove(t, p)
+				p = after(t, chess.Game{}, p.FEN(), white)
+				tr.send("usermove "+white, "ping 1")
+				lines := tr.expect("pong 1")
+				switch {
+				case containsPrefix(lines, "resign"):
+					got.WriteString("r")
+				case containsPrefix(lines, "move "):
+					reply := linesWith(lines, "move ")[0]
+					got.WriteString("m")
+					p = after(t, chess.Game{}, p.FEN(), strings.TrimPrefix(reply, "move "))
+				default:
+					t.Fatalf("no answer to %s: %q", white, lines)
+				}
+				if strings.HasSuffix(got.String(), "r") {
+					break
+				}
+			}
+			if got.String() != tc.want {
+				t.Fatalf("answers %q, want %q\n%s", got.String(), tc.want, strings.Join(tr.seen, "\n"))
+			}
+			if !strings.HasSuffix(tc.want, "r") {
+				return
+			}
+			tr.send("result 1-0 {Black resigns}")
+			tr.quit()
+			events := eng.events()
+			if over := events[len(events)-2]; !strings.HasPrefix(over, "over 1-0 Black resigns") {
+				t.Errorf("the resignation reached the life cycle as %q", over)
+			}
+		})
+	}
+}
+
+func TestCECPDrawOffers(t *testing.T) {
+	tests := []struct {
+		name     string
+		score    float64
+		searched bool
+		accepts  bool
+	}{
+		{"declined before the engine searched", -50, false, false},
+		{"accepted when not ahead", 0, true, true},
+		{"accepted when behind", -120, true, true},
+		{"declined when ahead", 35, true, false},
+		{"declined with a mate for the engine", engine.MateScore - 5, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			eng := newFakeEngine(0)
+			eng.score = tc.score
+			tr := startSession(t, eng, chess.Game{}, cecpConfig())
+			tr.send("xboard", "protover 2", "new")
+			if tc.searched {
+				tr.send("usermove e2e4")
+				tr.expect("move ")
+			}
+			tr.send("draw", "ping 2")
+			lines := tr.expect("pong 2")
+			if got := containsPrefix(lines, "offer draw"); got != tc.accepts {
+				t.Errorf("offer draw sent: %v, want %v (%q)", got, tc.accepts, lines)
+			}
+		})
+	}
 }

@@ -49,6 +49,8 @@ type fakeEngine struct {
 	info *engine.Info
 	// result, when set, is returned by every search instead of the chosen move.
 	result *engine.Result
+	// score is the score of every search's result (set before the session starts).
+	score float64
 	// panics makes Search panic; panicIn names another method to panic in ("ObserveMove", "NewGame",
 	// "SetOpponent", "Hash").
 	panics  bool
@@ -202,7 +204,7 @@ func (e *fakeEngine) Search(p games.Position, ctl *engine.Control, report func(e
 	} else {
 		report(engine.Info{Depth: 1, SelDepth: 1, Score: 12.4, Nodes: 100, TimeMS: 2, PV: []games.Move{m}})
 	}
-	return engine.Result{Move: m, Depth: 1, Nodes: 100, PV: []games.Move{m}}
+	return engine.Result{Move: m, Score: e.score, Depth: 1, Nodes: 100, PV: []games.Move{m}}
 }
 
 // signal sends on a one-slot channel without blocking.
