@@ -399,6 +399,16 @@ func FuzzCECP(f *testing.F) {
 	})
 }
 
+// scoredGame starts a CECP chess game (the engine plays Black) with a fake engine whose every search scores
+// score.
+func scoredGame(t *testing.T, score float64) (*fakeEngine, *transcript) {
+	eng := newFakeEngine(0)
+	eng.score = score
+	tr := startSession(t, eng, chess.Game{}, cecpConfig())
+	tr.send("xboard", "protover 2", "new")
+	return eng, tr
+}
+
 func TestCECPResigns(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -413,10 +423,7 @@ func TestCECPResigns(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			eng := newFakeEngine(0)
-			eng.score = tc.score
-			tr := startSession(t, eng, chess.Game{}, cecpConfig())
-			tr.send("xboard", "protover 2", "new")
+			eng, tr := scoredGame(t, tc.score)
 			if tc.resign != "" {
 				tr.send("option Resign=" + tc.resign)
 			}
@@ -472,10 +479,7 @@ func TestCECPDrawOffers(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			eng := newFakeEngine(0)
-			eng.score = tc.score
-			tr := startSession(t, eng, chess.Game{}, cecpConfig())
-			tr.send("xboard", "protover 2", "new")
+			_, tr := scoredGame(t, tc.score)
 			if tc.searched {
 				tr.send("usermove e2e4")
 				tr.expect("move ")
