@@ -56,7 +56,7 @@ func rulesFor(g games.Game) strengthRules {
 	switch g.Name() {
 	case "chess":
 		return strengthRules{unit: 100, bound: 120, wonBound: 50, won: 300, lost: 200, endgamePieces: 6, lines: 3,
-			maxLearned: 200}
+			maxLearned: 300}
 	case "checkers":
 		// A man ahead usually wins in checkers; the kings endgame must be played out exactly.
 		return strengthRules{unit: 100, bound: 120, wonBound: 50, won: 100, lost: 150, endgamePieces: 6, lines: 6,
@@ -66,6 +66,16 @@ func rulesFor(g games.Game) strengthRules {
 		return strengthRules{unit: 25, bound: 40, wonBound: 15, won: 75, lost: 50, lines: 7, maxLearned: 50}
 	}
 	return strengthRules{unit: 1, bound: 1.5, wonBound: 0.5, won: 3, lost: 2, lines: 9, maxLearned: 2}
+}
+
+// wonBoundFor is how far below the best a move may be valued once the position is won, under handicap h:
+// wonBound, so that a won game is not given back, until the learned handicap exceeds the bound; beyond it
+// the opponent is one that culling at the bound still beats game after game (Stockfish at UCI_Elo 1350
+// blunders into lost positions), and a won game must then be allowed to slip back towards even, by what
+// the handicap exceeds the bound, up to the bound itself: never to a lost position (safeLine), never a
+// won endgame or a forced mate (chooseLine's first rules).
+func (r strengthRules) wonBoundFor(h float64) float64 {
+	return min(r.bound, r.wonBound+max(0, h-r.bound))
 }
 
 // maxHandicap is the largest handicap in a game's units.
@@ -140,7 +150,7 @@ type choice struct {
 //     come back: a game against a weak opponent must be allowed to be lost);
 //   - otherwise the handicap, at most the bound, grows with the lead (half of what exceeds a quarter pawn)
 //     and top culling picks the line valued nearest to best - handicap among the safe lines: not more than the bound
-//     (wonBound once won) below the best, not lost unless the best is, never a forced loss unless every
+//     (wonBoundFor once won) below the best, not lost unless the best is, never a forced loss unless every
 //     line is one.
 func chooseLine(lines []engine.RootLine, h float64, rules strengthRules, pieces int) choice {
 	best := lines[0].Score
@@ -156,7 +166,7 @@ func chooseLine(lines []engine.RootLine, h float64, rules strengthRules, pieces 
 	}
 	bound := rules.bound
 	if best >= rules.won {
-		bound = rules.wonBound
+		bound = rules.wonBoundFor(h)
 	}
 	eff := min(h+max(0, best-rules.unit/4)/2, bound)
 	target := best - eff
