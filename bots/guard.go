@@ -21,6 +21,8 @@ const ModelRiskOff = maxModelRisk
 const (
 	guardOwnShare   = 0.4
 	guardModelShare = 0.5
+	// guardCheckShare of the move's hard limit is kept for the check whatever the first two phases took.
+	guardCheckShare = 0.1
 )
 
 // Bounds of the time the check may take after an open search (infinite, ponder, or no limit at all), which
@@ -161,7 +163,7 @@ func (s *guardSearcher) Search(p games.Position, ctl *engine.Control, report fun
 // share returns the limits of one phase of a guarded search: the fraction f of the move's time and nodes,
 // the depth and root moves as they are. Under a clock (a soft budget) the phase gets a soft budget of f of
 // the move's soft one, so that our alpha-beta stops iterating as it would on its own; under a move time,
-// f of it. A phase never runs past what is left of the move's hard limit.
+// f of it. A phase never runs into the part of the move's hard limit kept for the check.
 func share(ctl *engine.Control, lim engine.Limits, side games.Side, f float64) engine.Limits {
 	out := engine.Limits{Depth: lim.Depth, SearchMoves: lim.SearchMoves}
 	if lim.Nodes > 0 {
@@ -171,7 +173,7 @@ func share(ctl *engine.Control, lim engine.Limits, side games.Side, f float64) e
 	if hard <= 0 {
 		return out
 	}
-	left := hard - ctl.Elapsed()
+	left := hard - ctl.Elapsed() - time.Duration(float64(hard)*guardCheckShare)
 	if soft > 0 {
 		// A clock of 6x with 6 moves to go gives the soft budget x and the hard limit 2x (engine's budget).
 		x := max(min(time.Duration(float64(soft)*f), left/2), time.Millisecond)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"dossier/engine"
 	"dossier/games"
@@ -203,6 +204,69 @@ func TestGuardRiskRules(t *testing.T) {
 			if ok != tc.want || !strings.Contains(why, tc.explanation) {
 				t.Errorf("withinRisk(%v, %v, %v) = %v %q, want %v %q", tc.v, tc.best, tc.risk, ok, why, tc.want, tc.explanation)
 			}
+		})
+	}
+}
+
+func TestPlayerGuardsModelSearchesAndReadsModelRiskLive(t *testing.T) {
+	g := chess.Game{}
+	tc := guardCases[0]
+	player := NewPlayer(g, PlayerConfig{HashMB: 8})
+	tr := newTranscript(t, player, g)
+	tr.send("uci")
+	tr.until("uciok")
+	tr.send("setoption name Search value om")
+	tr.send("setoption name OpponentModel value " + trapModel)
+	tr.send("ucinewgame")
+	tr.send("position fen " + tc.fen)
+	tr.send("isready")
+	tr.until("readyok")
+	_, texts, move := tr.search("depth 4")
+	if move == tc.trap || !strings.Contains(strings.Join(texts, "\n"), "model risk: "+tc.trap) {
+		t.Errorf("ModelRisk %d: bestmove %s, info strings %q", DefaultModelRisk, move, texts)
+	}
+	player.mu.Lock()
+	built := player.searcher
+	player.mu.Unlock()
+	tr.send("setoption name ModelRisk value 1000")
+	tr.send("isready")
+	tr.until("readyok")
+	if _, texts, move = tr.search("depth 4"); move != tc.trap {
+		t.Errorf("ModelRisk 1000: bestmove %s, not the model's %s (%q)", move, tc.trap, texts)
+	}
+	tr.send("setoption name ModelRisk value 10000")
+	tr.send("isready")
+	tr.until("readyok")
+	if _, texts, move = tr.search("depth 4"); move != tc.trap || strings.Contains(strings.Join(texts, "\n"), "model risk") {
+		t.Errorf("ModelRisk off: bestmove %s, info strings %q", move, texts)
+	}
+	player.mu.Lock()
+	rebuilt := player.searcher != built
+	player.mu.Unlock()
+	if rebuilt {
+		t.Errorf("the ModelRisk option rebuilt the searcher")
+	}
+	tr.send("quit")
+}
+
+func TestGuardUnderAClockAMoveTimeAndNodes(t *testing.T) {
+	g := chess.Game{}
+	cases := []struct {
+		name string
+		lim  engine.Limits
+	}{
+		{"movetime", engine.Limits{MoveTime: 300 * time.Millisecond}},
+		{"clock", engine.Limits{Time: [2]time.Duration{5 * time.Second, 5 * time.Second}}},
+		{"nodes", engine.Limits{Nodes: 200_000}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustPosition(t, g, guardCases[1].fen)
+			res, texts := guardedSearch(guardedOM(t, g, DefaultModelRisk), p, tc.lim)
+			if !isLegal(p, res.Move) || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "model risk: ") {
+				t.Errorf("move %v, info strings %q", res.Move, texts)
+			}
+			t.Logf("%s at depth %d: %q", p.FormatMove(res.Move), res.Depth, texts)
 		})
 	}
 }
