@@ -270,3 +270,27 @@ func TestGuardUnderAClockAMoveTimeAndNodes(t *testing.T) {
 		})
 	}
 }
+
+func TestGuardChecksAnInfiniteSearchAfterItsStop(t *testing.T) {
+	g := chess.Game{}
+	p := mustPosition(t, g, guardCases[1].fen)
+	s := guardedOM(t, g, DefaultModelRisk)
+	ctl := engine.NewControl(engine.Limits{Infinite: true}, p.ToMove())
+	time.AfterFunc(300*time.Millisecond, ctl.Stop)
+	var texts []string
+	var modelDepth int
+	res := s.Search(p.Clone(), ctl, func(info engine.Info) {
+		if info.Text != "" {
+			texts = append(texts, info.Text)
+		} else if len(texts) == 0 {
+			modelDepth = max(modelDepth, info.Depth)
+		}
+	})
+	if !isLegal(p, res.Move) || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "model risk: ") {
+		t.Fatalf("move %v, info strings %q", res.Move, texts)
+	}
+	if p.FormatMove(res.Move) == guardCases[1].trap {
+		t.Errorf("played the model's %s after an infinite search of depth %d (%q)", guardCases[1].trap, modelDepth, texts)
+	}
+	t.Logf("model depth %d: %q", modelDepth, texts)
+}
