@@ -268,10 +268,15 @@ func (s *guardSearcher) decide(p games.Position, res engine.Result, own ownRun, 
 	return s.ours(ours, report)
 }
 
-// ours reports our own search's line as the last before the move, so that a GUI shows the line played.
+// ours reports our own search's line as the last before the move, so that a GUI shows the line played,
+// with its reply as the predicted one (the model's prediction was of the model's move).
 func (s *guardSearcher) ours(res engine.Result, report func(engine.Info)) engine.Result {
+	if len(res.PV) > 1 && res.Ponder == games.NoMove {
+		res.Ponder = res.PV[1]
+	}
 	if report != nil {
-		report(engine.Info{Depth: res.Depth, SelDepth: res.Depth, Score: res.Score, Nodes: res.Nodes, PV: res.PV})
+		report(engine.Info{Depth: res.Depth, SelDepth: res.Depth, Score: res.Score, Nodes: res.Nodes, PV: res.PV,
+			Predicted: res.Ponder})
 	}
 	return res
 }
