@@ -186,8 +186,7 @@ func (p *Player) Options() []play.Option {
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
-		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk,
-			func(n int) { p.configure(func(c *PlayerConfig) { c.ModelRisk = n }) }),
+		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk, p.SetModelRisk),
 		play.ComboOption("Mode", mode, StrengthModes(),
 			func(v string) { p.configure(func(c *PlayerConfig) { c.Mode = v }) }),
 		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,
@@ -390,7 +389,7 @@ func (p *Player) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
 	}
-	s, err := NewSearcher(p.game, p.cfg)
+	s, err := newGuardedSearcher(p.game, p.cfg, p.modelRisk)
 	p.warning = ""
 	if err != nil {
 		fallback := p.cfg

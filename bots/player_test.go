@@ -329,7 +329,9 @@ func TestPlayerModelSearchOverUCI(t *testing.T) {
 	tr.send("ucinewgame")
 	tr.send("position startpos")
 	depth, texts, move := tr.search("depth 4")
-	if !legalText(g.Start(), move) || depth != 4 || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "predicted reply ") {
+	// The model search predicts replies; the guard (ModelRisk) says last what it made of the model's move.
+	if !legalText(g.Start(), move) || depth != 4 || len(texts) < 2 || !strings.HasPrefix(texts[len(texts)-2], "predicted reply ") ||
+		!strings.HasPrefix(texts[len(texts)-1], "model risk: ") {
 		t.Errorf("mstar mat-tot25@3: depth %d, move %s, info strings %q", depth, move, texts)
 	}
 

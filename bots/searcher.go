@@ -30,8 +30,10 @@ type PlayerConfig struct {
 	// Contempt is what a draw costs the searching side, in evaluation units (centipawns, hundredths of a
 	// man); alpha-beta only.
 	Contempt float64
-	// ModelRisk is how far below its best move, in evaluation units, the Player values a move that what it
-	// learned of the opponent (its game memory) suggests before it plays it; NewPlayer makes 0 DefaultModelRisk.
+	// ModelRisk is how far below its best move, in evaluation units, the Player's own alpha-beta may value a
+	// move that a model search or what it learned of the opponent (its game memory) suggests before it plays
+	// it; NewPlayer makes 0 DefaultModelRisk, and ModelRiskOff plays a model search unguarded. NewSearcher's
+	// searchers are never guarded: the Player guards its model searches (see guard.go).
 	ModelRisk int
 	// Mode is StrongestMode ("" too) or EvenMode, which weakens the play by a handicap that Player sets
 	// from what it learned about the opponent (alpha-beta only).

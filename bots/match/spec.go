@@ -93,6 +93,10 @@ type PlayerSpec struct {
 	Elo int
 	// Memory is the memory directory an in-process player keeps its dossier on the opponent in ("": none).
 	Memory string
+	// ModelRisk is the ModelRisk of an in-process model search (see bots.PlayerConfig); Guarded says that
+	// the spec gave it (risk=N). Without it a match's model search plays unguarded, as the papers' players.
+	ModelRisk int
+	Guarded   bool
 	// Mix makes the in-process player a mixture of presets, one drawn at random for every move
 	// ("materialist:0.7,attacker:0.3", see bots.NewMixedSearcher); it replaces Preset, Search and Model.
 	Mix string
@@ -122,9 +126,12 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "mix", "mode", "elo"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "mix", "mode", "elo", "risk"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
+
+// maxModelRisk is the largest risk= (bots.ModelRiskOff, which turns the guard off).
+const maxModelRisk = 10000
 
 // ParseSpec reads a player spec: space-separated key=value pairs, where a value (or a whole pair) may be
 // quoted with ' or " to hold spaces ("Skill Level=5"). Keys:
@@ -135,6 +142,8 @@ var (
 //	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
 //	mix="P1:p1,P2:p2"          an in-process player that plays preset Pi with probability pi at every move
 //	mode=even elo=N            an in-process player aims at an even game, or plays at rating N
+//	risk=N                     an in-process model search is guarded by its own alpha-beta with ModelRisk N
+//	                           (0..10000; 10000 is off, as without risk=)
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	cecp=PATH [args="A B"]     an external CECP (xboard) engine; its other keys are option commands
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
@@ -238,6 +247,12 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 			return err
 		}
 		s.Elo = n
+	case "risk":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 || n > maxModelRisk {
+			return fmt.Errorf("risk %q is not a whole number in 0..%d", value, maxModelRisk)
+		}
+		s.ModelRisk, s.Guarded = n, true
 	case "depth":
 		n, err := positiveInt(value, 1000)
 		if err != nil {

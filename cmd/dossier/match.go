@@ -28,6 +28,9 @@ A player SPEC is space-separated key=value pairs (quote values with spaces):
                                                                      per opponent, in memory=DIR when given) or
                                                                      plays at rating N (UCI_LimitStrength)
   uci=PATH [args="A B"] [Option=Value ...]                           an external UCI engine; other keys are setoption
+  ... risk=N                                                         a model search (search=S below) guarded by
+                                                                     our alpha-beta: never a move it values more
+                                                                     than N below its best (0..10000, 10000: off)
   name=N                                                             display name
   depth=N nodes=N movetime=MS tc=TC                                  this player's limits, over the match's
 e.g. --player1 'preset=strongest depth=8' --player2 'uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=1350'
@@ -48,6 +51,8 @@ Searches (search=S; the preset's evaluation is ours, model=M the opponent model,
                                  model=discrepancy:PATH  the counts file written by dossier learn
   symmetric                      model=P          both sides know each other's evaluation (ours and P's)
 Without model= a model search uses minimax's implicit model and plays as alpha-beta at equal depth.
+A model search plays unguarded here unless its spec gives risk=N, so that the papers' players reproduce
+their papers; the UCI engine guards every model search with its ModelRisk option (default 50).
 e.g. --game checkers --player1 'preset=mat-tot25 search=mstar model=mat-tot25@3' --player2 'preset=mat-tot25'
      --game chess --player1 'search=prom model="strongest:0.5,materialist:0.3,attacker:0.2" depth=4'`
 
@@ -213,11 +218,17 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 	}
 	cfg := bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
 		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt,
-		Mode: spec.Mode, LimitStrength: spec.Elo > 0, Elo: spec.Elo}
+		Mode: spec.Mode, LimitStrength: spec.Elo > 0, Elo: spec.Elo, ModelRisk: bots.ModelRiskOff}
+	if spec.Search == "" || strings.EqualFold(spec.Search, bots.AlphaBetaSearch) {
+		cfg.ModelRisk = 0 // the Player's default, which only its game memory reads under alpha-beta
+	}
 	if _, err := bots.NewSearcher(g, cfg); err != nil {
 		return match.InProcess{}, err
 	}
 	player := bots.NewPlayer(g, cfg)
+	if spec.Guarded {
+		player.SetModelRisk(spec.ModelRisk)
+	}
 	if spec.Memory != "" {
 		if err := player.UseMemory(bots.MemoryConfig{Enabled: true, Dir: spec.Memory}); err != nil {
 			return match.InProcess{}, err
