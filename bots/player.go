@@ -70,6 +70,12 @@ type Player struct {
 	// and evenTC is the current game's time control, which picks the record.
 	even   map[string]*EvenState
 	evenTC string
+	// learning is the current game's learning worker (nil: none), prepared the opponent's learners and auto's
+	// choice read at the new game, auto the choice of the game in progress (see learning.go, auto.go).
+	learning   *learning
+	prepared   *learnPrep
+	auto       autoChoice
+	autoSerial uint64
 }
 
 var _ play.Engine = (*Player)(nil)
@@ -162,6 +168,9 @@ func (p *Player) Options() []play.Option {
 	search := cfg.Search
 	if search == "" {
 		search = AlphaBetaSearch
+		if mem.Enabled && cfg.Model == "" {
+			search = AutoSearch
+		}
 	}
 	mode := StrongestMode
 	if strings.EqualFold(cfg.Mode, EvenMode) {
@@ -268,6 +277,7 @@ func (p *Player) checkModel() error {
 func (p *Player) NewGame(g games.Game) {
 	p.newGame(g)
 	p.loadRecall()
+	p.prepareLearning()
 }
 
 // newGame is NewGame but for the game memory, under the lock.
@@ -301,6 +311,7 @@ func (p *Player) SetOpponent(o play.Opponent) {
 	}
 	p.mu.Unlock()
 	p.loadRecall()
+	p.prepareLearning()
 }
 
 // StartGame opens the game's record in the memory.
@@ -310,6 +321,7 @@ func (p *Player) StartGame(gs play.GameStart) {
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.dossier.startGame(gs, p.opponent)
 	p.evenTC = gs.TimeControl
+	p.startLearning()
 }
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
@@ -319,7 +331,7 @@ func (p *Player) ObserveMove(om play.ObservedMove) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = append(p.current.Moves, obs)
-	p.dossier.observe(om, obs)
+	p.queueLearning(om, p.dossier.observe(om, obs))
 }
 
 // TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
@@ -328,11 +340,17 @@ func (p *Player) TakeBack(keep int) {
 	defer p.mu.Unlock()
 	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
 	p.dossier.takeBack(keep)
+	if p.learning != nil {
+		p.learning.takeBack(keep)
+	}
 }
 
 // GameOver files the game's result in the memory.
 func (p *Player) GameOver(end play.GameEnd) {
 	p.mu.Lock()
+	w := p.learning
+	p.learning = nil
+	defer p.finishLearning(w) // after the unlock: it waits for the worker
 	defer p.mu.Unlock()
 	score := -1.0
 	if end.Outcome.Result.Over() && p.current.Started {
@@ -390,7 +408,7 @@ func (p *Player) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
 	}
-	s, err := NewSearcher(p.game, p.cfg)
+	s, err := p.newSearcherLocked()
 	p.warning = ""
 	if err != nil {
 		fallback := p.cfg
