@@ -145,7 +145,17 @@ func describeLive(m LiveModel) string {
 	if st.Spec.IsZero() {
 		return "(counts)"
 	}
-	return st.Spec.String()
+	parts := make([]string, len(st.Spec.Terms))
+	for i, t := range st.Spec.Terms {
+		parts[i] = t.Name
+		if t.Depth > 0 {
+			parts[i] += fmt.Sprintf("@%d", t.Depth)
+		}
+		if t.HasProbability {
+			parts[i] += fmt.Sprintf(":%.2f", t.Probability)
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // autoSearcher is Search auto: at each game's first search it takes the Player's choice for the game and

@@ -50,8 +50,12 @@ func learnerDepth(game string) int {
 	return 4
 }
 
-// typeDepths are the depths each preset is a type at: a shallow and the learners' depth.
+// typeDepths are the depths each preset is a type at: a shallow one and the learners' depth, but in chess,
+// where five presets at 2 plies cost 10 ms a move, 1 ply only.
 func typeDepths(game string) []int {
+	if game == "chess" {
+		return []int{1}
+	}
 	d := learnerDepth(game)
 	return []int{d / 2, d}
 }
@@ -448,7 +452,7 @@ func (w *learning) learnOne(it learnItem) {
 	if s, ok := scores[w.inUse]; ok {
 		prob = 0
 		if s.Impossible == 0 {
-			prob = math.Exp(s.LogLikelihood)
+			prob = min(math.Exp(s.LogLikelihood), 1) // a sure move can come out a rounding above 1
 		}
 	}
 	var states map[string]json.RawMessage
