@@ -491,24 +491,6 @@ func (w *learning) finish(wait time.Duration) (learn.GameYardstick, map[string]j
 	return w.yard, states, errors.Join(err, w.err)
 }
 
-// Learned returns how many opponent moves the current game's learners learned from, and the game's yardstick
-// so far (zero without a learning game).
-func (p *Player) Learned() (int, learn.GameYardstick) {
-	p.mu.Lock()
-	w := p.learning
-	p.mu.Unlock()
-	if w == nil {
-		return 0, learn.GameYardstick{}
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	y := learn.GameYardstick{Game: w.yard.Game, Scores: map[string]learn.Score{}}
-	for k, v := range w.yard.Scores {
-		y.Scores[k] = v
-	}
-	return w.learned, y
-}
-
 // learnerKey is the opponent key learning files under: the name the front end gave, play.UnknownKey for an
 // unnamed opponent (identifying one from its moves would change only this).
 func (p *Player) learnerKey() string { return p.opponent.Key() }
@@ -612,21 +594,29 @@ func (p *Player) startLearning() {
 }
 
 // stopLearning drops the worker of a game that was never reported over (p.mu held): what it learned is saved
-// as a mid-game state.
+// as a mid-game state, in the background.
 func (p *Player) stopLearning() {
 	w := p.learning
 	p.learning = nil
+	if w != nil {
+		go p.saveLearning(w)
+	}
+}
+
+// saveLearning stops a game's worker (without p.mu), waiting for the moves queued as the end of a game does,
+// and files the learners' states as mid-game states.
+func (p *Player) saveLearning(w *learning) {
 	if w == nil {
 		return
 	}
-	go func() {
-		_, states, _ := w.finish(0)
-		p.mu.Lock()
-		defer p.mu.Unlock()
+	_, states, _ := w.finish(learnWait)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if key := w.key(); key != "" {
 		for name, st := range states {
-			p.dossier.recordModel(w.key(), name, st, "")
+			p.dossier.recordModel(key, name, st, "")
 		}
-	}()
+	}
 }
 
 // key returns the opponent key the game's learners file under.

@@ -367,6 +367,11 @@ func (p *Player) GameOver(end play.GameEnd) {
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
 func (p *Player) Close() error {
 	p.mu.Lock()
+	w := p.learning
+	p.learning = nil
+	p.mu.Unlock()
+	p.saveLearning(w) // what the game in progress learned, as a mid-game state
+	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.dossier.close()
 }
