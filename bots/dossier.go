@@ -167,10 +167,10 @@ func (d *dossier) startGame(gs play.GameStart, o play.Opponent) string {
 	return d.gameID
 }
 
-// observe files one opponent move with what we predicted for it.
-func (d *dossier) observe(om play.ObservedMove, obs Observation) {
+// observe files one opponent move with what we predicted for it, and returns its record (nil: not filed).
+func (d *dossier) observe(om play.ObservedMove, obs Observation) *memory.MoveRecord {
 	if d.gameID == "" {
-		return
+		return nil
 	}
 	rec := &memory.MoveRecord{GameID: d.gameID, Ply: om.Ply, ByOpponent: true, PositionKey: om.Before.Hash(),
 		FEN: obs.FEN, Move: obs.Move, TimeMS: -1, Probability: -1, Eval: math.NaN(), At: time.Now()}
@@ -181,6 +181,7 @@ func (d *dossier) observe(om play.ObservedMove, obs Observation) {
 		rec.Predicted, rec.Eval = d.predicted, d.eval
 	}
 	d.record(memory.Event{Move: rec})
+	return rec
 }
 
 // takeBack files a take-back to the game's first keep moves.

@@ -61,11 +61,16 @@ func newGuardedSearcher(g games.Game, cfg PlayerConfig, risk func() int) (engine
 	if err != nil {
 		return nil, err
 	}
+	return guard(model, own, risk), nil
+}
+
+// guard guards a model search with own, our alpha-beta (its search, not the solver's, when own is the
+// Connect-Four solver: the check compares values at one depth, and the solver's exact values have none).
+func guard(model, own engine.Searcher, risk func() int) *guardSearcher {
 	if solving, ok := own.(*solverSearcher); ok {
-		// The check compares values at one depth; the solver's exact values have none.
 		own = solving.fallback
 	}
-	return &guardSearcher{model: model, own: own, risk: risk}, nil
+	return &guardSearcher{model: model, own: own, risk: risk}
 }
 
 // SetModelRisk sets the ModelRisk (the option of that name; 0 too, which NewPlayer's configuration cannot

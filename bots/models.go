@@ -53,12 +53,21 @@ const (
 	MEUSearch = "meu"
 	// SymmetricSearch is symmetric opponent modelling (backward induction in a bounded-common-interest game).
 	SymmetricSearch = "symmetric"
+	// AutoSearch picks, at every game's start, the model search whose model predicted this opponent's moves
+	// better than minimax's (the yardsticks the Player's learners stored), and alpha-beta when none did or
+	// there is no evidence (see auto.go); it is the Player's default when the memory is on. It takes no model.
+	AutoSearch = "auto"
 )
 
 // SearchAlgorithms lists the names PlayerConfig.Search accepts, the default first.
 func SearchAlgorithms() []string {
-	return []string{AlphaBetaSearch, MStarSearch, MStarOnePassSearch, AlphaBetaStarSearch, MStarStrategySearch,
-		MStarRiskSearch, OMSearch, PromSearch, MEUSearch, SymmetricSearch}
+	return append([]string{AlphaBetaSearch}, append(modelSearchAlgorithms(), AutoSearch)...)
+}
+
+// modelSearchAlgorithms lists the searches that play against an opponent model.
+func modelSearchAlgorithms() []string {
+	return []string{MStarSearch, MStarOnePassSearch, AlphaBetaStarSearch, MStarStrategySearch, MStarRiskSearch,
+		OMSearch, PromSearch, MEUSearch, SymmetricSearch}
 }
 
 // lookupSearch returns the canonical name of a search ("" is alpha-beta), or an error listing the names.
@@ -269,7 +278,10 @@ func (m ModelSpec) checkFor(algorithm string, ourDepth int) error {
 	switch algorithm {
 	case AlphaBetaSearch:
 		return fmt.Errorf("opponent model %s: alphabeta takes no opponent model (model searches: %s)", shortQuote(m.String()),
-			strings.Join(SearchAlgorithms()[1:], ", "))
+			strings.Join(modelSearchAlgorithms(), ", "))
+	case AutoSearch:
+		return fmt.Errorf("opponent model %s: auto takes no opponent model (it picks one from what it learned of the opponent)",
+			shortQuote(m.String()))
 	case MStarSearch:
 		if err := noProbabilities(); err != nil {
 			return err

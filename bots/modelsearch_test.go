@@ -129,7 +129,7 @@ func TestModelSearchesWithTheImplicitModelPlayAsAlphaBeta(t *testing.T) {
 		if testing.Short() {
 			positions = positions[:1]
 		}
-		for _, algorithm := range SearchAlgorithms()[1:] {
+		for _, algorithm := range modelSearchAlgorithms() {
 			// The M* family and the symmetric search evaluate their leaves statically; OM, PrOM and MEU
 			// with our own probe, with quiescence where the game has tactics.
 			probe := plain
@@ -206,7 +206,7 @@ func TestModelSearchesWithRealModelsPredictReplies(t *testing.T) {
 		if testing.Short() {
 			positions = positions[:1]
 		}
-		for _, algorithm := range SearchAlgorithms()[1:] {
+		for _, algorithm := range modelSearchAlgorithms() {
 			model := spec.models[algorithm]
 			t.Run(g.Name()+"/"+algorithm+" "+model, func(t *testing.T) {
 				s := mustSearcher(t, g, PlayerConfig{Preset: spec.preset, Search: algorithm, Model: model, Depth: spec.depth, HashMB: 1})

@@ -70,6 +70,12 @@ type Player struct {
 	// and evenTC is the current game's time control, which picks the record.
 	even   map[string]*EvenState
 	evenTC string
+	// learning is the current game's learning worker (nil: none), prepared the opponent's learners and auto's
+	// choice read at the new game, auto the choice of the game in progress (see learning.go, auto.go).
+	learning   *learning
+	prepared   *learnPrep
+	auto       autoChoice
+	autoSerial uint64
 }
 
 var _ play.Engine = (*Player)(nil)
@@ -162,6 +168,9 @@ func (p *Player) Options() []play.Option {
 	search := cfg.Search
 	if search == "" {
 		search = AlphaBetaSearch
+		if mem.Enabled && cfg.Model == "" {
+			search = AutoSearch
+		}
 	}
 	mode := StrongestMode
 	if strings.EqualFold(cfg.Mode, EvenMode) {
@@ -267,6 +276,7 @@ func (p *Player) checkModel() error {
 func (p *Player) NewGame(g games.Game) {
 	p.newGame(g)
 	p.loadRecall()
+	p.prepareLearning()
 }
 
 // newGame is NewGame but for the game memory, under the lock.
@@ -300,6 +310,7 @@ func (p *Player) SetOpponent(o play.Opponent) {
 	}
 	p.mu.Unlock()
 	p.loadRecall()
+	p.prepareLearning()
 }
 
 // StartGame opens the game's record in the memory.
@@ -309,6 +320,7 @@ func (p *Player) StartGame(gs play.GameStart) {
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.dossier.startGame(gs, p.opponent)
 	p.evenTC = gs.TimeControl
+	p.startLearning()
 }
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
@@ -318,7 +330,7 @@ func (p *Player) ObserveMove(om play.ObservedMove) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = append(p.current.Moves, obs)
-	p.dossier.observe(om, obs)
+	p.queueLearning(om, p.dossier.observe(om, obs))
 }
 
 // TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
@@ -327,11 +339,17 @@ func (p *Player) TakeBack(keep int) {
 	defer p.mu.Unlock()
 	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
 	p.dossier.takeBack(keep)
+	if p.learning != nil {
+		p.learning.takeBack(keep)
+	}
 }
 
 // GameOver files the game's result in the memory.
 func (p *Player) GameOver(end play.GameEnd) {
 	p.mu.Lock()
+	w := p.learning
+	p.learning = nil
+	defer p.finishLearning(w) // after the unlock: it waits for the worker
 	defer p.mu.Unlock()
 	score := -1.0
 	if end.Outcome.Result.Over() && p.current.Started {
@@ -347,6 +365,11 @@ func (p *Player) GameOver(end play.GameEnd) {
 
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
 func (p *Player) Close() error {
+	p.mu.Lock()
+	w := p.learning
+	p.learning = nil
+	p.mu.Unlock()
+	p.saveLearning(w) // what the game in progress learned, as a mid-game state
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.dossier.close()
@@ -389,7 +412,7 @@ func (p *Player) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
 	}
-	s, err := newGuardedSearcher(p.game, p.cfg, p.modelRisk)
+	s, err := p.newSearcherLocked()
 	p.warning = ""
 	if err != nil {
 		fallback := p.cfg

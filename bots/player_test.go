@@ -130,7 +130,7 @@ func TestPlayerAnnouncesItsOptions(t *testing.T) {
 		"option name Hash type spin default 16 min 1 max 16384",
 		"option name Threads type spin default 1 min 1 max 256",
 		"option name Search type combo default alphabeta var alphabeta var mstar var mstar-1pass var alphabeta-star " +
-			"var mstar-strategy var mstar-risk var om var prom var meu var symmetric\n",
+			"var mstar-strategy var mstar-risk var om var prom var meu var symmetric var auto\n",
 		"option name OpponentModel type string default <empty>\n",
 		// The game's own presets only (this is a checkers player).
 		"option name Preset type combo default strongest var strongest var mat-tot25 var mat+tot25 var mat12-tot25 var mat12+tot25\n",

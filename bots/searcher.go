@@ -81,6 +81,10 @@ func newSearcher(g games.Game, cfg PlayerConfig, model ModelSpec, replies engine
 	if err != nil {
 		return nil, err
 	}
+	if algorithm == AutoSearch {
+		// Auto without the Player's learners to choose from (see auto.go) is alpha-beta.
+		algorithm, cfg.Search = AlphaBetaSearch, AlphaBetaSearch
+	}
 	if weak, label := cfg.weakens(); weak && algorithm != AlphaBetaSearch {
 		return nil, fmt.Errorf("%s plays with %s, not %s", label, AlphaBetaSearch, algorithm)
 	}

@@ -15,11 +15,13 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"dossier/bots"
 	"dossier/bots/match"
 	"dossier/games"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
 	"dossier/memory"
+	"dossier/memory/learn"
 	"dossier/play"
 )
 
@@ -198,6 +200,130 @@ type showReport struct {
 	Results    []resultLine    `json:"results"`
 	Prediction predictionStats `json:"prediction"`
 	Series     []chartSeries   `json:"series"`
+	// Yardsticks are how well each opponent model predicted the opponent, game by game, oldest first.
+	Yardsticks []yardstickLine `json:"yardsticks"`
+	// Learned are the latest state of each learned model, in short.
+	Learned []learnedLine `json:"learned"`
+}
+
+// yardstickLine is one game's yardstick: each model's score, minimax's first.
+type yardstickLine struct {
+	GameID string       `json:"game_id"`
+	Game   string       `json:"game"`
+	Scores []modelScore `json:"scores"`
+}
+
+// modelScore is one model's score in a game.
+type modelScore struct {
+	Model string `json:"model"`
+	learn.Score
+}
+
+// learnedLine is the latest state of one learned model in short.
+type learnedLine struct {
+	Model  string    `json:"model"`
+	At     time.Time `json:"at"`
+	GameID string    `json:"game_id,omitempty"`
+	// Moves counts the opponent moves the model learned from.
+	Moves int `json:"moves"`
+	// Types are the type learner's most probable types (preset@depth) and their probabilities.
+	Types []typeProbability `json:"types,omitempty"`
+	// Depth is the depth learner's learned depth.
+	Depth int `json:"depth,omitempty"`
+	// Summary is the state in one line.
+	Summary string `json:"summary"`
+}
+
+// typeProbability is one opponent type and its learned probability.
+type typeProbability struct {
+	Type        string  `json:"type"`
+	Probability float64 `json:"probability"`
+}
+
+// maxShownTypes bounds the types a learned type-probability line names.
+const maxShownTypes = 3
+
+// yardstickLines reads the yardsticks of the profile, oldest first; a state that does not read is skipped.
+func yardstickLines(prof *memory.Profile) []yardstickLine {
+	var out []yardstickLine
+	for _, pt := range prof.Models[learn.ModelYardstick] {
+		var y learn.GameYardstick
+		if json.Unmarshal(pt.State, &y) != nil {
+			continue
+		}
+		names := make([]string, 0, len(y.Scores))
+		for name := range y.Scores {
+			if name != learn.MinimaxModelName {
+				names = append(names, name)
+			}
+		}
+		sort.Strings(names)
+		if _, ok := y.Scores[learn.MinimaxModelName]; ok {
+			names = append([]string{learn.MinimaxModelName}, names...)
+		}
+		line := yardstickLine{GameID: pt.GameID, Game: y.Game}
+		for _, name := range names {
+			line.Scores = append(line.Scores, modelScore{Model: name, Score: y.Scores[name]})
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// learnedLines summarises the latest state of each learner the Player keeps (type probabilities, depth,
+// discrepancy counts); a state that does not read is said so.
+func learnedLines(prof *memory.Profile) []learnedLine {
+	var out []learnedLine
+	for _, name := range []string{learn.ModelTypeProbs, learn.ModelDepth, bots.DiscrepancyModelName} {
+		points := prof.Models[name]
+		if len(points) == 0 {
+			continue
+		}
+		pt := points[len(points)-1]
+		line := learnedLine{Model: name, At: pt.At, GameID: pt.GameID}
+		switch name {
+		case learn.ModelTypeProbs:
+			var st learn.TypeLearnerState
+			if err := json.Unmarshal(pt.State, &st); err != nil {
+				line.Summary = "unreadable: " + err.Error()
+				break
+			}
+			line.Moves = st.Moves
+			for i, t := range st.Types {
+				line.Types = append(line.Types, typeProbability{Type: fmt.Sprintf("%s@%d", t.Eval.Name, t.Depth), Probability: st.Probabilities[i]})
+			}
+			sort.SliceStable(line.Types, func(i, j int) bool { return line.Types[i].Probability > line.Types[j].Probability })
+			line.Types = line.Types[:min(len(line.Types), maxShownTypes)]
+			parts := make([]string, len(line.Types))
+			for i, t := range line.Types {
+				parts[i] = fmt.Sprintf("%s %.2f", t.Type, t.Probability)
+			}
+			line.Summary = fmt.Sprintf("%s (of %d types, %d moves)", strings.Join(parts, ", "), len(st.Types), st.Moves)
+		case learn.ModelDepth:
+			var st learn.DepthLearnerState
+			if err := json.Unmarshal(pt.State, &st); err != nil {
+				line.Summary = "unreadable: " + err.Error()
+				break
+			}
+			line.Moves, line.Depth = st.Examples, 1
+			for d, c := range st.Counts {
+				if c > st.Counts[line.Depth-1] {
+					line.Depth = d + 1
+				}
+			}
+			line.Summary = fmt.Sprintf("depth %d with %s's evaluation (of 1..%d, %d moves)", line.Depth, st.Eval.Name, st.MaxDepth, st.Examples)
+		case bots.DiscrepancyModelName:
+			var c bots.DiscrepancyCounts
+			if err := json.Unmarshal(pt.State, &c); err != nil {
+				line.Summary = "unreadable: " + err.Error()
+				break
+			}
+			line.Moves = c.Observations
+			line.Summary = fmt.Sprintf("%d moves counted in %d games, %s at depth %d", c.Observations, c.Games, c.Evaluation, c.ReplyDepth)
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // sideName names a side in a game's own terms.
@@ -226,7 +352,7 @@ func memoryShow(m *memory.Memory, c *memoryContext) error {
 		return err
 	}
 	report := showReport{Profile: prof, Results: resultsTable(prof.Games), Prediction: predictions(gameList),
-		Series: modelSeries(prof)}
+		Series: modelSeries(prof), Yardsticks: yardstickLines(prof), Learned: learnedLines(prof)}
 	if c.svg != "" {
 		if err := os.WriteFile(c.svg, []byte(chartSVG(prof.Key, report.Series)), 0o644); err != nil {
 			return err
@@ -263,6 +389,27 @@ func memoryShow(m *memory.Memory, c *memoryContext) error {
 	if p.Moves > 0 {
 		fmt.Fprintf(w, "  predicted: %d of %d opponent moves had a prediction; %d right (%.1f%%)\n", p.Predicted, p.Moves,
 			p.Correct, 100*p.Accuracy)
+	}
+	if len(report.Yardsticks) > 0 {
+		fmt.Fprintln(w, "  yardstick: how each model predicted the opponent's moves, game by game")
+		tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+		fmt.Fprintln(tw, "    GAME\tMODEL\tMOVES\tTOP-1\tTOP-3\tLOG-LIKELIHOOD")
+		for i, y := range report.Yardsticks {
+			for j, s := range y.Scores {
+				label := ""
+				if j == 0 {
+					label = fmt.Sprintf("%d %s", i+1, y.Game)
+				}
+				fmt.Fprintf(tw, "    %s\t%s\t%d\t%.1f%%\t%.1f%%\t%.3f\n", label, s.Model, s.Moves, 100*s.Top1, 100*s.Top3, s.LogLikelihood)
+			}
+		}
+		tw.Flush()
+	}
+	if len(report.Learned) > 0 {
+		fmt.Fprintln(w, "  learned:")
+		for _, l := range report.Learned {
+			fmt.Fprintf(w, "    %-12s %s\n", l.Model, l.Summary)
+		}
 	}
 	if len(report.Series) > 0 {
 		fmt.Fprintln(w, "  history:")
@@ -377,6 +524,9 @@ func modelSeries(prof *memory.Profile) []chartSeries {
 				continue
 			}
 			flattenNumbers(name, v, func(path string, x float64) {
+				if !drawn(name, path) {
+					return
+				}
 				if _, ok := series[path]; !ok {
 					order = append(order, path)
 				}
@@ -388,6 +538,36 @@ func modelSeries(prof *memory.Profile) []chartSeries {
 		}
 	}
 	return out
+}
+
+// drawnPaths returns, for a model the Player learns, the parts of its states' paths worth a chart (the rest
+// is configuration: the types' weights, the ranges' edges); nil draws a model whole.
+func drawnPaths(model string) []string {
+	switch model {
+	case learn.ModelTypeProbs:
+		return []string{".probabilities["}
+	case learn.ModelDepth:
+		return []string{".counts["}
+	case bots.DiscrepancyModelName:
+		return []string{".observations"}
+	case learn.ModelYardstick:
+		return []string{".top1", ".loglik"}
+	}
+	return nil
+}
+
+// drawn reports whether the number at path in a state of model is charted.
+func drawn(model, path string) bool {
+	keep := drawnPaths(model)
+	if keep == nil {
+		return true
+	}
+	for _, k := range keep {
+		if strings.Contains(path, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxChartSeries bounds the numbers of one model that are drawn (a model of many numbers is summarised by

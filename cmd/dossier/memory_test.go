@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"dossier/bots/match"
+	"dossier/games/tictactoe"
 	"dossier/memory"
+	"dossier/memory/learn"
 	"dossier/play"
 )
 
@@ -63,14 +66,17 @@ func TestModelSeries(t *testing.T) {
 	prof := &memory.Profile{
 		Games: []memory.GameSummary{{OurScore: 1}, {OurScore: -1}, {OurScore: 0}, {OurScore: 0.5}},
 		Models: map[string][]memory.ModelPoint{
-			"typeprobs": {{State: json.RawMessage(`{"p":[0.5,0.5]}`)}, {State: json.RawMessage(`{"p":[0.7,0.3]}`)}},
+			"typeprobs": {{State: json.RawMessage(`{"probabilities":[0.5,0.5],"types":[{"depth":2}]}`)},
+				{State: json.RawMessage(`{"probabilities":[0.7,0.3],"types":[{"depth":2}]}`)}},
+			"other": {{State: json.RawMessage(`{"p":[1]}`)}},
 		},
 	}
 	got := modelSeries(prof)
 	want := []chartSeries{
 		{"our score", []float64{1, 0.5, 0.5}}, // the unknown result is left out
-		{"typeprobs.p[0]", []float64{0.5, 0.7}},
-		{"typeprobs.p[1]", []float64{0.5, 0.3}},
+		{"other.p[0]", []float64{1}},
+		{"typeprobs.probabilities[0]", []float64{0.5, 0.7}}, // the types' configuration is not drawn
+		{"typeprobs.probabilities[1]", []float64{0.5, 0.3}},
 	}
 	if gotJSON, wantJSON := mustJSON(t, got), mustJSON(t, want); gotJSON != wantJSON {
 		t.Errorf("series %s, want %s", gotJSON, wantJSON)
@@ -137,5 +143,55 @@ func TestMemoryCommandLines(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestMemoryShowsTheYardstickAndTheLearnedModels plays two games of tic-tac-toe between a Player with a memory
+// and a fixed preset, then reads the yardstick (minimax first) and the learned states back with memory show.
+func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	g := tictactoe.Game{}
+	cfg := match.Config{Game: g, Games: 2, MoveTimeout: time.Minute, RandomPlies: 1, Seed: 3,
+		Players:     [2]match.PlayerSpec{{Name: "dossier", Depth: 4, Memory: dir}, {Name: "lines", Preset: "open-lines", Depth: 2}},
+		NewSearcher: newBotSearcher}
+	if _, err := match.Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCase([]string{"memory", "show", "lines", "--memory", dir}, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"yardstick:", "1 tictactoe  minimax", "2 tictactoe  minimax", "typeprobs", "learned:",
+		"with strongest's evaluation", "moves counted in 2 games"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("memory show lacks %q:\n%s", want, stdout)
+		}
+	}
+	code, stdout, stderr = runCase([]string{"memory", "show", "lines", "--json", "--memory", dir}, "")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var report showReport
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Yardsticks) != 2 {
+		t.Fatalf("%d yardsticks, want 2:\n%s", len(report.Yardsticks), stdout)
+	}
+	for _, y := range report.Yardsticks {
+		if y.GameID == "" || len(y.Scores) != 4 || y.Scores[0].Model != learn.MinimaxModelName || y.Scores[0].Moves == 0 {
+			t.Errorf("yardstick %+v: want four models, minimax first, with moves and the game's ID", y)
+		}
+	}
+	models := map[string]learnedLine{}
+	for _, l := range report.Learned {
+		models[l.Model] = l
+	}
+	moves := report.Yardsticks[0].Scores[0].Moves + report.Yardsticks[1].Scores[0].Moves
+	if tp := models[learn.ModelTypeProbs]; tp.Moves != moves || len(tp.Types) == 0 {
+		t.Errorf("type probabilities %+v, want %d moves", tp, moves)
+	}
+	if d := models[learn.ModelDepth]; d.Moves != moves || d.Depth < 1 {
+		t.Errorf("depth %+v, want %d moves", d, moves)
 	}
 }
