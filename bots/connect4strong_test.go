@@ -175,7 +175,7 @@ func TestConnect4StrongestPlaysFromBook(t *testing.T) {
 			if len(texts) != 1 || !strings.HasPrefix(texts[0], "book") {
 				t.Errorf("info %q, want one book line", texts)
 			}
-			if moves, mate := engine.IsMate(res.Score); !mate || moves <= 0 || !isLegal(p, res.Move) {
+			if moves, mate := engine.IsMate(res.Score); !mate || moves <= 0 || !games.IsLegal(p, res.Move) {
 				t.Errorf("move %v score %v, want a legal move with a forced win", res.Move, res.Score)
 			}
 			if tc.moves == "" && res.Move != connect4.ColumnMove(3) {
@@ -201,7 +201,7 @@ func playConnect4(t *testing.T, first, second engine.Searcher, limFirst, limSeco
 		}
 		side := p.ToMove()
 		res := searchLimited(players[side], p.Clone(), limits[side])
-		if !isLegal(p, res.Move) {
+		if !games.IsLegal(p, res.Move) {
 			t.Fatalf("%s: illegal move %d returned", line, res.Move)
 		}
 		p.Play(res.Move)
@@ -284,7 +284,7 @@ func TestConnect4StrongestBeatsRandomReplies(t *testing.T) {
 				moves := p.AppendMoves(buf[:0])
 				m = moves[rng.IntN(len(moves))]
 			}
-			if !isLegal(p, m) {
+			if !games.IsLegal(p, m) {
 				t.Fatalf("game %d, %s: illegal move %d", game, line, m)
 			}
 			p.Play(m)

@@ -264,7 +264,7 @@ func (l *DiscrepancyLearner) ObserveGame(start games.Position, moves []games.Mov
 			if obs.Counted {
 				counted++
 			}
-		} else if !isLegalMove(p, m) {
+		} else if !games.IsLegal(p, m) {
 			return counted, fmt.Errorf("move %d of the game: %s is not legal in %s", i+1, p.FormatMove(m), p.FEN())
 		}
 		p.Play(m)
@@ -273,12 +273,6 @@ func (l *DiscrepancyLearner) ObserveGame(start games.Position, moves []games.Mov
 	l.counts.Games++
 	l.mu.Unlock()
 	return counted, nil
-}
-
-// isLegalMove reports whether m is one of the legal moves of p.
-func isLegalMove(p games.Position, m games.Move) bool {
-	var buf [games.MaxMoves]games.Move
-	return slices.Contains(p.AppendMoves(buf[:0]), m)
 }
 
 // Counts returns a copy of the counts learned so far.

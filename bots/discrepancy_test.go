@@ -197,7 +197,7 @@ func playMoves(t testing.TB, p games.Position, moves ...string) games.Position {
 	t.Helper()
 	for _, s := range moves {
 		m, err := p.ParseMove(s)
-		if err != nil || !isLegal(p, m) {
+		if err != nil || !games.IsLegal(p, m) {
 			t.Fatalf("move %s in %s: %v", s, p.FEN(), err)
 		}
 		p.Play(m)
@@ -511,7 +511,7 @@ func TestDiscrepancyModelTerm(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := playMoves(t, tc.game.Start(), "d", "d")
-			if res := searchLimited(s, p, engine.Limits{Depth: 4}); !isLegal(p, res.Move) {
+			if res := searchLimited(s, p, engine.Limits{Depth: 4}); !games.IsLegal(p, res.Move) {
 				t.Fatalf("move %d is not legal", res.Move)
 			}
 		})

@@ -263,7 +263,7 @@ func TestGuardUnderAClockAMoveTimeAndNodes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := mustPosition(t, g, guardCases[1].fen)
 			res, texts := guardedSearch(guardedOM(t, g, DefaultModelRisk), p, tc.lim)
-			if !isLegal(p, res.Move) || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "model risk: ") {
+			if !games.IsLegal(p, res.Move) || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "model risk: ") {
 				t.Errorf("move %v, info strings %q", res.Move, texts)
 			}
 			t.Logf("%s at depth %d: %q", p.FormatMove(res.Move), res.Depth, texts)
@@ -286,7 +286,7 @@ func TestGuardChecksAnInfiniteSearchAfterItsStop(t *testing.T) {
 			modelDepth = max(modelDepth, info.Depth)
 		}
 	})
-	if !isLegal(p, res.Move) || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "model risk: ") {
+	if !games.IsLegal(p, res.Move) || len(texts) == 0 || !strings.HasPrefix(texts[len(texts)-1], "model risk: ") {
 		t.Fatalf("move %v, info strings %q", res.Move, texts)
 	}
 	if p.FormatMove(res.Move) == guardCases[1].trap {

@@ -54,17 +54,6 @@ func formatLine(p games.Position, line []games.Move) []string {
 	return out
 }
 
-// isLegal reports whether m is a legal move in p.
-func isLegal(p games.Position, m games.Move) bool {
-	var buf [games.MaxMoves]games.Move
-	for _, legal := range p.AppendMoves(buf[:0]) {
-		if legal == m {
-			return true
-		}
-	}
-	return false
-}
-
 // playGame plays a game from start between two searchers (first moves first) under lim per move, checking
 // every move's legality, and returns the outcome and the number of plies; it fails the test after maxPlies.
 func playGame(t *testing.T, start games.Position, first, second engine.Searcher, lim engine.Limits, maxPlies int) (games.Outcome, int) {
@@ -79,7 +68,7 @@ func playGame(t *testing.T, start games.Position, first, second engine.Searcher,
 			t.Fatalf("no result after %d plies: %s", maxPlies, p.FEN())
 		}
 		res := searchLimited(players[p.ToMove()], p.Clone(), lim)
-		if !isLegal(p, res.Move) {
+		if !games.IsLegal(p, res.Move) {
 			t.Fatalf("%s: illegal move %d returned", p.FEN(), res.Move)
 		}
 		p.Play(res.Move)

@@ -216,7 +216,7 @@ func TestModelSearchesWithRealModelsPredictReplies(t *testing.T) {
 						reported = append(reported, info.Predicted)
 					})
 					// A search stops early once the end of the game is within its horizon.
-					if !isLegal(p, res.Move) || res.Depth < 1 || res.Depth > spec.depth {
+					if !games.IsLegal(p, res.Move) || res.Depth < 1 || res.Depth > spec.depth {
 						t.Fatalf("%s: move %v at depth %d", p.FEN(), res.Move, res.Depth)
 					}
 					after := p.Clone()
@@ -224,7 +224,7 @@ func TestModelSearchesWithRealModelsPredictReplies(t *testing.T) {
 					if games.OutcomeOf(after).Result != games.Ongoing {
 						continue
 					}
-					if !isLegal(after, res.Ponder) {
+					if !games.IsLegal(after, res.Ponder) {
 						t.Fatalf("%s: %s, predicted reply %v is not legal", p.FEN(), p.FormatMove(res.Move), res.Ponder)
 					}
 					if len(reported) == 0 || reported[len(reported)-1] != res.Ponder {

@@ -109,7 +109,7 @@ func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	fen := pos.FEN()
 	if text, ok := r.won[fen]; ok {
 		m, err := pos.ParseMove(text)
-		if err != nil || !isLegalMove(pos, m) || m == res.Move {
+		if err != nil || !games.IsLegal(pos, m) || m == res.Move {
 			return res
 		}
 		alt, ok := searchOnly(s, pos, ctl, res, []games.Move{m})

@@ -131,7 +131,7 @@ func TestMultiPVChessDefaults(t *testing.T) {
 	}
 	seen := map[games.Move]bool{}
 	for i, l := range res.Lines {
-		if !isLegal(p, l.Move) || seen[l.Move] {
+		if !games.IsLegal(p, l.Move) || seen[l.Move] {
 			t.Errorf("line %d: move %d is illegal or repeated", i+1, l.Move)
 		}
 		seen[l.Move] = true

@@ -3,7 +3,6 @@ package engine
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 	"time"
 
@@ -17,10 +16,6 @@ func checkersMaterial() Evaluation {
 	w := make([]float64, len(checkers.Game{}.FeatureNames()))
 	w[checkers.FeatMen], w[checkers.FeatKings] = 1, 1.5
 	return Evaluation{Name: "material", Weights: w}
-}
-
-func isLegal(p games.Position, m games.Move) bool {
-	return slices.Contains(p.AppendMoves(nil), m)
 }
 
 func TestSearchAlwaysReturnsALegalMove(t *testing.T) {
@@ -45,7 +40,7 @@ func TestSearchAlwaysReturnsALegalMove(t *testing.T) {
 					p := randomPosition(g, rng, rng.IntN(30))
 					fen, hash := p.FEN(), p.Hash()
 					res := s.Search(p, NewControl(tc.lim, p.ToMove()), nil)
-					if !isLegal(p, res.Move) {
+					if !games.IsLegal(p, res.Move) {
 						t.Fatalf("%s: %d threads returned the illegal move %d", fen, threads, res.Move)
 					}
 					if p.FEN() != fen || p.Hash() != hash {
@@ -101,7 +96,7 @@ func TestSearchReports(t *testing.T) {
 		// The PV is a sequence of legal moves.
 		q := p.Clone()
 		for _, m := range info.PV {
-			if !isLegal(q, m) {
+			if !games.IsLegal(q, m) {
 				t.Fatalf("report %d: PV move %d illegal", i, m)
 			}
 			q.Play(m)
@@ -140,7 +135,7 @@ func TestStopLatency(t *testing.T) {
 		if lat := time.Since(stopped); lat > 2*time.Second {
 			t.Errorf("%d threads: search returned %v after stop", threads, lat)
 		}
-		if !isLegal(p, res.Move) {
+		if !games.IsLegal(p, res.Move) {
 			t.Errorf("%d threads: illegal move %d after stop", threads, res.Move)
 		}
 	}
@@ -191,7 +186,7 @@ func TestClaimableDrawRootStillGetsAMove(t *testing.T) {
 			}
 			s := NewAlphaBeta(g, chessMaterial(), testOptions(g))
 			res := s.Search(p, NewControl(Limits{Depth: 3}, p.ToMove()), nil)
-			if !isLegal(p, res.Move) {
+			if !games.IsLegal(p, res.Move) {
 				t.Errorf("no legal move (%d) from a position where the draw is only claimable", res.Move)
 			}
 		})
@@ -210,7 +205,7 @@ func TestClaimableDrawRootStillGetsAMove(t *testing.T) {
 		}
 		s := NewAlphaBeta(g, chessMaterial(), testOptions(g))
 		res := s.Search(p, NewControl(Limits{Depth: 3}, p.ToMove()), nil)
-		if !isLegal(p, res.Move) {
+		if !games.IsLegal(p, res.Move) {
 			t.Errorf("no legal move (%d) after a threefold repetition", res.Move)
 		}
 	})

@@ -238,6 +238,21 @@ func OutcomeOf(p Position) Outcome {
 	return Outcome{}
 }
 
+// IsLegal reports whether m is one of p's legal moves (NoMove never is): the check every consumer of a move
+// from elsewhere (an engine, a file, a memory) makes before playing it.
+func IsLegal(p Position, m Move) bool {
+	if m == NoMove {
+		return false
+	}
+	var buf [MaxMoves]Move
+	for _, legal := range p.AppendMoves(buf[:0]) {
+		if legal == m {
+			return true
+		}
+	}
+	return false
+}
+
 // ForcedTactics is implemented by games whose rules make tactical moves compulsory (checkers: a capture
 // must be taken). A quiescence search may not stand pat while such a move is pending.
 type ForcedTactics interface {

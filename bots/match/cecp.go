@@ -279,7 +279,7 @@ func (e *cecpEngine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return Reply{}, failure
 	}
 	m, err := req.Position.ParseMove(move)
-	if err != nil || !isLegal(req.Position, m) {
+	if err != nil || !games.IsLegal(req.Position, m) {
 		why := "not a legal move"
 		if err != nil {
 			why = err.Error()

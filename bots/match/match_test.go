@@ -75,7 +75,7 @@ func TestRunColoursAndOpenings(t *testing.T) {
 		// The record replays: every move is legal and the end agrees with the termination.
 		p := rec.Start.Clone()
 		for i, m := range rec.Moves {
-			if !isLegal(p, m) {
+			if !games.IsLegal(p, m) {
 				t.Fatalf("game %d: move %d is illegal", n, i+1)
 			}
 			p.Play(m)

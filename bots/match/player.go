@@ -260,7 +260,7 @@ func (p *enginePlayer) Move(ctx context.Context, req MoveRequest) (Reply, error)
 		return Reply{}, playerErrorf(EngineError, "%s: the search failed: %v", p.name, out.panic)
 	}
 	res := out.res
-	if !isLegal(req.Position, res.Move) {
+	if !games.IsLegal(req.Position, res.Move) {
 		if res.Move == games.NoMove {
 			return Reply{}, playerErrorf(IllegalMove, "%s returned no move", p.name)
 		}
@@ -269,18 +269,4 @@ func (p *enginePlayer) Move(ctx context.Context, req MoveRequest) (Reply, error)
 	p.pos.Play(res.Move)
 	p.seen++
 	return Reply{Move: res.Move, Score: res.Score, HasScore: true, Depth: res.Depth, Nodes: res.Nodes}, nil
-}
-
-// isLegal reports whether m is one of the legal moves of p.
-func isLegal(p games.Position, m games.Move) bool {
-	if m == games.NoMove {
-		return false
-	}
-	var buf [games.MaxMoves]games.Move
-	for _, legal := range p.AppendMoves(buf[:0]) {
-		if legal == m {
-			return true
-		}
-	}
-	return false
 }

@@ -110,7 +110,7 @@ func FormatPGN(g games.Game, rec GameRecord, event string) (string, error) {
 	}
 	p := rec.Start.Clone()
 	for i, m := range rec.Moves {
-		if !isLegal(p, m) {
+		if !games.IsLegal(p, m) {
 			return "", fmt.Errorf("writing PGN of game %d: move %d is not legal in %s", rec.Number, i+1, p.FEN())
 		}
 		number := p.Ply()/2 + 1

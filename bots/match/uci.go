@@ -283,7 +283,7 @@ func (e *uciEngine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return Reply{}, playerErrorf(IllegalMove, "%s answered bestmove %q in a position with legal moves", e.name, best)
 	}
 	m, err := req.Position.ParseMove(best)
-	if err != nil || !isLegal(req.Position, m) {
+	if err != nil || !games.IsLegal(req.Position, m) {
 		why := "not a legal move"
 		if err != nil {
 			why = err.Error()

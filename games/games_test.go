@@ -1,0 +1,27 @@
+// Tests of the helpers every game shares.
+package games_test
+
+import (
+	"testing"
+
+	"dossier/games"
+	"dossier/games/tictactoe"
+)
+
+func TestIsLegal(t *testing.T) {
+	p := tictactoe.Game{}.Start()
+	centre, err := p.ParseMove("b2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !games.IsLegal(p, centre) {
+		t.Errorf("b2 is not legal at the start")
+	}
+	if games.IsLegal(p, games.NoMove) {
+		t.Errorf("NoMove is legal")
+	}
+	p.Play(centre)
+	if games.IsLegal(p, centre) {
+		t.Errorf("b2 is legal after it was played")
+	}
+}
