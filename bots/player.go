@@ -70,6 +70,7 @@ type Player struct {
 	// and evenTC is the current game's time control, which picks the record.
 	even   map[string]*EvenState
 	evenTC string
+	ident  identifyState // the identifier of an unnamed opponent (see identify.go)
 }
 
 var _ play.Engine = (*Player)(nil)
@@ -268,6 +269,7 @@ func (p *Player) checkModel() error {
 func (p *Player) NewGame(g games.Game) {
 	p.newGame(g)
 	p.loadRecall()
+	p.prepareIdentifier()
 }
 
 // newGame is NewGame but for the game memory, under the lock.
@@ -301,6 +303,7 @@ func (p *Player) SetOpponent(o play.Opponent) {
 	}
 	p.mu.Unlock()
 	p.loadRecall()
+	p.prepareIdentifier()
 }
 
 // StartGame opens the game's record in the memory.
@@ -310,6 +313,7 @@ func (p *Player) StartGame(gs play.GameStart) {
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.dossier.startGame(gs, p.opponent)
 	p.evenTC = gs.TimeControl
+	p.ident.startGame()
 }
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
@@ -320,6 +324,7 @@ func (p *Player) ObserveMove(om play.ObservedMove) {
 	defer p.mu.Unlock()
 	p.current.Moves = append(p.current.Moves, obs)
 	p.dossier.observe(om, obs)
+	p.ident.observe(om)
 }
 
 // TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
@@ -328,6 +333,7 @@ func (p *Player) TakeBack(keep int) {
 	defer p.mu.Unlock()
 	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
 	p.dossier.takeBack(keep)
+	p.ident.takeBack(keep)
 }
 
 // GameOver files the game's result in the memory.
@@ -364,6 +370,7 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 	if notice := p.memoryNotice(); notice != "" && report != nil {
 		report(engine.Info{Text: notice})
 	}
+	p.reportIdentified(report)
 	if s == nil {
 		<-ctl.Released()
 		return engine.Result{}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Identification of unnamed opponents against real engines: a few training games of dossier against each engine
+# into one memory, then held-out games (not stored) from which `dossier memory identify` must name the engine
+# among all the stored ones, after 1, 3 and 10 games. The README's identification table was measured with it.
+#
+# usage: tests/identify.sh [--dry-run] PHASE...   (PHASE: train, heldout, identify, or all)
+# Environment: ENGINES (all of ENGINES below), TRAIN (20 games: openings 1-10 of ladder20.epd, both colours),
+# HELDOUT (10 games: openings 6-10, both colours, played again), TC (1+0.02), OUT (tests/identify-out, which
+# .gitignore covers). Phases skip an engine whose output exists already, so an interrupted run resumes.
+# Every match runs with --concurrency 1 under nice.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+ALL=(sf1350 sf1600 sf1800 sf2000 sf2400 toga2 glaurung ethereal fairy-stockfish fairymax phalanx)
+
+usage() {
+  echo "usage: tests/identify.sh [--dry-run] PHASE...   (train, heldout, identify, all; ENGINES=\"${ALL[*]}\" TRAIN=20 HELDOUT=10 TC=1+0.02)"
+}
+
+DRY=0
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  --dry-run) DRY=1; shift ;;
+esac
+if [ $# = 0 ]; then
+  usage >&2
+  exit 2
+fi
+phases=()
+for ph in "$@"; do
+  case "$ph" in
+    all) phases+=(train heldout identify) ;;
+    train | heldout | identify) phases+=("$ph") ;;
+    *) echo "tests/identify.sh: unknown phase \"$ph\"" >&2; usage >&2; exit 2 ;;
+  esac
+done
+read -r -a engines <<<"${ENGINES:-${ALL[*]}}"
+for e in "${engines[@]}"; do
+  if [[ " ${ALL[*]} " != *" $e "* ]]; then
+    echo "tests/identify.sh: unknown engine \"$e\" (${ALL[*]})" >&2
+    exit 2
+  fi
+done
+TRAIN=${TRAIN:-20}
+HELDOUT=${HELDOUT:-10}
+TC=${TC:-1+0.02}
+OUT=${OUT:-tests/identify-out}
+MEM=$OUT/memory
+mkdir -p "$OUT"
+BIN=$OUT/dossier
+[ "$DRY" = 1 ] || go build -o "$BIN" ./cmd/dossier
+# The held-out games start from openings the training games started from too (6 to 10 of the training's 1 to
+# 10): an identifier that compares moves in the same positions needs the opponent to meet positions it was seen
+# in, and engines playing on the clock still vary their games from one run to the next.
+head -n 10 testdata/chess/ladder20.epd >"$OUT/train.epd"
+sed -n 6,10p testdata/chess/ladder20.epd >"$OUT/heldout.epd"
+
+# spec NAME: the engine's player spec, named NAME (the name the memory files it under).
+spec() {
+  case "$1" in
+    sf*) echo "name=$1 uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16" ;;
+    toga2) echo "name=$1 uci=/usr/games/toga2" ;;
+    glaurung) echo "name=$1 uci=/usr/games/glaurung" ;;
+    ethereal) echo "name=$1 uci=/usr/games/ethereal-chess" ;;
+    fairy-stockfish) echo "name=$1 uci=/usr/games/fairy-stockfish" ;;
+    fairymax) echo "name=$1 cecp=/usr/games/fairymax" ;;
+    phalanx) echo "name=$1 cecp=/usr/games/phalanx" ;;
+  esac
+}
+
+# play NAME GAMES OPENINGS PGN [MEMORY]: a match of dossier against the engine; with MEMORY, dossier files the
+# games under the engine's name there.
+play() {
+  local me="name=dossier preset=strongest"
+  [ -n "${5:-}" ] && me="$me memory=$5"
+  local args=(match --game chess --json --games "$2" --tc "$TC" --concurrency 1 --openings "$3" --max-moves 120
+    --resign-score 1000 --resign-moves 3 --pgn "$4.tmp" --player1 "$me" --player2 "$(spec "$1")")
+  echo "== $1: dossier ${args[*]}"
+  [ "$DRY" = 1 ] && return
+  rm -f "$4.tmp"
+  nice -n 5 "$BIN" "${args[@]}" >"$4.json"
+  mv "$4.tmp" "$4"
+}
+
+for ph in "${phases[@]}"; do
+  case "$ph" in
+    train)
+      for e in "${engines[@]}"; do
+        [ -s "$OUT/train-$e.pgn" ] || play "$e" "$TRAIN" "$OUT/train.epd" "$OUT/train-$e.pgn" "$MEM"
+      done
+      ;;
+    heldout)
+      for e in "${engines[@]}"; do
+        [ -s "$OUT/heldout-$e.pgn" ] || play "$e" "$HELDOUT" "$OUT/heldout.epd" "$OUT/heldout-$e.pgn"
+      done
+      ;;
+    identify)
+      for e in "${engines[@]}"; do
+        args=(memory identify --memory "$MEM" --game chess --side "$e" --after 1,3,10 --json "$OUT/heldout-$e.pgn")
+        echo "== $e: dossier ${args[*]}"
+        [ "$DRY" = 1 ] && continue
+        "$BIN" "${args[@]}" >"$OUT/identify-$e.json"
+      done
+      [ "$DRY" = 1 ] || "$BIN" memory identify --summary "$OUT"/identify-*.json | tee "$OUT/identify.txt"
+      ;;
+  esac
+done
