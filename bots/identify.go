@@ -268,6 +268,12 @@ func (id *Identifier) Observed() (gamesBegun, moves, evidence int) {
 	return id.games, id.moves, id.evidence
 }
 
+// Reset forgets the evidence observed, keeping the stored opponents' tables.
+func (id *Identifier) Reset() {
+	clear(id.loglik)
+	id.cur, id.moves, id.evidence, id.games = id.cur[:0], 0, 0, 0
+}
+
 // StartGame begins a new game of the same unnamed opponent: the evidence of the games before stays.
 func (id *Identifier) StartGame() {
 	id.games++

@@ -401,7 +401,7 @@ func identMeasure(t testing.TB, g games.Game, data identData, opts IdentifierOpt
 	res := identAccuracy{after: map[int]float64{}, newAfter: map[int]float64{}, confusion: map[string]int{}}
 	// top returns the first hypothesis after the held-out games [from, from+k) of session s under identifier x.
 	top := func(x *Identifier, s [][]identObservation, from, k int) string {
-		x.reset()
+		x.Reset()
 		for _, game := range s[from : from+k] {
 			x.StartGame()
 			for _, o := range game {
@@ -443,12 +443,6 @@ func identMeasure(t testing.TB, g games.Game, data identData, opts IdentifierOpt
 		res.newAfter[k] = float64(right) / float64(trials)
 	}
 	return res
-}
-
-// reset forgets the evidence, for a new trial on the same tables.
-func (id *Identifier) reset() {
-	clear(id.loglik)
-	id.cur, id.moves, id.evidence, id.games = id.cur[:0], 0, 0, 0
 }
 
 // identCheckersOpponents are twelve checkers opponents: the four papers' evaluations at depths 2, 4 and 6.

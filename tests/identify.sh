@@ -82,6 +82,40 @@ play() {
   mv "$4.tmp" "$4"
 }
 
+# summarize: the table of the identify phase, from its text reports: per engine the right answers after 1, 3
+# and 10 games (windows of consecutive held-out games) with its stored games and left out (someone new is
+# then right), and what it was taken for after one game; then the totals over the engines.
+summarize() {
+  printf "%-16s %-10s %-10s %-10s | %-10s %-10s %-10s | %s\n" engine "after 1" "after 3" "after 10" \
+    "new 1" "new 3" "new 10" "taken for, after 1 game"
+  for e in "${engines[@]}"; do
+    awk -v e="$e" -v stored="$OUT/identify-$e.txt" -v left="$OUT/identify-$e-left-out.txt" '
+      function row(file, pre,   line, f, k) {
+        while ((getline line < file) > 0) {
+          if (line !~ /^after [0-9]+ games: .* first in /) continue
+          split(line, f, " ")
+          k = f[2]
+          R[pre k] = f[7]; N[pre k] = f[9]
+          if (pre == "" && k == 1 && line ~ /taken for /) { taken = line; sub(/.*taken for /, "", taken) }
+        }
+      }
+      BEGIN {
+        row(stored, ""); row(left, "n")
+        printf "%-16s", e
+        for (i = 0; i < 6; i++) {
+          pre = i < 3 ? "" : "n"; k = (i % 3 == 0) ? 1 : (i % 3 == 1 ? 3 : 10)
+          printf " %-10s", (pre k in R) ? R[pre k] "/" N[pre k] : "-"
+          if (i == 2) printf " |"
+        }
+        printf " | %s\n", taken
+      }'
+  done | tee "$OUT/identify-rows.txt"
+  awk '{ for (i = 2; i <= 8; i++) if ($i ~ /\//) { split($i, x, "/"); r[i] += x[1]; n[i] += x[2] } }
+    END { printf "%-16s", "all"
+      for (i = 2; i <= 8; i++) { if (i == 5) { printf " |"; continue } printf " %-10s", n[i] ? sprintf("%.0f%%", 100 * r[i] / n[i]) : "-" }
+      print "" }' "$OUT/identify-rows.txt"
+}
+
 for ph in "${phases[@]}"; do
   case "$ph" in
     train)
@@ -95,13 +129,17 @@ for ph in "${phases[@]}"; do
       done
       ;;
     identify)
+      # Per engine, the ranking and accuracy with its stored games (right: its name first) and without them
+      # (--leave-out; right: someone new first), then the table.
       for e in "${engines[@]}"; do
-        args=(memory identify --memory "$MEM" --game chess --side "$e" --after 1,3,10 --json "$OUT/heldout-$e.pgn")
-        echo "== $e: dossier ${args[*]}"
-        [ "$DRY" = 1 ] && continue
-        "$BIN" "${args[@]}" >"$OUT/identify-$e.json"
+        for mode in "" --leave-out; do
+          args=(memory identify --memory "$MEM" --game chess --side "$e" --after 1,3,10 $mode "$OUT/heldout-$e.pgn")
+          echo "== $e: dossier ${args[*]}"
+          [ "$DRY" = 1 ] && continue
+          "$BIN" "${args[@]}" | tee "$OUT/identify-$e${mode:+-left-out}.txt"
+        done
       done
-      [ "$DRY" = 1 ] || "$BIN" memory identify --summary "$OUT"/identify-*.json | tee "$OUT/identify.txt"
+      [ "$DRY" = 1 ] || summarize | tee "$OUT/identify.txt"
       ;;
   esac
 done
