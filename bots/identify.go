@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -47,6 +48,9 @@ type IdentifierOptions struct {
 	Beta float64
 	// Uniform makes the back-off uniform over the legal moves instead of the pooled counts.
 	Uniform bool
+	// Classes puts each opponent's own preference for kinds of move (see moveClass) under the uniform part
+	// of the back-off, so that every move it plays is evidence, in positions no stored opponent saw too.
+	Classes bool
 }
 
 // OpponentGames is one stored opponent's games, from which the identifier learns its moves.
@@ -109,12 +113,18 @@ type idDelta struct {
 // An observation costs one map lookup by the position's hash and a loop over the opponents that were seen in
 // the position (none for most positions out of the opening). An Identifier is not safe for concurrent use.
 type Identifier struct {
-	game      string
-	keys      []string
-	table     map[uint64]*idEntry
-	alpha     float64
-	beta      float64
-	uniform   bool
+	game    string
+	keys    []string
+	table   map[uint64]*idEntry
+	alpha   float64
+	beta    float64
+	uniform bool
+	// With Classes: per stored opponent, how often a move of each class was offered (legal) and chosen, and
+	// the class weights w[j][c] (someone new's at index len(keys)), computed once the games are in.
+	classes   bool
+	offered   [][numClasses]float64
+	chosen    [][numClasses]float64
+	weights   [][numClasses]float64
 	threshold float64
 	loglik    []float64 // per stored opponent; someone new stays at 0
 	cur       []idDelta // the current game's terms, for take-backs
@@ -145,13 +155,17 @@ func NewIdentifier(g games.Game, stored []OpponentGames, opts IdentifierOptions)
 			opts.Threshold, opts.Alpha, opts.Beta)
 	}
 	id := &Identifier{game: g.Name(), table: map[uint64]*idEntry{}, alpha: opts.Alpha, beta: opts.Beta,
-		threshold: opts.Threshold, uniform: opts.Uniform}
+		threshold: opts.Threshold, uniform: opts.Uniform, classes: opts.Classes && !opts.Uniform}
 	var buf [games.MaxMoves]games.Move
 	for _, og := range stored {
 		if og.Key == play.UnknownKey || slices.Contains(id.keys, og.Key) {
 			continue
 		}
 		opp := int32(len(id.keys))
+		if id.classes {
+			id.offered = append(id.offered[:opp], [numClasses]float64{})
+			id.chosen = append(id.chosen[:opp], [numClasses]float64{})
+		}
 		added := false
 		for _, sg := range og.Games {
 			if sg.Game != "" && sg.Game != g.Name() {
@@ -168,7 +182,82 @@ func NewIdentifier(g games.Game, stored []OpponentGames, opts IdentifierOptions)
 		}
 	}
 	id.loglik = make([]float64, len(id.keys))
+	if id.classes {
+		id.offered, id.chosen = id.offered[:len(id.keys)], id.chosen[:len(id.keys)]
+		id.classWeights()
+	}
 	return id, nil
+}
+
+// numClasses bounds the classes moveClass returns.
+const numClasses = 32
+
+// classKappa is how many offers of a class the pooled rate counts for in an opponent's own class weight.
+const classKappa = 4.0
+
+// sanWriter is a position that writes moves in Standard Algebraic Notation (chess).
+type sanWriter interface {
+	SAN(m games.Move) string
+}
+
+// moveClass sorts a legal move into a kind that an opponent's style prefers or avoids, whatever the position:
+// in chess the piece moved (or castling) with capture, check and promotion; in a game with tactical moves
+// (checkers' captures and crownings), tactical or not; otherwise one class, which leaves the back-off as it
+// was.
+func moveClass(p games.Position, m games.Move) int {
+	if sw, ok := p.(sanWriter); ok {
+		san := sw.SAN(m)
+		piece := 0
+		switch {
+		case strings.HasPrefix(san, "O-O"):
+			piece = 6
+		case san != "":
+			piece = max(strings.IndexByte("PNBRQK", san[0]), 0)
+		}
+		c := piece * 4
+		if strings.ContainsRune(san, 'x') || strings.ContainsRune(san, '=') {
+			c += 2
+		}
+		if strings.HasSuffix(san, "+") || strings.HasSuffix(san, "#") {
+			c++
+		}
+		return c
+	}
+	if t, ok := p.(games.Tactical); ok && t.IsTactical(m) {
+		return 1
+	}
+	return 0
+}
+
+// classWeights computes the class weights: someone new's is the pooled rate at which a class of move is
+// chosen when offered, smoothed towards the overall rate; an opponent's is its own rate, smoothed towards the
+// pooled one with classKappa offers.
+func (id *Identifier) classWeights() {
+	var offered, chosen [numClasses]float64
+	var allOffered, allChosen float64
+	for j := range id.keys {
+		for c := range numClasses {
+			offered[c] += id.offered[j][c]
+			chosen[c] += id.chosen[j][c]
+			allOffered += id.offered[j][c]
+			allChosen += id.chosen[j][c]
+		}
+	}
+	overall := 1.0
+	if allOffered > 0 {
+		overall = allChosen / allOffered
+	}
+	var pooled [numClasses]float64
+	for c := range numClasses {
+		pooled[c] = (chosen[c] + overall) / (offered[c] + 1)
+	}
+	id.weights = make([][numClasses]float64, len(id.keys)+1)
+	for j := range id.keys {
+		for c := range numClasses {
+			id.weights[j][c] = (id.chosen[j][c] + classKappa*pooled[c]) / (id.offered[j][c] + classKappa)
+		}
+	}
+	id.weights[len(id.keys)] = pooled
 }
 
 // addGame adds a stored game's opponent moves as opponent opp's and returns how many it added and whether the
@@ -220,6 +309,16 @@ func (id *Identifier) addGame(g games.Game, sg memory.Game, opp int32, buf []gam
 func (id *Identifier) add(p games.Position, m games.Move, opp int32, buf []games.Move) {
 	h := p.Hash()
 	e := id.table[h]
+	if id.classes {
+		legal := p.AppendMoves(buf)
+		if !slices.Contains(legal, m) {
+			return
+		}
+		for _, l := range legal {
+			id.offered[opp][moveClass(p, l)]++
+		}
+		id.chosen[opp][moveClass(p, m)]++
+	}
 	if e == nil {
 		legal := p.AppendMoves(buf)
 		if !slices.Contains(legal, m) {
@@ -283,6 +382,10 @@ func (id *Identifier) StartGame() {
 // Observe adds the unnamed opponent's move m in position before (left unchanged), the game's ply-th move.
 func (id *Identifier) Observe(before games.Position, m games.Move, ply int) {
 	id.moves++
+	if id.classes {
+		id.observeClasses(before, m, ply)
+		return
+	}
 	e := id.table[before.Hash()]
 	if e == nil {
 		return
@@ -327,6 +430,75 @@ func (id *Identifier) Observe(before games.Position, m games.Move, ply int) {
 		d := math.Log((float64(cjm)+id.alpha*uj)/(float64(c.n)+id.alpha)) - logU
 		id.loglik[c.opp] += d
 		id.cur = append(id.cur, idDelta{ply: ply, opp: c.opp, d: d})
+	}
+}
+
+// observeClasses is Observe with the class back-off: every hypothesis gives the move its own probability,
+// so every opponent's log-likelihood changes (O(opponents x classes) after classifying the legal moves).
+func (id *Identifier) observeClasses(before games.Position, m games.Move, ply int) {
+	var buf [games.MaxMoves]games.Move
+	legal := before.AppendMoves(buf[:0])
+	if !slices.Contains(legal, m) {
+		return
+	}
+	var count [numClasses]float64
+	for _, l := range legal {
+		count[moveClass(before, l)]++
+	}
+	cm := moveClass(before, m)
+	// classProb is hypothesis h's probability of m from its class weights alone.
+	classProb := func(h int) float64 {
+		z := 0.0
+		for c, n := range count {
+			if n > 0 {
+				z += n * id.weights[h][c]
+			}
+		}
+		return id.weights[h][cm] / z
+	}
+	e := id.table[before.Hash()]
+	var mv *idMove
+	var total, moveTotal float64
+	if e != nil {
+		id.evidence++
+		total = float64(e.total)
+		for i := range e.moves {
+			if e.moves[i].move == m {
+				mv = &e.moves[i]
+				moveTotal = float64(mv.total)
+			}
+		}
+	}
+	newKey := len(id.keys)
+	pNew := (moveTotal + id.beta*classProb(newKey)) / (total + id.beta)
+	logNew := math.Log(pNew)
+	var by, moveBy []idCount
+	if e != nil {
+		by = e.by
+	}
+	if mv != nil {
+		moveBy = mv.by
+	}
+	k, km := 0, 0
+	for j := range newKey {
+		opp := int32(j)
+		var cj, cjm float64
+		for k < len(by) && by[k].opp < opp {
+			k++
+		}
+		if k < len(by) && by[k].opp == opp {
+			cj = float64(by[k].n)
+		}
+		for km < len(moveBy) && moveBy[km].opp < opp {
+			km++
+		}
+		if km < len(moveBy) && moveBy[km].opp == opp {
+			cjm = float64(moveBy[km].n)
+		}
+		u := (moveTotal - cjm + id.beta*classProb(j)) / (total - cj + id.beta)
+		d := math.Log((cjm+id.alpha*u)/(cj+id.alpha)) - logNew
+		id.loglik[j] += d
+		id.cur = append(id.cur, idDelta{ply: ply, opp: opp, d: d})
 	}
 }
 

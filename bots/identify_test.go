@@ -16,6 +16,7 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/games/tictactoe"
 	"dossier/memory"
@@ -607,5 +608,89 @@ func TestIdentifierBuildsFromMatchGames(t *testing.T) {
 	_, moves, evidence := id.Observed()
 	if evidence == 0 || evidence > moves {
 		t.Errorf("%d moves, %d with evidence", moves, evidence)
+	}
+}
+
+func TestMoveClass(t *testing.T) {
+	g := chess.Game{}
+	tests := []struct {
+		fen, move string
+		want      int // piece index in PNBRQK (castling 6) x 4, + 2 for a capture or promotion, + 1 for a check
+	}{
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4", 0},
+		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3", 4},
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e4d5", 2},
+		{"rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "d1h5", 4*4 + 1},
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", 6 * 4},
+		{"8/P7/8/8/8/8/7k/5K2 w - - 0 1", "a7a8q", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.move, func(t *testing.T) {
+			p := mustPosition(t, g, tc.fen)
+			m, err := p.ParseMove(tc.move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := moveClass(p, m); got != tc.want {
+				t.Errorf("class %d, want %d", got, tc.want)
+			}
+		})
+	}
+	// A game without a notation that tells kinds of move apart has one class, or two with tactical moves.
+	c4 := connect4.Game{}.Start()
+	var buf [games.MaxMoves]games.Move
+	if got := moveClass(c4, c4.AppendMoves(buf[:0])[0]); got != 0 {
+		t.Errorf("Connect-Four: class %d, want 0", got)
+	}
+}
+
+func TestIdentifierClassesUseEveryMove(t *testing.T) {
+	g := chess.Game{}
+	// knight answers our first move with a knight, pawn with a pawn; the unnamed opponent meets openings
+	// neither saw and answers with knights.
+	stored := []OpponentGames{
+		{Key: "knight", Games: []memory.Game{storedGame(g, games.First, "e2e4", "g8f6"), storedGame(g, games.First, "d2d4", "b8c6"),
+			storedGame(g, games.First, "c2c4", "g8h6")}},
+		{Key: "pawn", Games: []memory.Game{storedGame(g, games.First, "e2e4", "e7e5"), storedGame(g, games.First, "d2d4", "d7d5"),
+			storedGame(g, games.First, "c2c4", "c7c5")}},
+	}
+	heldOut := [][]string{{"a2a3", "b8c6"}, {"h2h3", "g8f6"}, {"b2b3", "b8a6"}}
+	tests := []struct {
+		name string
+		opts IdentifierOptions
+		want string // the first of the ranking; "" when all tie
+	}{
+		{"classes: knight", IdentifierOptions{Classes: true}, "knight"},
+		{"pooled: no evidence", IdentifierOptions{}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			id, err := NewIdentifier(g, stored, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range heldOut {
+				id.StartGame()
+				observeLine(t, id, g, games.Second, line...)
+			}
+			r := id.Ranking()
+			if tc.want == "" {
+				for _, c := range r {
+					if math.Abs(c.Probability-1.0/3) > 1e-12 {
+						t.Errorf("ranking %+v: want a three-way tie", r)
+					}
+				}
+				return
+			}
+			if r[0].Key != tc.want {
+				t.Errorf("ranking %+v: want %s first", r, tc.want)
+			}
+			// Taking the last game's move back removes its evidence, for every opponent.
+			before := id.Ranking()
+			id.TakeBack(1)
+			if after := id.Ranking(); after[0].Probability >= before[0].Probability {
+				t.Errorf("take-back kept the evidence: %+v then %+v", before, after)
+			}
+		})
 	}
 }

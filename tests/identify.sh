@@ -55,12 +55,14 @@ BIN=$OUT/dossier
 head -n 10 testdata/chess/ladder20.epd >"$OUT/train.epd"
 sed -n 6,10p testdata/chess/ladder20.epd >"$OUT/heldout.epd"
 
-# spec NAME: the engine's player spec, named NAME (the name the memory files it under).
+# spec NAME: the engine's player spec, named NAME (the name the memory files it under). Glaurung is limited by
+# nodes, as in tests/ladder.sh, and its matches get the clock GLAURUNG_TC (10+0.1): at 1+0.02 it lost nearly
+# every game on time on the loaded 2-core machine (7,000 nodes a second at a load average of 20).
 spec() {
   case "$1" in
     sf*) echo "name=$1 uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16" ;;
     toga2) echo "name=$1 uci=/usr/games/toga2" ;;
-    glaurung) echo "name=$1 uci=/usr/games/glaurung" ;;
+    glaurung) echo "name=$1 uci=/usr/games/glaurung nodes=5000" ;;
     ethereal) echo "name=$1 uci=/usr/games/ethereal-chess" ;;
     fairy-stockfish) echo "name=$1 uci=/usr/games/fairy-stockfish" ;;
     fairymax) echo "name=$1 cecp=/usr/games/fairymax" ;;
@@ -73,7 +75,13 @@ spec() {
 play() {
   local me="name=dossier preset=strongest"
   [ -n "${5:-}" ] && me="$me memory=$5"
-  local args=(match --game chess --json --games "$2" --tc "$TC" --concurrency 1 --openings "$3" --max-moves 120
+  # Fairymax cannot set up a position (no setboard): it plays from the initial position, its games varied only
+  # by the clock and its own randomness.
+  local openings=(--openings "$3")
+  [ "$1" = fairymax ] && openings=()
+  local tc=$TC
+  [ "$1" = glaurung ] && tc=${GLAURUNG_TC:-10+0.1}
+  local args=(match --game chess --json --games "$2" --tc "$tc" --concurrency 1 "${openings[@]}" --max-moves 120
     --resign-score 1000 --resign-moves 3 --pgn "$4.tmp" --player1 "$me" --player2 "$(spec "$1")")
   echo "== $1: dossier ${args[*]}"
   [ "$DRY" = 1 ] && return

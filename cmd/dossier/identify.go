@@ -30,8 +30,10 @@ moves under each; the posterior with a uniform prior. The player is the one name
 or by default the one that is not "dossier"; its games are taken in file order as one session.
 
 --after K,... also measures accuracy: for each K, every window of K consecutive games is one trial, right when
-the first of the ranking is the player's own key (the NAME as the memory files it). --leave-out drops the
-player's own stored games first, so that a right answer is someone new.
+the first of the ranking is the player's own key (the NAME as the memory files it); it counts too the windows
+after which one stored opponent's posterior passed 0.95 (the engine's "identified"), and how many of those
+named the player. --leave-out drops the player's own stored games first, so that a right answer is someone new.
+--backoff picks the identifier's back-off (the engine uses pooled).
 `
 
 // runMemoryIdentify is dossier memory identify; 2 is a usage error, 1 a failure.
@@ -43,12 +45,23 @@ func runMemoryIdentify(args []string, stdout, stderr io.Writer) int {
 	afterList := cmd.Flags.String("after", "", "measure accuracy after these numbers of games, e.g. 1,3,10")
 	leaveOut := cmd.Flags.Bool("leave-out", false, "leave the player's own stored games out (the right answer is then someone new)")
 	asJSON := cmd.Flags.Bool("json", false, "print JSON instead of text")
+	backoff := cmd.Flags.String("backoff", "pooled", "the back-off under an opponent's counts: pooled (the engine's), uniform or classes (see bots.IdentifierOptions)")
 	if code, stop := cmd.Parse(args, 1, 1); stop {
 		return code
 	}
 	g, err := catalog.Lookup(*gameName)
 	if err != nil {
 		return cmd.UsageError("%v", err)
+	}
+	var opts bots.IdentifierOptions
+	switch *backoff {
+	case "classes":
+		opts.Classes = true
+	case "pooled":
+	case "uniform":
+		opts.Uniform = true
+	default:
+		return cmd.UsageError("--backoff: %q is not classes, pooled or uniform", *backoff)
 	}
 	var after []int
 	for f := range strings.SplitSeq(*afterList, ",") {
@@ -90,7 +103,7 @@ func runMemoryIdentify(args []string, stdout, stderr io.Writer) int {
 	if *leaveOut {
 		stored = slices.DeleteFunc(stored, func(o bots.OpponentGames) bool { return o.Key == key })
 	}
-	rep, err := identify(g, stored, name, sessions, after, *leaveOut)
+	rep, err := identify(g, stored, opts, name, sessions, after, *leaveOut)
 	if err != nil {
 		return cmd.Fail("%v", err)
 	}
@@ -142,12 +155,16 @@ type IdentifyAccuracy struct {
 	Right  int `json:"right"`
 	// Taken counts the wrong answers by the key taken.
 	Taken map[string]int `json:"taken,omitempty"`
+	// Named and NamedRight count the windows after which a stored opponent passed the threshold (the engine
+	// would say "identified"), and those where it was the player.
+	Named      int `json:"named"`
+	NamedRight int `json:"named_right"`
 }
 
 // identify builds the identifier and ranks the hypotheses after the whole session and after each window.
-func identify(g games.Game, stored []bots.OpponentGames, name string, sessions [][]identifyMove, after []int,
+func identify(g games.Game, stored []bots.OpponentGames, opts bots.IdentifierOptions, name string, sessions [][]identifyMove, after []int,
 	leaveOut bool) (*IdentifyReport, error) {
-	id, err := bots.NewIdentifier(g, stored, bots.IdentifierOptions{})
+	id, err := bots.NewIdentifier(g, stored, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +199,12 @@ func identify(g games.Game, stored []bots.OpponentGames, name string, sessions [
 			} else {
 				acc.Taken[top]++
 			}
+			if c, ok := id.Identified(); ok {
+				acc.Named++
+				if c.Key == rep.Expected {
+					acc.NamedRight++
+				}
+			}
 		}
 		rep.After = append(rep.After, acc)
 	}
@@ -203,8 +226,8 @@ func (rep *IdentifyReport) write(w io.Writer) error {
 			fmt.Fprintf(&sb, "after %d games: fewer games than that\n", a.Games)
 			continue
 		}
-		fmt.Fprintf(&sb, "after %d games: %s first in %d of %d windows (%.0f%%)", a.Games, rep.Expected, a.Right, a.Trials,
-			100*float64(a.Right)/float64(a.Trials))
+		fmt.Fprintf(&sb, "after %d games: %s first in %d of %d windows (%.0f%%); identified in %d, rightly in %d",
+			a.Games, rep.Expected, a.Right, a.Trials, 100*float64(a.Right)/float64(a.Trials), a.Named, a.NamedRight)
 		if len(a.Taken) > 0 {
 			keys := make([]string, 0, len(a.Taken))
 			for k := range a.Taken {

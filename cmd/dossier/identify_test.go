@@ -92,6 +92,8 @@ func TestMemoryIdentify(t *testing.T) {
 		{"no such player", []string{"--side", "nobody"}, cli.ExitFailure, "", nil},
 		{"bad --after", []string{"--after", "x"}, cli.ExitUsage, "", nil},
 		{"unknown game", []string{"--game", "go"}, cli.ExitUsage, "", nil},
+		{"unknown back-off", []string{"--backoff", "magic"}, cli.ExitUsage, "", nil},
+		{"uniform back-off", []string{"--backoff", "uniform"}, cli.ExitOK, "right", []int{5, 1}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
