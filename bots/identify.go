@@ -541,12 +541,25 @@ func (id *Identifier) Ranking() []IdentifyCandidate {
 }
 
 // Identified returns the stored opponent whose posterior exceeds the threshold, if there is one.
+// It costs one pass over the opponents (no sort), as the Player asks after every move.
 func (id *Identifier) Identified() (IdentifyCandidate, bool) {
-	r := id.Ranking()
-	if len(r) == 0 || r[0].Key == NewOpponentKey || r[0].Probability < id.threshold {
+	best, top := -1, 0.0 // someone new's log-likelihood is 0
+	for j, l := range id.loglik {
+		if l > top {
+			best, top = j, l
+		}
+	}
+	if best < 0 {
 		return IdentifyCandidate{}, false
 	}
-	return r[0], true
+	sum := math.Exp(-top)
+	for _, l := range id.loglik {
+		sum += math.Exp(l - top)
+	}
+	if p := 1 / sum; p >= id.threshold {
+		return IdentifyCandidate{Key: id.keys[best], Probability: p, LogLikelihood: top}, true
+	}
+	return IdentifyCandidate{}, false
 }
 
 // LoadOpponentGames reads from the memory every named opponent's games of game g, for NewIdentifier.

@@ -515,14 +515,31 @@ func TestIdentifyAccuracy(t *testing.T) {
 }
 
 // BenchmarkIdentifierObserve measures one observation in a position near the start, where most stored
-// opponents were seen (ten random games each: 79% of them), the costly case; for 10, 100 and 1000 stored
-// opponents of checkers. It reports the build's time and the table's positions too.
+// opponents were seen (ten random games each: in checkers 79% of them), the costly case: checkers with the
+// pooled back-off for 10, 100 and 1000 stored opponents, chess with the class back-off (every opponent's
+// probability changes, after the legal moves are classified) for 10 and 100. It reports the build's time and
+// the table's positions too.
 func BenchmarkIdentifierObserve(b *testing.B) {
-	g := checkers.Game{}
-	for _, n := range []int{10, 100, 1000} {
-		b.Run(fmt.Sprintf("opponents=%d", n), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(uint64(n), 3))
-			stored := make([]OpponentGames, n)
+	tests := []struct {
+		game games.Game
+		opts IdentifierOptions
+		n    int
+	}{
+		{checkers.Game{}, IdentifierOptions{}, 10},
+		{checkers.Game{}, IdentifierOptions{}, 100},
+		{checkers.Game{}, IdentifierOptions{}, 1000},
+		{chess.Game{}, IdentifierOptions{Classes: true}, 10},
+		{chess.Game{}, IdentifierOptions{Classes: true}, 100},
+	}
+	for _, tc := range tests {
+		g := tc.game
+		name := "pooled"
+		if tc.opts.Classes {
+			name = "classes"
+		}
+		b.Run(fmt.Sprintf("%s/%s/opponents=%d", g.Name(), name, tc.n), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(uint64(tc.n), 3))
+			stored := make([]OpponentGames, tc.n)
 			var buf [games.MaxMoves]games.Move
 			for i := range stored {
 				stored[i].Key = fmt.Sprintf("opponent %d", i)
@@ -542,12 +559,12 @@ func BenchmarkIdentifierObserve(b *testing.B) {
 				}
 			}
 			start := time.Now()
-			id, err := NewIdentifier(g, stored, IdentifierOptions{})
+			id, err := NewIdentifier(g, stored, tc.opts)
 			if err != nil {
 				b.Fatal(err)
 			}
 			built := time.Since(start)
-			// The opponent's first move, after our first of the seven: most opponents played there.
+			// The opponent's first move, after our first: most opponents played there.
 			p := g.Start()
 			p.Play(p.AppendMoves(buf[:0])[0])
 			m := p.AppendMoves(buf[:0])[0]
