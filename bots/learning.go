@@ -491,9 +491,9 @@ func (w *learning) finish(wait time.Duration) (learn.GameYardstick, map[string]j
 	return w.yard, states, errors.Join(err, w.err)
 }
 
-// learnerKey is the opponent key learning files under: the name the front end gave, play.UnknownKey for an
-// unnamed opponent (identifying one from its moves would change only this).
-func (p *Player) learnerKey() string { return p.opponent.Key() }
+// learnerKey is the opponent key learning files under (p.mu held): the name the front end gave, or for an
+// unnamed opponent the stored opponent it was identified as, play.UnknownKey before that.
+func (p *Player) learnerKey() string { return p.opponentKeyLocked() }
 
 // learnPrep is what prepareLearning read for an opponent and a game, off the clock.
 type learnPrep struct {

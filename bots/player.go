@@ -76,6 +76,7 @@ type Player struct {
 	prepared   *learnPrep
 	auto       autoChoice
 	autoSerial uint64
+	ident      identifyState // the identifier of an unnamed opponent (see identify.go)
 }
 
 var _ play.Engine = (*Player)(nil)
@@ -277,6 +278,7 @@ func (p *Player) NewGame(g games.Game) {
 	p.newGame(g)
 	p.loadRecall()
 	p.prepareLearning()
+	p.prepareIdentifier()
 }
 
 // newGame is NewGame but for the game memory, under the lock.
@@ -311,6 +313,7 @@ func (p *Player) SetOpponent(o play.Opponent) {
 	p.mu.Unlock()
 	p.loadRecall()
 	p.prepareLearning()
+	p.prepareIdentifier()
 }
 
 // StartGame opens the game's record in the memory.
@@ -321,6 +324,7 @@ func (p *Player) StartGame(gs play.GameStart) {
 	p.current.ID = p.dossier.startGame(gs, p.opponent)
 	p.evenTC = gs.TimeControl
 	p.startLearning()
+	p.ident.startGame()
 }
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
@@ -331,6 +335,7 @@ func (p *Player) ObserveMove(om play.ObservedMove) {
 	defer p.mu.Unlock()
 	p.current.Moves = append(p.current.Moves, obs)
 	p.queueLearning(om, p.dossier.observe(om, obs))
+	p.ident.observe(om)
 }
 
 // TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
@@ -342,6 +347,7 @@ func (p *Player) TakeBack(keep int) {
 	if p.learning != nil {
 		p.learning.takeBack(keep)
 	}
+	p.ident.takeBack(keep)
 }
 
 // GameOver files the game's result in the memory.
@@ -386,6 +392,7 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 	if notice := p.memoryNotice(); notice != "" && report != nil {
 		report(engine.Info{Text: notice})
 	}
+	p.reportIdentified(report)
 	if s == nil {
 		<-ctl.Released()
 		return engine.Result{}

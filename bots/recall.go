@@ -67,7 +67,7 @@ func newRecall(key string, g games.Game, stored []memory.Game) *recall {
 // on the clock.
 func (p *Player) loadRecall() {
 	p.mu.Lock()
-	mem, key, g, log := p.dossier.mem, p.opponent.Key(), p.game, p.dossier.log
+	mem, key, g, log := p.dossier.mem, p.opponentKeyLocked(), p.game, p.dossier.log
 	p.mu.Unlock()
 	if mem == nil || key == play.UnknownKey {
 		p.setRecall(nil)

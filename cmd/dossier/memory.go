@@ -42,6 +42,7 @@ Commands:
   forget NAME --yes      remove an opponent with all its games and models
   merge ALIAS NAME       file ALIAS's games and names under NAME (two names of one opponent)
   compact                reclaim the space of deleted and rewritten records now
+  identify FILE.pgn      which stored opponent played a side of the games (dossier memory identify --help)
 `
 
 // memoryCommand is one subcommand of dossier memory: its argument count and what it does with the open
@@ -74,6 +75,9 @@ var memoryCommands = map[string]memoryCommand{
 }
 
 func runMemory(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "identify" { // its own flags: see identify.go
+		return runMemoryIdentify(args[1:], stdout, stderr)
+	}
 	cmd := cli.New("dossier memory", memoryUsage, stdout, stderr)
 	dir := cmd.Flags.String("memory", "", "the memory directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier)")
 	asJSON := cmd.Flags.Bool("json", false, "print JSON instead of text")
