@@ -23,6 +23,8 @@ func TestEngineFailuresLoseTheGame(t *testing.T) {
 		kind    Termination
 		details []string
 	}{
+		// A failure that is no stall is seen at once, so its move timeout is long: a loaded machine may take
+		// longer than a stall's 600 ms to start the fake engine, which would then be taken to stall.
 		{"dies", chess.Game{}, "die", Limits{Depth: 1}, EngineDied, []string{"fake-die exited", "exit status 3", "dying on purpose"}},
 		{"stalls", checkers.Game{}, "hang", Limits{Depth: 1}, EngineStalled, []string{"fake-hang sent no bestmove within 600ms"}},
 		{"stalls on a clock", connect4.Game{}, "hang", Limits{Clock: TimeControl{Base: 600 * time.Millisecond}}, TimeForfeit,
@@ -35,6 +37,9 @@ func TestEngineFailuresLoseTheGame(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := quickConfig(c.game, mustSpec(t, "preset=zero depth=1"), fakeSpec(t, c.mode))
 			cfg.Games, cfg.Limits, cfg.MoveTimeout, cfg.TimeMargin = 3, c.limits, 600*time.Millisecond, 50*time.Millisecond
+			if c.kind != EngineStalled && c.kind != TimeForfeit {
+				cfg.MoveTimeout = 30 * time.Second
+			}
 			sum, records := collect(t, cfg)
 			if sum.Games != 3 || sum.Wins != 3 || sum.Terminations[c.kind] != 3 {
 				t.Fatalf("summary %+v, want 3 wins of player 1 by %q", sum, c.kind)
