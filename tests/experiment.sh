@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# Issue 10's experiment: dossier with its per-opponent memory (empty at game 1) against dossier without memory,
+# each against the same opponents, time controls, openings and colours; the summary of tests/experiment-results.md.
+#
+# usage: tests/experiment.sh [--dry-run | --summary] OPPONENT...   (OPPONENT: one of OPPONENTS below, or all)
+# Environment: GAMES (40), SERIES ("mem nomem": which series to play; "nomem" alone calibrates), PARALLEL (1: the
+# two series of an opponent run side by side, each with --concurrency 1, so that both see the same machine load;
+# 0: one after the other), TC (overrides every opponent's time control), OUT (tests/experiment-out, which
+# .gitignore covers). Per opponent and series OUT holds NAME-SERIES.json (the match summary), .pgn (.pdn for
+# checkers), and for the memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary
+# reads those files again and prints the tables without playing; the summary of each run is also in NAME.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# OPPONENTS are the names the command line accepts: chess engines by Debian (Stockfish at UCI_Elo settings),
+# and dossier presets at a fixed depth in checkers and Connect-Four, whose evaluation and depth dossier is not told.
+OPPONENTS=(toga2 glaurung ethereal fairy-sf sf1350 sf1800 sf2400 checkers connect4)
+
+usage() {
+  echo "usage: tests/experiment.sh [--dry-run | --summary] OPPONENT...   (GAMES=40 SERIES=\"mem nomem\" PARALLEL=1 TC= OUT=tests/experiment-out)"
+  echo "OPPONENT: all, or one of: ${OPPONENTS[*]}"
+}
+
+DRY=0
+SUMMARY=0
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  --dry-run) DRY=1; shift ;;
+  --summary) SUMMARY=1; shift ;;
+esac
+if [ $# = 0 ]; then
+  usage >&2
+  exit 2
+fi
+names=()
+for n in "$@"; do
+  if [ "$n" = all ]; then
+    names+=("${OPPONENTS[@]}")
+  elif [[ " ${OPPONENTS[*]} " == *" $n "* ]]; then
+    names+=("$n")
+  else
+    echo "tests/experiment.sh: unknown opponent \"$n\"" >&2
+    usage >&2
+    exit 2
+  fi
+done
+GAMES=${GAMES:-40}
+if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
+  echo "tests/experiment.sh: GAMES must be a positive number, not \"$GAMES\"" >&2
+  exit 2
+fi
+SERIES=${SERIES:-mem nomem}
+for s in $SERIES; do
+  case "$s" in
+    mem | nomem) ;;
+    *) echo "tests/experiment.sh: SERIES may hold mem and nomem, not \"$s\"" >&2; exit 2 ;;
+  esac
+done
+PARALLEL=${PARALLEL:-1}
+OUT=${OUT:-tests/experiment-out}
+BIN=$OUT/dossier
+
+# game NAME: the opponent's game.
+game() {
+  case "$1" in
+    checkers | connect4) echo "$1" ;;
+    *) echo chess ;;
+  esac
+}
+
+# opponent NAME: the opponent's player spec. The strong engines are held back by a node limit (they would win
+# every game at any time control dossier can play); Stockfish plays on the clock at its UCI_Elo.
+opponent() {
+  case "$1" in
+    toga2) echo "name=toga2-n${TOGA_NODES:-3000} uci=/usr/games/toga2 nodes=${TOGA_NODES:-3000}" ;;
+    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-3000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-3000}" ;;
+    ethereal) echo "name=ethereal-n${ETHEREAL_NODES:-1000} uci=/usr/games/ethereal-chess nodes=${ETHEREAL_NODES:-1000}" ;;
+    fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-1000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-1000}" ;;
+    sf*) echo "name=${1} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=50'" ;;
+    checkers) echo "name=${CHECKERS_OP:-mat12-tot25-d6} preset=${CHECKERS_PRESET:-mat12-tot25} depth=${CHECKERS_DEPTH:-6}" ;;
+    connect4) echo "name=${CONNECT4_OP:-sp-d6} preset=${CONNECT4_PRESET:-sp} depth=${CONNECT4_DEPTH:-6}" ;;
+  esac
+}
+
+# timecontrol NAME: the clock of both players (the opponents held by nodes get it too, as a bound).
+timecontrol() {
+  if [ -n "${TC:-}" ]; then
+    echo "$TC"
+    return
+  fi
+  case "$1" in
+    sf2400) echo 1+0.02 ;;
+    *) echo 2+0.05 ;;
+  esac
+}
+
+# openings NAME: writes the opponent's game's 10 openings to OUT and prints the match options that read them.
+# Ten openings played four times each (twice a colour) in 40 games let the memory meet each position again.
+openings() {
+  case "$(game "$1")" in
+    chess)
+      head -n 10 testdata/chess/ladder20.epd >"$OUT/chess10.epd"
+      echo "--openings $OUT/chess10.epd"
+      ;;
+    checkers)
+      # Ten common 2- to 4-ply openings (PDN movetext), and the papers' 100-move limit.
+      printf '%s\n' '1. 11-15 23-19 2. 8-11 22-17' '1. 11-15 22-18 2. 15x22 25x18' '1. 9-13 22-18 2. 10-14' \
+        '1. 10-15 23-19' '1. 11-16 22-18' '1. 12-16 24-20' '1. 9-14 22-17' '1. 10-14 24-19' '1. 11-15 24-20' \
+        '1. 9-13 23-18' >"$OUT/checkers10.txt"
+      echo "--openings $OUT/checkers10.txt --max-moves 100"
+      ;;
+    connect4)
+      # Ten two-disc openings in Pons's column digits (1 is the leftmost column).
+      printf '%s\n' 41 42 43 44 45 46 47 34 54 33 >"$OUT/connect4-10.txt"
+      echo "--openings $OUT/connect4-10.txt"
+      ;;
+  esac
+}
+
+# record NAME SERIES: the game record file of a series (PDN for checkers).
+record() {
+  if [ "$(game "$1")" = checkers ]; then echo "$OUT/$1-$2.pdn"; else echo "$OUT/$1-$2.pgn"; fi
+}
+
+# summarize NAME: per series, dossier's score (+W =D -L) with a 95% interval, the score in four blocks of game
+# indices (the learning curve), the mean length in moves of its won games; the difference mem - nomem with its
+# 95% interval; and for the memory series the prediction accuracy of the opponent's replies, by block, from
+# the memory's dump.
+summarize() {
+  local name=$1 s files=()
+  for s in mem nomem; do
+    [ -f "$(record "$name" "$s")" ] && files+=("$(record "$name" "$s")")
+  done
+  if [ ${#files[@]} = 0 ]; then
+    echo "$name: no game records in $OUT"
+    return
+  fi
+  local dump=/dev/null
+  [ -f "$OUT/$name-mem.dump.jsonl" ] && dump=$OUT/$name-mem.dump.jsonl
+  awk -v name="$name" -v dump="$dump" '
+    function finish() {
+      if (result == "") return
+      s = (result == "1/2-1/2") ? 0.5 : (((result == "1-0") == white) ? 1 : 0)
+      k = ser SUBSEP (++n[ser]); sc[k] = s
+      if (s == 1) { wins[ser]++; wonmoves[ser] += int((plies + 1) / 2) } else if (s == 0) losses[ser]++; else draws[ser]++
+      result = ""
+    }
+    # stats SER: sets mean, half (the 95% half-width, 1.96 standard errors of the mean of 1, 1/2, 0 scores).
+    function stats(ser,   i, m, v) {
+      m = 0; for (i = 1; i <= n[ser]; i++) m += sc[ser, i]; m /= n[ser]
+      v = 0; for (i = 1; i <= n[ser]; i++) v += (sc[ser, i] - m) ^ 2
+      v = (n[ser] > 1) ? v / (n[ser] - 1) / n[ser] : 0
+      mean = m; half = 1.96 * sqrt(v); variance = v
+    }
+    FNR == 1 { finish(); ser = (FILENAME ~ /-mem\.p[gd]n$/) ? "mem" : "nomem" }
+    /^\[Event / { finish() }
+    /^\[White / { white = ($0 ~ /"dossier-/) }
+    /^\[Result / { result = $2; gsub(/[]"]/, "", result) }
+    /^\[PlyCount / { plies = $2; gsub(/[]"]/, "", plies) }
+    END {
+      finish()
+      # The dump: games in the order they were played (their ids start with the time), and the predictions.
+      while ((getline line < dump) > 0) {
+        if (line ~ /"type":"game"/ && match(line, /"id":"[^"]*"/)) gid[++ng] = substr(line, RSTART + 6, RLENGTH - 7)
+        if (line ~ /"type":"move"/ && line ~ /"opp":true/ && match(line, /"game":"[^"]*"/)) {
+          g = substr(line, RSTART + 8, RLENGTH - 9)
+          mv = ""; pr = ""
+          if (match(line, /"move":"[^"]*"/)) mv = substr(line, RSTART + 8, RLENGTH - 9)
+          if (match(line, /"pred":"[^"]*"/)) pr = substr(line, RSTART + 8, RLENGTH - 9)
+          if (pr != "") { asked[g]++; if (pr == mv) right[g]++ }
+        }
+      }
+      printf "== %s\n", name
+      printf "%-6s %5s %-13s %-15s %-31s %s\n", "series", "games", "score", "+W =D -L", "blocks of game index", "moves/won game"
+      for (si = 1; si <= 2; si++) {
+        ser = (si == 1) ? "mem" : "nomem"
+        if (!n[ser]) continue
+        stats(ser); mm[ser] = mean; vv[ser] = variance
+        blocks = ""; b = (n[ser] >= 4) ? 4 : n[ser]
+        for (j = 0; j < b; j++) {
+          lo = int(j * n[ser] / b) + 1; hi = int((j + 1) * n[ser] / b); t = 0
+          for (i = lo; i <= hi; i++) t += sc[ser, i]
+          blocks = blocks sprintf("%s%.0f%%", j ? " " : "", 100 * t / (hi - lo + 1))
+        }
+        printf "%-6s %5d %5.1f%% ±%4.1f %-15s %-31s %s\n", ser, n[ser], 100 * mean, 100 * half,
+          sprintf("+%d =%d -%d", wins[ser], draws[ser], losses[ser]), blocks,
+          wins[ser] ? sprintf("%.1f", wonmoves[ser] / wins[ser]) : "-"
+      }
+      if (n["mem"] && n["nomem"]) {
+        d = mm["mem"] - mm["nomem"]; h = 1.96 * sqrt(vv["mem"] + vv["nomem"])
+        printf "mem - nomem: %+.1f%% ±%.1f%% (%s)\n", 100 * d, 100 * h,
+          (d - h > 0) ? "significantly more" : ((d + h < 0) ? "significantly less" : "not significant")
+      }
+      if (ng) {
+        line = ""; ta = 0; tr = 0; b = (ng >= 4) ? 4 : ng
+        for (j = 0; j < b; j++) {
+          lo = int(j * ng / b) + 1; hi = int((j + 1) * ng / b); a = 0; r = 0
+          for (i = lo; i <= hi; i++) { a += asked[gid[i]]; r += right[gid[i]] }
+          ta += a; tr += r
+          line = line sprintf("%s%.1f%%", j ? " " : "", a ? 100 * r / a : 0)
+        }
+        printf "prediction (mem): %d right of %d predicted opponent moves (%.1f%%); by block of games: %s\n", tr, ta,
+          ta ? 100 * tr / ta : 0, line
+      }
+    }' "${files[@]}"
+}
+
+if [ "$SUMMARY" = 1 ]; then
+  for name in "${names[@]}"; do summarize "$name"; done
+  exit 0
+fi
+
+mkdir -p "$OUT"
+[ "$DRY" = 1 ] || go build -o "$BIN" ./cmd/dossier
+
+# series NAME SERIES: one match of GAMES games, dossier (with or without memory) against the opponent.
+series() {
+  local name=$1 s=$2 me="name=dossier-$2" rec
+  rec=$(record "$name" "$s")
+  if [ "$s" = mem ]; then
+    me="$me memory=$OUT/$name-mem-memory"
+  fi
+  local format=--pgn
+  [ "$(game "$name")" = checkers ] && format=--pdn
+  # shellcheck disable=SC2046 # the openings options are words
+  local args=(match --game "$(game "$name")" --json --games "$GAMES" --tc "$(timecontrol "$name")" --concurrency 1
+    $(openings "$name") "$format" "$rec" --player1 "$me" --player2 "$(opponent "$name")")
+  echo "== $name-$s: dossier ${args[*]}"
+  [ "$DRY" = 1 ] && return
+  rm -f "$rec"
+  [ "$s" = mem ] && rm -rf "$OUT/$name-mem-memory"
+  nice -n 5 "$BIN" "${args[@]}" >"$OUT/$name-$s.json" 2>"$OUT/$name-$s.log"
+  if [ "$s" = mem ]; then
+    "$BIN" memory dump --memory "$OUT/$name-mem-memory" --out "$OUT/$name-mem.dump.jsonl"
+  fi
+}
+
+for name in "${names[@]}"; do
+  if [ "$PARALLEL" = 1 ] && [ "$DRY" = 0 ]; then
+    pids=()
+    for s in $SERIES; do
+      series "$name" "$s" &
+      pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p"; done
+  else
+    for s in $SERIES; do series "$name" "$s"; done
+  fi
+  [ "$DRY" = 1 ] && continue
+  summarize "$name" | tee "$OUT/$name.txt"
+done
