@@ -152,9 +152,10 @@ summarize() {
       v = (n[ser] > 1) ? v / (n[ser] - 1) / n[ser] : 0
       mean = m; half = 1.96 * sqrt(v); variance = v
     }
-    FNR == 1 { finish(); ser = (FILENAME ~ /-mem\.p[gd]n$/) ? "mem" : "nomem" }
+    # In PDN the first player (who wins a 1-0) is Black; in PGN, White.
+    FNR == 1 { finish(); ser = (FILENAME ~ /-mem\.p[gd]n$/) ? "mem" : "nomem"; first = (FILENAME ~ /\.pdn$/) ? "Black" : "White" }
     /^\[Event / { finish() }
-    /^\[White / { white = ($0 ~ /"dossier-/) }
+    $1 == "[" first { white = ($0 ~ /"dossier-/) }
     /^\[Result / { result = $2; gsub(/[]"]/, "", result) }
     /^\[PlyCount / { plies = $2; gsub(/[]"]/, "", plies) }
     END {

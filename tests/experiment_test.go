@@ -86,7 +86,8 @@ func TestExperimentScript(t *testing.T) {
 
 // TestExperimentSummary checks the summary of testdata/experiment: four games a series against "toga2" (mem:
 // won, lost, drawn, won in 21 and 15 moves; nomem: lost, lost, drawn, lost) and a memory dump of two games
-// with 3 and 2 predicted opponent moves (2 and 0 right; a move without a prediction and one of ours ignored).
+// with 3 and 2 predicted opponent moves (2 and 0 right; a move without a prediction and one of ours ignored),
+// and three checkers games.
 func TestExperimentSummary(t *testing.T) {
 	bash := requirePeer(t, "bash")
 	cmd := exec.Command(bash, "experiment.sh", "--summary", "toga2")
@@ -105,6 +106,16 @@ func TestExperimentSummary(t *testing.T) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
+	}
+	// Checkers records are PDN, where the first player (who wins a 1-0) is Black: dossier-nomem won as Black
+	// in 16 moves (31 plies), lost as White to a 1-0, and won as White in 25.
+	cmd = exec.Command(bash, "experiment.sh", "--summary", "checkers")
+	cmd.Env = append(os.Environ(), "OUT=testdata/experiment")
+	if out, err = cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5"; !strings.Contains(string(out), want) {
+		t.Errorf("checkers summary lacks %q:\n%s", want, out)
 	}
 	code, stdout, _ := runExperiment(t, bash, nil, "--summary", "connect4")
 	if code != 0 || !strings.Contains(stdout, "connect4: no game records") {
