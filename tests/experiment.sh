@@ -68,17 +68,20 @@ game() {
   esac
 }
 
-# opponent NAME: the opponent's player spec. The strong engines are held back by a node limit (they would win
-# every game at any time control dossier can play); Stockfish plays on the clock at its UCI_Elo.
+# opponent NAME: the opponent's player spec. The strong engines are held back by a node limit (at any time
+# control dossier can play they would win nearly every game), with a clock of their own long enough never to
+# run out on a loaded machine; Stockfish plays on the clock at its UCI_Elo. The limits were calibrated so that
+# dossier without memory scores between 20% and 80% (tests/experiment-results.md).
 opponent() {
+  local own="tc=${NODES_TC:-60+1}"
   case "$1" in
-    toga2) echo "name=toga2-n${TOGA_NODES:-3000} uci=/usr/games/toga2 nodes=${TOGA_NODES:-3000}" ;;
-    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-3000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-3000}" ;;
-    ethereal) echo "name=ethereal-n${ETHEREAL_NODES:-1000} uci=/usr/games/ethereal-chess nodes=${ETHEREAL_NODES:-1000}" ;;
-    fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-1000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-1000}" ;;
+    toga2) echo "name=toga2-n${TOGA_NODES:-600} uci=/usr/games/toga2 nodes=${TOGA_NODES:-600} $own" ;;
+    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-15000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-15000} $own" ;;
+    ethereal) echo "name=ethereal-n${ETHEREAL_NODES:-300} uci=/usr/games/ethereal-chess nodes=${ETHEREAL_NODES:-300} $own" ;;
+    fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-8000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-8000} $own" ;;
     sf*) echo "name=${1} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=50'" ;;
-    checkers) echo "name=${CHECKERS_OP:-mat12-tot25-d6} preset=${CHECKERS_PRESET:-mat12-tot25} depth=${CHECKERS_DEPTH:-6}" ;;
-    connect4) echo "name=${CONNECT4_OP:-sp-d6} preset=${CONNECT4_PRESET:-sp} depth=${CONNECT4_DEPTH:-6}" ;;
+    checkers) echo "name=${CHECKERS_OP:-mat12-tot25-d10} preset=${CHECKERS_PRESET:-mat12-tot25} depth=${CHECKERS_DEPTH:-10}" ;;
+    connect4) echo "name=${CONNECT4_OP:-sophisticated-d12} preset=${CONNECT4_PRESET:-sophisticated} depth=${CONNECT4_DEPTH:-12}" ;;
   esac
 }
 
@@ -89,7 +92,6 @@ timecontrol() {
     return
   fi
   case "$1" in
-    sf2400) echo 1+0.02 ;;
     *) echo 2+0.05 ;;
   esac
 }
