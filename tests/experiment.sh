@@ -68,32 +68,27 @@ game() {
   esac
 }
 
-# opponent NAME: the opponent's player spec. The strong engines are held back by a node limit (at any time
-# control dossier can play they would win nearly every game), with a clock of their own long enough never to
-# run out on a loaded machine; Stockfish plays on the clock at its UCI_Elo. The limits were calibrated so that
+# opponent NAME: the opponent's player spec. At dossier's clock the engines by others would win nearly every
+# game, so they are held back: Glaurung and Fairy-Stockfish by a node limit (with a clock of their own long
+# enough never to run out on a loaded machine), Toga II and Ethereal, which ignore "go nodes", by a shorter
+# clock of their own; Stockfish plays on dossier's clock at its UCI_Elo. The limits were calibrated so that
 # dossier without memory scores between 20% and 80% (tests/experiment-results.md).
 opponent() {
   local own="tc=${NODES_TC:-60+1}"
   case "$1" in
-    toga2) echo "name=toga2-n${TOGA_NODES:-600} uci=/usr/games/toga2 nodes=${TOGA_NODES:-600} $own" ;;
+    toga2) echo "name=toga2-tc${TOGA_TC:-1+0.02} uci=/usr/games/toga2 tc=${TOGA_TC:-1+0.02}" ;;
     glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-15000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-15000} $own" ;;
-    ethereal) echo "name=ethereal-n${ETHEREAL_NODES:-300} uci=/usr/games/ethereal-chess nodes=${ETHEREAL_NODES:-300} $own" ;;
+    ethereal) echo "name=ethereal-tc${ETHEREAL_TC:-0.5+0.01} uci=/usr/games/ethereal-chess tc=${ETHEREAL_TC:-0.5+0.01}" ;;
     fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-8000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-8000} $own" ;;
     sf*) echo "name=${1} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=50'" ;;
-    checkers) echo "name=${CHECKERS_OP:-mat12-tot25-d10} preset=${CHECKERS_PRESET:-mat12-tot25} depth=${CHECKERS_DEPTH:-10}" ;;
+    checkers) echo "name=${CHECKERS_OP:-strongest-d10} preset=${CHECKERS_PRESET:-strongest} depth=${CHECKERS_DEPTH:-10}" ;;
     connect4) echo "name=${CONNECT4_OP:-sophisticated-d12} preset=${CONNECT4_PRESET:-sophisticated} depth=${CONNECT4_DEPTH:-12}" ;;
   esac
 }
 
-# timecontrol NAME: the clock of both players (the opponents held by nodes get it too, as a bound).
+# timecontrol NAME: the match's clock, dossier's in both series (an opponent's own tc= replaces it for the opponent).
 timecontrol() {
-  if [ -n "${TC:-}" ]; then
-    echo "$TC"
-    return
-  fi
-  case "$1" in
-    *) echo 2+0.05 ;;
-  esac
+  echo "${TC:-2+0.05}"
 }
 
 # openings NAME: writes the opponent's game's 10 openings to OUT and prints the match options that read them.
