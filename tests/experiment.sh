@@ -120,7 +120,8 @@ record() {
 }
 
 # summarize NAME: per series, dossier's score (+W =D -L) with a 95% interval, the score in four blocks of game
-# indices (the learning curve), the mean length in moves of its won games; the difference mem - nomem with its
+# indices (the learning curve), the mean length in moves of its won games, how many games repeated an earlier
+# game of the series move for move (what replaying a won game needs); the difference mem - nomem with its
 # 95% interval; and for the memory series the prediction accuracy of the opponent's replies, by block, from
 # the memory's dump.
 summarize() {
@@ -140,7 +141,11 @@ summarize() {
       s = (result == "1/2-1/2") ? 0.5 : (((result == "1-0") == white) ? 1 : 0)
       k = ser SUBSEP (++n[ser]); sc[k] = s
       if (s == 1) { wins[ser]++; wonmoves[ser] += int((plies + 1) / 2) } else if (s == 0) losses[ser]++; else draws[ser]++
-      result = ""
+      # A game that repeats an earlier one of the series move for move, from the same start with the same colours.
+      key = ser SUBSEP fen SUBSEP white SUBSEP body
+      if (key in seen) repeats[ser]++
+      seen[key] = 1
+      result = ""; fen = ""; body = ""
     }
     # stats SER: sets mean, half (the 95% half-width, 1.96 standard errors of the mean of 1, 1/2, 0 scores).
     function stats(ser,   i, m, v) {
@@ -155,6 +160,8 @@ summarize() {
     $1 == "[" first { white = ($0 ~ /"dossier-/) }
     /^\[Result / { result = $2; gsub(/[]"]/, "", result) }
     /^\[PlyCount / { plies = $2; gsub(/[]"]/, "", plies) }
+    /^\[FEN / { fen = $0 }
+    !/^\[/ && NF { body = body " " $0 }
     END {
       finish()
       # The dump: games in the order they were played (their ids start with the time), and the predictions.
@@ -169,7 +176,8 @@ summarize() {
         }
       }
       printf "== %s\n", name
-      printf "%-6s %5s %-13s %-15s %-31s %s\n", "series", "games", "score", "+W =D -L", "blocks of game index", "moves/won game"
+      printf "%-6s %5s %-13s %-15s %-31s %-15s %s\n", "series", "games", "score", "+W =D -L", "blocks of game index",
+        "moves/won game", "repeated games"
       for (si = 1; si <= 2; si++) {
         ser = (si == 1) ? "mem" : "nomem"
         if (!n[ser]) continue
@@ -180,9 +188,9 @@ summarize() {
           for (i = lo; i <= hi; i++) t += sc[ser, i]
           blocks = blocks sprintf("%s%.0f%%", j ? " " : "", 100 * t / (hi - lo + 1))
         }
-        printf "%-6s %5d %5.1f%% ±%4.1f %-15s %-31s %s\n", ser, n[ser], 100 * mean, 100 * half,
+        printf "%-6s %5d %5.1f%% ±%4.1f %-15s %-31s %-15s %d\n", ser, n[ser], 100 * mean, 100 * half,
           sprintf("+%d =%d -%d", wins[ser], draws[ser], losses[ser]), blocks,
-          wins[ser] ? sprintf("%.1f", wonmoves[ser] / wins[ser]) : "-"
+          wins[ser] ? sprintf("%.1f", wonmoves[ser] / wins[ser]) : "-", repeats[ser]
       }
       if (n["mem"] && n["nomem"]) {
         d = mm["mem"] - mm["nomem"]; h = 1.96 * sqrt(vv["mem"] + vv["nomem"])

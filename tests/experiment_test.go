@@ -85,7 +85,8 @@ func TestExperimentScript(t *testing.T) {
 }
 
 // TestExperimentSummary checks the summary of testdata/experiment: four games a series against "toga2" (mem:
-// won, lost, drawn, won in 21 and 15 moves; nomem: lost, lost, drawn, lost) and a memory dump of two games
+// won, lost, drawn, won in 21 and 15 moves; nomem: four losses, games 3 and 4 with the moves and colours of
+// games 1 and 2) and a memory dump of two games
 // with 3 and 2 predicted opponent moves (2 and 0 right; a move without a prediction and one of ours ignored),
 // and three checkers games.
 func TestExperimentSummary(t *testing.T) {
@@ -98,9 +99,9 @@ func TestExperimentSummary(t *testing.T) {
 	}
 	// The intervals: 1.96 standard errors of the mean, e.g. mem's scores 1, 0, 1/2, 1 have variance 0.6875/3.
 	for _, want := range []string{
-		"mem        4  62.5% ±46.9 +2 =1 -1        100% 0% 50% 100%                18.0",
-		"nomem      4  12.5% ±24.5 +0 =1 -3        0% 0% 50% 0%                    -",
-		"mem - nomem: +50.0% ±52.9% (not significant)",
+		"mem        4  62.5% ±46.9 +2 =1 -1        100% 0% 50% 100%                18.0            0\n",
+		"nomem      4   0.0% ± 0.0 +0 =0 -4        0% 0% 0% 0%                     -               2\n",
+		"mem - nomem: +62.5% ±46.9% (significantly more)",
 		"prediction (mem): 2 right of 5 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
 	} {
 		if !strings.Contains(string(out), want) {
@@ -114,7 +115,7 @@ func TestExperimentSummary(t *testing.T) {
 	if out, err = cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}
-	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5"; !strings.Contains(string(out), want) {
+	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5            0\n"; !strings.Contains(string(out), want) {
 		t.Errorf("checkers summary lacks %q:\n%s", want, out)
 	}
 	code, stdout, _ := runExperiment(t, bash, nil, "--summary", "connect4")
