@@ -145,7 +145,32 @@ summarize() {
       key = ser SUBSEP fen SUBSEP white SUBSEP body
       if (key in seen) repeats[ser]++
       seen[key] = 1
+      leaving(ser, n[ser], s)
       result = ""; fen = ""; body = ""
+    }
+    # leaving SER I S: when game I of the series began as an earlier game of it that dossier won (the same start
+    # and colours), counts it in met[SER] and who left the won line first, where it parts from the won game it
+    # follows longest: left[SER, "ours"], left[SER, "theirs"], or left[SER, "none"] when it played that game again.
+    # Game memory replays the moves of a won game, so only an opponent who varies can leave the line (game I is won
+    # when S is 1).
+    function leaving(ser, i, s,   nt, t, w, j, d, best, bw, c, f, firstmoves, mine) {
+      nt = split(body, t, " "); c = 0
+      for (j = 1; j <= nt; j++) if (t[j] !~ /^[0-9]+\.+$/ && t[j] !~ /^(1-0|0-1|1\/2-1\/2|\*)$/) moves[ser, i, ++c] = t[j]
+      nm[ser, i] = c; gfen[ser, i] = fen; gme[ser, i] = white
+      best = -1
+      for (w = 1; w < i; w++) {
+        if (sc[ser, w] != 1 || gfen[ser, w] != fen || gme[ser, w] != white) continue
+        for (d = 0; d < c && d < nm[ser, w] && moves[ser, i, d + 1] == moves[ser, w, d + 1]; d++) {}
+        if (d > best) { best = d; bw = w }
+      }
+      if (best < 0) return
+      met[ser]++
+      if (best == c && best == nm[ser, bw]) { left[ser, "none"]++; return }
+      # The first player is to move at the start unless the FEN says otherwise (PGN: " b "; PDN: "W:" when Black
+      # moves first).
+      split(fen, f, "\""); firstmoves = (f[2] !~ / b / && f[2] !~ /^W:/)
+      mine = (((best % 2) == 0) == firstmoves) == (white ? 1 : 0)
+      left[ser, mine ? "ours" : "theirs"]++
     }
     # stats SER: sets mean, half (the 95% half-width, 1.96 standard errors of the mean of 1, 1/2, 0 scores).
     function stats(ser,   i, m, v) {
@@ -191,6 +216,11 @@ summarize() {
         printf "%-6s %5d %5.1f%% ±%4.1f %-15s %-31s %-15s %d\n", ser, n[ser], 100 * mean, 100 * half,
           sprintf("+%d =%d -%d", wins[ser], draws[ser], losses[ser]), blocks,
           wins[ser] ? sprintf("%.1f", wonmoves[ser] / wins[ser]) : "-", repeats[ser]
+      }
+      for (si = 1; si <= 2; si++) {
+        ser = (si == 1) ? "mem" : "nomem"
+        if (met[ser]) printf "%s: %d games began as an earlier won game; left its line first: dossier %d, the opponent %d, neither (played again) %d\n",
+          ser, met[ser], left[ser, "ours"], left[ser, "theirs"], left[ser, "none"]
       }
       if (n["mem"] && n["nomem"]) {
         d = mm["mem"] - mm["nomem"]; h = 1.96 * sqrt(vv["mem"] + vv["nomem"])

@@ -102,6 +102,8 @@ func TestExperimentSummary(t *testing.T) {
 		"mem        4  62.5% ±46.9 +2 =1 -1        100% 0% 50% 100%                18.0            0\n",
 		"nomem      4   0.0% ± 0.0 +0 =0 -4        0% 0% 0% 0%                     -               2\n",
 		"mem - nomem: +62.5% ±46.9% (significantly more)",
+		// mem's game 3 began as game 1, won, with the same colours, and kept its moves (a draw by its tags).
+		"mem: 1 games began as an earlier won game; left its line first: dossier 0, the opponent 0, neither (played again) 1\n",
 		"prediction (mem): 2 right of 5 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
 	} {
 		if !strings.Contains(string(out), want) {
