@@ -78,8 +78,8 @@ opponent() {
   case "$1" in
     toga2) echo "name=toga2-tc${TOGA_TC:-1+0.02} uci=/usr/games/toga2 tc=${TOGA_TC:-1+0.02}" ;;
     glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-10000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-10000} $own" ;;
-    ethereal) echo "name=ethereal-tc${ETHEREAL_TC:-0.5+0.01} uci=/usr/games/ethereal-chess tc=${ETHEREAL_TC:-0.5+0.01}" ;;
-    fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-8000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-8000} $own" ;;
+    ethereal) echo "name=ethereal-tc${ETHEREAL_TC:-1+0.02} uci=/usr/games/ethereal-chess tc=${ETHEREAL_TC:-1+0.02}" ;;
+    fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-3000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-3000} $own" ;;
     sf*) echo "name=${1} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=50'" ;;
     checkers) echo "name=${CHECKERS_OP:-strongest-d10} preset=${CHECKERS_PRESET:-strongest} depth=${CHECKERS_DEPTH:-10}" ;;
     connect4) echo "name=${CONNECT4_OP:-sophisticated-d12} preset=${CONNECT4_PRESET:-sophisticated} depth=${CONNECT4_DEPTH:-12}" ;;
