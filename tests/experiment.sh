@@ -6,7 +6,7 @@
 # Environment: GAMES (40), SERIES ("mem nomem": which series to play; "nomem" alone calibrates), PARALLEL (1: the
 # two series of an opponent run side by side, each with --concurrency 1, so that both see the same machine load;
 # 0: one after the other), TC (overrides every opponent's time control), OUT (tests/experiment-out, which
-# .gitignore covers). Per opponent and series OUT holds NAME-SERIES.json (the match summary), .pgn (.pdn for
+# .gitignore covers), RUNS (--summary: folders of several runs to pool). Per opponent and series OUT holds NAME-SERIES.json (the match summary), .pgn (.pdn for
 # checkers), and for the memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary
 # reads those files again and prints the tables without playing; the summary of each run is also in NAME.txt.
 set -euo pipefail
@@ -128,51 +128,55 @@ record() {
 
 # summarize NAME: per series, dossier's score (+W =D -L) with a 95% interval, the score in four blocks of game
 # indices (the learning curve), the mean length in moves of its won games, how many games repeated an earlier
-# game of the series move for move (what replaying a won game needs); the difference mem - nomem with its
-# 95% interval; and for the memory series the prediction accuracy of the opponent's replies, by block, from
-# the memory's dump.
+# game of their run move for move (what replaying a won game needs), and who left the line of an earlier won
+# game first; the difference mem - nomem with its 95% interval; and for the memory series the prediction
+# accuracy of the opponent's replies, by block, from the memory's dump. The records are those in OUT, or in
+# each folder of RUNS (space-separated) pooled: several runs of the same matches, each with its own memory.
 summarize() {
-  local name=$1 s files=()
-  for s in mem nomem; do
-    [ -f "$(record "$name" "$s")" ] && files+=("$(record "$name" "$s")")
+  local name=$1 s d files=() dumps=()
+  for d in ${RUNS:-$OUT}; do
+    for s in mem nomem; do
+      local rec=${d}/$(basename "$(record "$name" "$s")")
+      [ -f "$rec" ] && files+=("$rec")
+    done
+    [ -f "$d/$name-mem.dump.jsonl" ] && dumps+=("$d/$name-mem.dump.jsonl")
   done
   if [ ${#files[@]} = 0 ]; then
-    echo "$name: no game records in $OUT"
+    echo "$name: no game records in ${RUNS:-$OUT}"
     return
   fi
-  local dump=/dev/null
-  [ -f "$OUT/$name-mem.dump.jsonl" ] && dump=$OUT/$name-mem.dump.jsonl
-  awk -v name="$name" -v dump="$dump" '
+  awk -v name="$name" -v dumps="${dumps[*]}" '
+    # finish: files the game just read, the gi-th of its file run, under its series ser.
     function finish() {
       if (result == "") return
       s = (result == "1/2-1/2") ? 0.5 : (((result == "1-0") == white) ? 1 : 0)
-      k = ser SUBSEP (++n[ser]); sc[k] = s
+      sc[ser, ++n[ser]] = s; gi++
+      curve[ser, gi] += s; count[ser, gi]++; if (gi > runlen[ser]) runlen[ser] = gi
       if (s == 1) { wins[ser]++; wonmoves[ser] += int((plies + 1) / 2) } else if (s == 0) losses[ser]++; else draws[ser]++
-      # A game that repeats an earlier one of the series move for move, from the same start with the same colours.
-      key = ser SUBSEP fen SUBSEP white SUBSEP body
+      # A game that repeats an earlier one of its run move for move, from the same start with the same colours.
+      key = run SUBSEP fen SUBSEP white SUBSEP body
       if (key in seen) repeats[ser]++
       seen[key] = 1
-      leaving(ser, n[ser], s)
+      leaving(run, gi, s)
       result = ""; fen = ""; body = ""
     }
-    # leaving SER I S: when game I of the series began as an earlier game of it that dossier won (the same start
-    # and colours), counts it in met[SER] and who left the won line first, where it parts from the won game it
-    # follows longest: left[SER, "ours"], left[SER, "theirs"], or left[SER, "none"] when it played that game again.
-    # Game memory replays the moves of a won game, so only an opponent who varies can leave the line (game I is won
-    # when S is 1).
-    function leaving(ser, i, s,   nt, t, w, j, d, best, bw, c, f, firstmoves, mine) {
+    # leaving RUN I S: when game I of the run began as an earlier game of it that dossier won (the same start and
+    # colours), counts it in met[ser] and who left the won line first, where it parts from the won game it
+    # follows longest: left[ser, "ours"], left[ser, "theirs"], or left[ser, "none"] when it played that game
+    # again. Game memory replays the moves of a won game, so only an opponent who varies should leave the line.
+    function leaving(run, i, s,   nt, t, w, j, d, best, bw, c, f, firstmoves, mine) {
       nt = split(body, t, " "); c = 0
-      for (j = 1; j <= nt; j++) if (t[j] !~ /^[0-9]+\.+$/ && t[j] !~ /^(1-0|0-1|1\/2-1\/2|\*)$/) moves[ser, i, ++c] = t[j]
-      nm[ser, i] = c; gfen[ser, i] = fen; gme[ser, i] = white
+      for (j = 1; j <= nt; j++) if (t[j] !~ /^[0-9]+\.+$/ && t[j] !~ /^(1-0|0-1|1\/2-1\/2|\*)$/) moves[run, i, ++c] = t[j]
+      nm[run, i] = c; gfen[run, i] = fen; gme[run, i] = white; gsc[run, i] = s
       best = -1
       for (w = 1; w < i; w++) {
-        if (sc[ser, w] != 1 || gfen[ser, w] != fen || gme[ser, w] != white) continue
-        for (d = 0; d < c && d < nm[ser, w] && moves[ser, i, d + 1] == moves[ser, w, d + 1]; d++) {}
+        if (gsc[run, w] != 1 || gfen[run, w] != fen || gme[run, w] != white) continue
+        for (d = 0; d < c && d < nm[run, w] && moves[run, i, d + 1] == moves[run, w, d + 1]; d++) {}
         if (d > best) { best = d; bw = w }
       }
       if (best < 0) return
       met[ser]++
-      if (best == c && best == nm[ser, bw]) { left[ser, "none"]++; return }
+      if (best == c && best == nm[run, bw]) { left[ser, "none"]++; return }
       # The first player is to move at the start unless the FEN says otherwise (PGN: " b "; PDN: "W:" when Black
       # moves first).
       split(fen, f, "\""); firstmoves = (f[2] !~ / b / && f[2] !~ /^W:/)
@@ -187,7 +191,10 @@ summarize() {
       mean = m; half = 1.96 * sqrt(v); variance = v
     }
     # In PDN the first player (who wins a 1-0) is Black; in PGN, White.
-    FNR == 1 { finish(); ser = (FILENAME ~ /-mem\.p[gd]n$/) ? "mem" : "nomem"; first = (FILENAME ~ /\.pdn$/) ? "Black" : "White" }
+    FNR == 1 {
+      finish(); gi = 0; run = FILENAME
+      ser = (FILENAME ~ /-mem\.p[gd]n$/) ? "mem" : "nomem"; first = (FILENAME ~ /\.pdn$/) ? "Black" : "White"
+    }
     /^\[Event / { finish() }
     $1 == "[" first { white = ($0 ~ /"dossier-/) }
     /^\[Result / { result = $2; gsub(/[]"]/, "", result) }
@@ -196,16 +203,23 @@ summarize() {
     !/^\[/ && NF { body = body " " $0 }
     END {
       finish()
-      # The dump: games in the order they were played (their ids start with the time), and the predictions.
-      while ((getline line < dump) > 0) {
-        if (line ~ /"type":"game"/ && match(line, /"id":"[^"]*"/)) gid[++ng] = substr(line, RSTART + 6, RLENGTH - 7)
-        if (line ~ /"type":"move"/ && line ~ /"opp":true/ && match(line, /"game":"[^"]*"/)) {
-          g = substr(line, RSTART + 8, RLENGTH - 9)
-          mv = ""; pr = ""
-          if (match(line, /"move":"[^"]*"/)) mv = substr(line, RSTART + 8, RLENGTH - 9)
-          if (match(line, /"pred":"[^"]*"/)) pr = substr(line, RSTART + 8, RLENGTH - 9)
-          if (pr != "") { asked[g]++; if (pr == mv) right[g]++ }
+      # The dumps: each run the games in the order they were played (their ids start with the time), and the
+      # predictions; a game counts in its block of its run.
+      nd = split(dumps, dl, " ")
+      for (di = 1; di <= nd; di++) {
+        ng = 0
+        while ((getline line < dl[di]) > 0) {
+          if (line ~ /"type":"game"/ && match(line, /"id":"[^"]*"/)) gid[di, ++ng] = substr(line, RSTART + 6, RLENGTH - 7)
+          if (line ~ /"type":"move"/ && line ~ /"opp":true/ && match(line, /"game":"[^"]*"/)) {
+            g = di SUBSEP substr(line, RSTART + 8, RLENGTH - 9)
+            mv = ""; pr = ""
+            if (match(line, /"move":"[^"]*"/)) mv = substr(line, RSTART + 8, RLENGTH - 9)
+            if (match(line, /"pred":"[^"]*"/)) pr = substr(line, RSTART + 8, RLENGTH - 9)
+            if (pr != "") { asked[g]++; if (pr == mv) right[g]++ }
+          }
         }
+        close(dl[di])
+        dgames[di] = ng; if ((ng < 4 ? ng : 4) > nb) nb = (ng < 4) ? ng : 4
       }
       printf "== %s\n", name
       printf "%-6s %5s %-13s %-15s %-31s %-15s %s\n", "series", "games", "score", "+W =D -L", "blocks of game index",
@@ -214,11 +228,11 @@ summarize() {
         ser = (si == 1) ? "mem" : "nomem"
         if (!n[ser]) continue
         stats(ser); mm[ser] = mean; vv[ser] = variance
-        blocks = ""; b = (n[ser] >= 4) ? 4 : n[ser]
+        blocks = ""; len = runlen[ser]; b = (len >= 4) ? 4 : len
         for (j = 0; j < b; j++) {
-          lo = int(j * n[ser] / b) + 1; hi = int((j + 1) * n[ser] / b); t = 0
-          for (i = lo; i <= hi; i++) t += sc[ser, i]
-          blocks = blocks sprintf("%s%.0f%%", j ? " " : "", 100 * t / (hi - lo + 1))
+          lo = int(j * len / b) + 1; hi = int((j + 1) * len / b); t = 0; c = 0
+          for (i = lo; i <= hi; i++) { t += curve[ser, i]; c += count[ser, i] }
+          blocks = blocks sprintf("%s%.0f%%", j ? " " : "", 100 * t / c)
         }
         printf "%-6s %5d %5.1f%% ±%4.1f %-15s %-31s %-15s %d\n", ser, n[ser], 100 * mean, 100 * half,
           sprintf("+%d =%d -%d", wins[ser], draws[ser], losses[ser]), blocks,
@@ -234,11 +248,16 @@ summarize() {
         printf "mem - nomem: %+.1f%% ±%.1f%% (%s)\n", 100 * d, 100 * h,
           (d - h > 0) ? "significantly more" : ((d + h < 0) ? "significantly less" : "not significant")
       }
-      if (ng) {
-        line = ""; ta = 0; tr = 0; b = (ng >= 4) ? 4 : ng
-        for (j = 0; j < b; j++) {
-          lo = int(j * ng / b) + 1; hi = int((j + 1) * ng / b); a = 0; r = 0
-          for (i = lo; i <= hi; i++) { a += asked[gid[i]]; r += right[gid[i]] }
+      if (nd) {
+        line = ""; ta = 0; tr = 0
+        for (j = 0; j < nb; j++) {
+          a = 0; r = 0
+          for (di = 1; di <= nd; di++) {
+            ng = dgames[di]; b = (ng < 4) ? ng : 4
+            if (j >= b) continue
+            lo = int(j * ng / b) + 1; hi = int((j + 1) * ng / b)
+            for (i = lo; i <= hi; i++) { a += asked[di, gid[di, i]]; r += right[di, gid[di, i]] }
+          }
           ta += a; tr += r
           line = line sprintf("%s%.1f%%", j ? " " : "", a ? 100 * r / a : 0)
         }

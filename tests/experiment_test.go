@@ -120,6 +120,36 @@ func TestExperimentSummary(t *testing.T) {
 	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5            0\n"; !strings.Contains(string(out), want) {
 		t.Errorf("checkers summary lacks %q:\n%s", want, out)
 	}
+	// RUNS pools runs: the same records in two folders are twice the games, with the same learning curve and
+	// each run's repeats and memory counted in it alone.
+	var runs []string
+	for _, dir := range []string{t.TempDir(), t.TempDir()} {
+		for _, f := range []string{"toga2-mem.pgn", "toga2-nomem.pgn", "toga2-mem.dump.jsonl"} {
+			data, err := os.ReadFile("../testdata/experiment/" + f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dir+"/"+f, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runs = append(runs, dir)
+	}
+	cmd = exec.Command(bash, "experiment.sh", "--summary", "toga2")
+	cmd.Env = append(os.Environ(), "RUNS="+strings.Join(runs, " "))
+	if out, err = cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, want := range []string{
+		"mem        8  62.5% ±30.7 +4 =2 -2        100% 0% 50% 100%                18.0            0\n",
+		"nomem      8   0.0% ± 0.0 +0 =0 -8        0% 0% 0% 0%                     -               4\n",
+		"mem: 2 games began as an earlier won game;",
+		"prediction (mem): 4 right of 10 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("pooled summary lacks %q:\n%s", want, out)
+		}
+	}
 	code, stdout, _ := runExperiment(t, bash, nil, "--summary", "connect4")
 	if code != 0 || !strings.Contains(stdout, "connect4: no game records") {
 		t.Errorf("summary of an opponent without records: exit %d, %q", code, stdout)
