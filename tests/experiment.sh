@@ -5,10 +5,13 @@
 # usage: tests/experiment.sh [--dry-run | --summary] OPPONENT...   (OPPONENT: one of OPPONENTS below, or all)
 # Environment: GAMES (40), SERIES ("mem nomem": which series to play; "nomem" alone calibrates), PARALLEL (1: the
 # two series of an opponent run side by side, each with --concurrency 1, so that both see the same machine load;
-# 0: one after the other), TC (overrides every opponent's time control), OUT (tests/experiment-out, which
-# .gitignore covers), RUNS (--summary: folders of several runs to pool). Per opponent and series OUT holds NAME-SERIES.json (the match summary), .pgn (.pdn for
-# checkers), and for the memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary
-# reads those files again and prints the tables without playing; the summary of each run is also in NAME.txt.
+# 0: one after the other), TC (dossier's clock, 2+0.05), OUT (tests/experiment-out, which .gitignore covers),
+# RUNS (--summary only: folders of several runs to pool), and the opponents' limits below (TOGA_TC, ...). Per
+# opponent and series OUT holds NAME-SERIES.json (the match summary), .log, .pgn (.pdn for checkers), and for the
+# memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary reads those files
+# again and prints the tables without playing; the summary of each run is also in NAME.txt. Bash reads a script
+# as it runs it, so edit this one during a run only when the run was started from a copy in memory, as
+# bash -c "$(cat tests/experiment.sh)" tests/experiment.sh ... (the runs of tests/experiment-results.md were).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,7 +20,7 @@ cd "$(dirname "$0")/.."
 OPPONENTS=(toga2 glaurung ethereal fairy-sf sf1350 sf1800 sf2400 checkers connect4)
 
 usage() {
-  echo "usage: tests/experiment.sh [--dry-run | --summary] OPPONENT...   (GAMES=40 SERIES=\"mem nomem\" PARALLEL=1 TC= OUT=tests/experiment-out)"
+  echo "usage: tests/experiment.sh [--dry-run | --summary] OPPONENT...   (GAMES=40 SERIES=\"mem nomem\" PARALLEL=1 TC=2+0.05 OUT=tests/experiment-out RUNS=)"
   echo "OPPONENT: all, or one of: ${OPPONENTS[*]}"
 }
 
