@@ -1,0 +1,157 @@
+// Tests of tests/experiment.sh: its command line, the matches it would run, and its summary of fixed game records.
+package tests
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// runExperiment runs tests/experiment.sh with args and extra environment, returning its exit code and output.
+func runExperiment(t *testing.T, bash string, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(bash, append([]string{"experiment.sh"}, args...)...)
+	// The dry runs write the opening files to OUT: a temporary directory keeps them out of the tree.
+	cmd.Env = append(append(os.Environ(), "OUT="+t.TempDir()), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, stdout.String(), stderr.String()
+}
+
+func TestExperimentScript(t *testing.T) {
+	bash := requirePeer(t, "bash")
+	cases := []struct {
+		name     string
+		args     []string
+		env      []string
+		code     int
+		out, err []string
+		without  string // what stdout must not hold
+	}{
+		{"no opponent", nil, nil, 2, nil, []string{"usage: tests/experiment.sh"}, ""},
+		{"unknown opponent", []string{"--dry-run", "toga2", "nope"}, nil, 2, nil, []string{`unknown opponent "nope"`}, ""},
+		{"a helper is not an opponent", []string{"--dry-run", "series"}, nil, 2, nil, []string{`unknown opponent "series"`}, ""},
+		{"bad games", []string{"--dry-run", "toga2"}, []string{"GAMES=0"}, 2, nil, []string{"GAMES must be a positive number"}, ""},
+		{"bad series", []string{"--dry-run", "toga2"}, []string{"SERIES=mem both"}, 2, nil, []string{`SERIES may hold mem and nomem, not "both"`}, ""},
+		{"help", []string{"--help"}, nil, 0, []string{"OPPONENT: all, or one of:"}, nil, ""},
+		{"every opponent, both series", []string{"--dry-run", "all"}, nil, 0,
+			[]string{"== toga2-mem: dossier match --game chess", "== connect4-nomem: dossier match --game connect4",
+				"== checkers-mem: dossier match --game checkers", "--games 40 "}, nil, ""},
+		{"the memory series keeps a memory, the other none", []string{"--dry-run", "sf1800"}, nil, 0,
+			[]string{"--player1 name=dossier-mem memory=", "/sf1800-mem-memory --player2 name=sf1800 uci=/usr/games/stockfish",
+				"--player1 name=dossier-nomem --player2 name=sf1800"}, nil, ""},
+		{"same openings and clock in both series", []string{"--dry-run", "glaurung"}, []string{"TC=5+0.1", "GAMES=8"}, 0,
+			[]string{"--games 8 --tc 5+0.1 --concurrency 1 --openings", "/chess10.epd --pgn"}, nil, ""},
+		{"checkers records are PDN", []string{"--dry-run", "checkers"}, []string{"SERIES=nomem"}, 0,
+			[]string{"--max-moves 100 --pdn", "checkers-nomem.pdn"}, nil, "memory="},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, stdout, stderr := runExperiment(t, bash, c.env, c.args...)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, c.code, stdout, stderr)
+			}
+			for _, want := range c.out {
+				if !strings.Contains(stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, stdout)
+				}
+			}
+			for _, want := range c.err {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, stderr)
+				}
+			}
+			if c.without != "" && strings.Contains(stdout, c.without) {
+				t.Errorf("stdout holds %q:\n%s", c.without, stdout)
+			}
+		})
+	}
+	ignore, err := os.ReadFile("../.gitignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains("\n"+string(ignore)+"\n", "\n/tests/experiment-out/\n") {
+		t.Error(".gitignore lacks /tests/experiment-out/, the experiment's output folder")
+	}
+}
+
+// TestExperimentSummary checks the summary of testdata/experiment: four games a series against "toga2" (mem:
+// won, lost, drawn, won in 21 and 15 moves; nomem: four losses, games 3 and 4 with the moves and colours of
+// games 1 and 2) and a memory dump of two games
+// with 3 and 2 predicted opponent moves (2 and 0 right; a move without a prediction and one of ours ignored),
+// and three checkers games.
+func TestExperimentSummary(t *testing.T) {
+	bash := requirePeer(t, "bash")
+	cmd := exec.Command(bash, "experiment.sh", "--summary", "toga2")
+	cmd.Env = append(os.Environ(), "OUT=testdata/experiment") // the script runs from the repository's root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	// The intervals: 1.96 standard errors of the mean, e.g. mem's scores 1, 0, 1/2, 1 have variance 0.6875/3.
+	for _, want := range []string{
+		"mem        4  62.5% ±46.9 +2 =1 -1        100% 0% 50% 100%                18.0            0\n",
+		"nomem      4   0.0% ± 0.0 +0 =0 -4        0% 0% 0% 0%                     -               2\n",
+		"mem - nomem: +62.5% ±46.9% (significantly more)",
+		// mem's game 3 began as game 1, won, with the same colours, and kept its moves (a draw by its tags).
+		"mem: 1 games began as an earlier won game; left its line first: dossier 0, the opponent 0, neither (played again) 1\n",
+		"prediction (mem): 2 right of 5 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	// Checkers records are PDN, where the first player (who wins a 1-0) is Black: dossier-nomem won as Black
+	// in 16 moves (31 plies), lost as White to a 1-0, and won as White in 25.
+	cmd = exec.Command(bash, "experiment.sh", "--summary", "checkers")
+	cmd.Env = append(os.Environ(), "OUT=testdata/experiment")
+	if out, err = cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5            0\n"; !strings.Contains(string(out), want) {
+		t.Errorf("checkers summary lacks %q:\n%s", want, out)
+	}
+	// RUNS pools runs: the same records in two folders are twice the games, with the same learning curve and
+	// each run's repeats and memory counted in it alone.
+	var runs []string
+	for _, dir := range []string{t.TempDir(), t.TempDir()} {
+		for _, f := range []string{"toga2-mem.pgn", "toga2-nomem.pgn", "toga2-mem.dump.jsonl"} {
+			data, err := os.ReadFile("../testdata/experiment/" + f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dir+"/"+f, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runs = append(runs, dir)
+	}
+	cmd = exec.Command(bash, "experiment.sh", "--summary", "toga2")
+	cmd.Env = append(os.Environ(), "RUNS="+strings.Join(runs, " "))
+	if out, err = cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	for _, want := range []string{
+		"mem        8  62.5% ±30.7 +4 =2 -2        100% 0% 50% 100%                18.0            0\n",
+		"nomem      8   0.0% ± 0.0 +0 =0 -8        0% 0% 0% 0%                     -               4\n",
+		"mem: 2 games began as an earlier won game;",
+		"prediction (mem): 4 right of 10 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("pooled summary lacks %q:\n%s", want, out)
+		}
+	}
+	code, stdout, _ := runExperiment(t, bash, nil, "--summary", "connect4")
+	if code != 0 || !strings.Contains(stdout, "connect4: no game records") {
+		t.Errorf("summary of an opponent without records: exit %d, %q", code, stdout)
+	}
+}
