@@ -152,6 +152,9 @@ func (s *guardSearcher) Search(p games.Position, ctl *engine.Control, report fun
 	if res.Move == games.NoMove {
 		return own.res
 	}
+	if soft, _ := ctl.Budget(); res.Move == own.res.Move && soft == 0 && hard > 0 && !ctl.Stopped() {
+		return s.agreedUnderMoveTime(p, ctl, res, own, risk, report)
+	}
 	check := engine.Limits{Depth: max(own.res.Depth, 1)}
 	if hard > 0 {
 		check.MoveTime = hard - ctl.Elapsed()
@@ -163,6 +166,31 @@ func (s *guardSearcher) Search(p games.Position, ctl *engine.Control, report fun
 		check.Nodes = max(uint64(float64(lim.Nodes)*(1-guardOwnShare-guardModelShare)), 1)
 	}
 	return s.decide(p, res, own, ctl, check, risk, report)
+}
+
+// agreedUnderMoveTime plays the move the model search and our alpha-beta agree on, under a move time, which
+// asks for the whole time: our alpha-beta goes on searching (its table warm) for what the check would have
+// taken, and if it then prefers another move at a greater depth, that move is played; the model's is played
+// only while our search has it as its best.
+func (s *guardSearcher) agreedUnderMoveTime(p games.Position, ctl *engine.Control, res engine.Result, own ownRun,
+	risk int, report func(engine.Info)) engine.Result {
+	_, hard := ctl.Budget()
+	lim := ctl.Limits()
+	more := engine.Limits{Depth: lim.Depth, SearchMoves: lim.SearchMoves, MoveTime: max(hard-ctl.Elapsed(), time.Millisecond)}
+	cont := s.runOwn(p, ctl, more, p.ToMove())
+	res.Nodes += own.res.Nodes + cont.res.Nodes
+	if cont.res.Move != games.NoMove && cont.res.Move != res.Move && cont.res.Depth > own.res.Depth {
+		if report != nil {
+			report(engine.Info{Text: fmt.Sprintf("model risk: %s, the model's move and our best at depth %d, is not "+
+				"our best at depth %d; playing %s", p.FormatMove(res.Move), own.res.Depth, cont.res.Depth,
+				p.FormatMove(cont.res.Move))})
+		}
+		ours := cont.res
+		ours.Nodes = res.Nodes
+		return s.ours(ours, report)
+	}
+	own.res.Nodes = 0 // counted above
+	return s.decide(p, res, own, ctl, engine.Limits{}, risk, report)
 }
 
 // share returns the limits of one phase of a guarded search: the fraction f of the move's time and nodes,
