@@ -238,19 +238,15 @@ func linkedControl(outer *engine.Control, lim engine.Limits, side games.Side) (*
 // runOwn runs our alpha-beta on p under lim (linked to outer when outer is not nil) and keeps its best line
 // at every depth it completed, for the check to compare the model's move with at the same depth.
 func (s *guardSearcher) runOwn(p games.Position, outer *engine.Control, lim engine.Limits, side games.Side) ownRun {
-	run := ownRun{byDepth: map[int]ownLine{}}
 	ctl := engine.NewControl(lim, side)
 	release := ctl.Stop
 	if outer != nil {
 		ctl, release = linkedControl(outer, lim, side)
 	}
-	run.res = s.own.Search(p, ctl, func(info engine.Info) {
-		if info.Text == "" && info.Depth > 0 && len(info.PV) > 0 && info.MultiPV <= 1 {
-			run.byDepth[info.Depth] = ownLine{move: info.PV[0], score: info.Score}
-		}
-	})
+	lines := newDepthLines(nil)
+	res := s.own.Search(p, ctl, lines.report)
 	release()
-	return run
+	return ownRun{res: res, byDepth: lines.lines()}
 }
 
 // decide checks the model's result res against our own run: the model's move is searched by our alpha-beta

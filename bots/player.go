@@ -397,8 +397,9 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 		<-ctl.Released()
 		return engine.Result{}
 	}
-	res := s.Search(pos, ctl, report)
-	res = p.consultRecall(s, pos, ctl, res, report)
+	lines := newDepthLines(report)
+	res := s.Search(pos, ctl, lines.report)
+	res = p.consultRecall(s, pos, ctl, res, lines.lines(), report)
 	p.afterSearch(pos, res)
 	return res
 }

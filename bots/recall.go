@@ -5,6 +5,9 @@ package bots
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -91,9 +94,11 @@ func (p *Player) setRecall(r *recall) {
 
 // consultRecall changes the search's move when the game memory says so and our own search agrees that the
 // change costs at most ModelRisk: the move of a won game through this position, or, where the move chosen is
-// the one of a lost game, the best other move. It searches again only in such positions.
+// the one of a lost game, the best other move. It searches again, restricted to those moves, only in such
+// positions, and compares the values at the deepest depth both searches completed (main holds the first
+// search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
 func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
-	report func(engine.Info)) engine.Result {
+	main map[int]ownLine, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
 	r, risk, game := p.recall, float64(p.cfg.ModelRisk), p.game.Name()
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == AlphaBetaSearch
@@ -112,12 +117,16 @@ func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 		if err != nil || !games.IsLegal(pos, m) || m == res.Move {
 			return res
 		}
-		alt, ok := searchOnly(s, pos, ctl, res, []games.Move{m})
-		if ok && alt.Score >= res.Score-risk {
-			say("game memory: %s as in a game won against this opponent (%.0f, best %.0f)", text, alt.Score, res.Score)
+		alt, v, best, depth := searchOnly(s, pos, ctl, res, main, []games.Move{m})
+		switch {
+		case depth == 0:
+			say("game memory: no time to check %s of a won game; not replayed", text)
+		case v >= best-risk:
+			say("game memory: %s as in a game won against this opponent (%.0f, best %.0f at depth %d)", text, v, best, depth)
 			return alt
+		default:
+			say("game memory: %s of a won game is %.0f below the best at depth %d; not replayed", text, best-v, depth)
 		}
-		say("game memory: %s of a won game is %.0f below the best here; not replayed", text, res.Score-alt.Score)
 		return res
 	}
 	lostMoves, ok := r.lost[fen]
@@ -133,24 +142,69 @@ func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	if len(others) == 0 {
 		return res
 	}
-	alt, ok := searchOnly(s, pos, ctl, res, others)
-	if ok && alt.Score >= res.Score-risk {
-		say("game memory: leaving the line of a game lost to this opponent with %s (%.0f, best %.0f)",
-			pos.FormatMove(alt.Move), alt.Score, res.Score)
+	alt, v, best, depth := searchOnly(s, pos, ctl, res, main, others)
+	if depth > 0 && v >= best-risk {
+		say("game memory: leaving the line of a game lost to this opponent with %s (%.0f, best %.0f at depth %d)",
+			pos.FormatMove(alt.Move), v, best, depth)
 		return alt
 	}
 	return res
 }
 
-// searchOnly searches pos again, restricted to moves, as deep as the search that gave res, within a quarter
-// of the time that search took when it had a clock; ok is false when it did not reach that depth.
-func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result, moves []games.Move) (engine.Result, bool) {
+// searchOnly searches pos again, restricted to moves, at most as deep as the search that gave res, within a
+// quarter of the time that search took when it had a clock. It returns the result, and the value of its best
+// move and of the first search's best at the deepest depth both completed (depth 0: none).
+func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result, main map[int]ownLine,
+	moves []games.Move) (alt engine.Result, v, best float64, depth int) {
 	lim := engine.Limits{Depth: max(res.Depth, 1), SearchMoves: moves}
 	if outer := ctl.Limits(); outer.MoveTime > 0 || outer.Time[pos.ToMove()] > 0 {
 		lim.MoveTime = max(ctl.Elapsed()/4, 5*time.Millisecond)
 	}
-	alt := s.Search(pos.Clone(), engine.NewControl(lim, pos.ToMove()), nil)
-	return alt, alt.Move != games.NoMove && alt.Depth >= res.Depth
+	lines := newDepthLines(nil)
+	alt = s.Search(pos.Clone(), engine.NewControl(lim, pos.ToMove()), lines.report)
+	if alt.Move == games.NoMove {
+		return alt, 0, 0, 0
+	}
+	for d, l := range lines.byDepth {
+		if b, ok := main[d]; ok && d > depth && slices.Contains(moves, l.move) {
+			depth, v, best = d, l.score, b.score
+		}
+	}
+	if alt.Depth >= res.Depth && alt.Depth > depth { // a search that reported no lines (a test's searcher)
+		depth, v, best = alt.Depth, alt.Score, res.Score
+	}
+	return alt, v, best, depth
+}
+
+// depthLines keeps a search's best line at every depth it completed from its reports, passing them on.
+type depthLines struct {
+	mu      sync.Mutex
+	byDepth map[int]ownLine
+	next    func(engine.Info)
+}
+
+// newDepthLines returns a depthLines passing reports on to next (nil: none).
+func newDepthLines(next func(engine.Info)) *depthLines {
+	return &depthLines{byDepth: map[int]ownLine{}, next: next}
+}
+
+// report is the search's report function.
+func (d *depthLines) report(info engine.Info) {
+	if info.Text == "" && info.Depth > 0 && len(info.PV) > 0 && info.MultiPV <= 1 {
+		d.mu.Lock()
+		d.byDepth[info.Depth] = ownLine{move: info.PV[0], score: info.Score}
+		d.mu.Unlock()
+	}
+	if d.next != nil {
+		d.next(info)
+	}
+}
+
+// lines returns a copy of the lines kept.
+func (d *depthLines) lines() map[int]ownLine {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return maps.Clone(d.byDepth)
 }
 
 // containsText reports whether m, written in p's notation, is among texts.

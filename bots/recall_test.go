@@ -25,10 +25,17 @@ func recallMatch(t *testing.T, dir string, ourDepth, risk int) match.GameRecord 
 // recallMatchAgainst is recallMatch against an opponent searching oppDepth plies.
 func recallMatchAgainst(t *testing.T, dir string, ourDepth, risk, oppDepth int) match.GameRecord {
 	t.Helper()
+	return recallGame(t, dir, match.PlayerSpec{Name: "dossier", Preset: "mat-tot25", Depth: ourDepth}, risk, oppDepth, match.Limits{})
+}
+
+// recallGame plays one game of checkers from the start between us (a Player, with the memory dir, "" for
+// none) and mat-tot25 at depth oppDepth without memory, under lim.
+func recallGame(t *testing.T, dir string, us match.PlayerSpec, risk, oppDepth int, lim match.Limits) match.GameRecord {
+	t.Helper()
 	g := checkers.Game{}
 	var rec match.GameRecord
-	cfg := match.Config{Game: g, Games: 1, MaxMoves: 80, MoveTimeout: time.Minute,
-		Players: [2]match.PlayerSpec{{Name: "dossier", Preset: "mat-tot25", Depth: ourDepth}, {Name: "fixed", Preset: "mat-tot25", Depth: oppDepth}},
+	cfg := match.Config{Game: g, Games: 1, MaxMoves: 80, MoveTimeout: time.Minute, Limits: lim,
+		Players: [2]match.PlayerSpec{us, {Name: "fixed", Preset: "mat-tot25", Depth: oppDepth}},
 		NewSearcher: func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 			cfg := PlayerConfig{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4, ModelRisk: risk}
 			if spec.Name == "fixed" {
@@ -87,6 +94,35 @@ func TestGameMemoryWinsAWonGameAgain(t *testing.T) {
 	t.Logf("won at depth 6 in %d plies; depth 4 alone: %s after %d plies; with memory (ModelRisk 200): %s after %d plies; "+
 		"ModelRisk %d left the won game after %d plies", len(won.Moves), weak.Result, len(weak.Moves), again.Result,
 		len(again.Moves), DefaultModelRisk, same)
+}
+
+// Under a clock our own moves vary with the depth each search reaches, and the check of a won game's move,
+// cut short by the clock, compares values at the deepest depth both searches completed: the won game is
+// still replayed move for move. ModelRisk is 200 as above: at the default 50 the game is left at ply 8, where
+// a depth-8 search values the won game's 12-16 0.92 men below its best (the won game played it after a
+// shallower search), which is the ModelRisk rule doing its job.
+func TestGameMemoryReplaysAWonGameUnderAClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays clocked games")
+	}
+	dir := filepath.Join(t.TempDir(), "memory")
+	us := match.PlayerSpec{Name: "dossier", Preset: "strongest"}
+	lim := match.Limits{MoveTime: 30 * time.Millisecond}
+	won := recallGame(t, dir, us, 200, 2, lim)
+	if won.Result != games.FirstWins {
+		t.Fatalf("strongest at 30 ms a move did not beat mat-tot25 at depth 2: %s (%s)", won.Result, won.Termination)
+	}
+	for i := range 2 {
+		again := recallGame(t, dir, us, 200, 2, lim)
+		if again.Result != games.FirstWins || fmt.Sprint(again.Moves) != fmt.Sprint(won.Moves) {
+			same := 0
+			for same < min(len(again.Moves), len(won.Moves)) && again.Moves[same] == won.Moves[same] {
+				same++
+			}
+			t.Errorf("game %d: %s after %d plies, the same as the won game's %d for %d plies", i+2, again.Result,
+				len(again.Moves), len(won.Moves), same)
+		}
+	}
 }
 
 func TestGameMemoryLeavesALostLine(t *testing.T) {
