@@ -56,7 +56,7 @@ func (e autoEvidence) qualifies() bool {
 
 // String writes the evidence in a few words.
 func (e autoEvidence) String() string {
-	return fmt.Sprintf("%s over %d moves: top-1 %.0f%% vs minimax %.0f%% (2 SE %.0f points), log-likelihood %.2f vs %.2f",
+	return fmt.Sprintf("%s over %d moves: top-1 %.0f%% vs minimax (the better of ours at the learners' depth and our search's) %.0f%% (2 SE %.0f points), log-likelihood %.2f vs %.2f",
 		e.model, e.moves, 100*e.top1, 100*e.minimaxTop1, 100*autoMargin*e.se, e.loglik, e.minimaxLL)
 }
 
@@ -66,13 +66,15 @@ func poolEvidence(yards []learn.GameYardstick) []autoEvidence {
 		yards = yards[len(yards)-autoGames:]
 	}
 	pooled := map[string][2]learn.Score{} // model -> its score, minimax's on the same games
+	var search learn.Score                // the search's own predictions in those games
 	for _, y := range yards {
 		mm, ok := y.Scores[learn.MinimaxModelName]
 		if !ok {
 			continue
 		}
+		search = addScore(search, y.Scores[SearchModelName])
 		for name, s := range y.Scores {
-			if name == learn.MinimaxModelName || s.Moves != mm.Moves {
+			if name == learn.MinimaxModelName || name == SearchModelName || s.Moves != mm.Moves {
 				continue
 			}
 			pair := pooled[name]
@@ -82,10 +84,16 @@ func poolEvidence(yards []learn.GameYardstick) []autoEvidence {
 	var out []autoEvidence
 	for name, pair := range pooled {
 		s, mm := pair[0], pair[1]
+		// Minimax's top-1 is the better of the learners' fixed-depth minimax and our search's own
+		// predictions (over the moves it predicted, nearly all of them).
+		base := mm.Top1
+		if search.Moves >= autoMinMoves {
+			base = max(base, search.Top1)
+		}
 		n := float64(max(s.Moves, 1))
-		out = append(out, autoEvidence{model: name, moves: s.Moves, top1: s.Top1, minimaxTop1: mm.Top1,
+		out = append(out, autoEvidence{model: name, moves: s.Moves, top1: s.Top1, minimaxTop1: base,
 			loglik: s.LogLikelihood, minimaxLL: mm.LogLikelihood,
-			se: math.Sqrt((s.Top1*(1-s.Top1) + mm.Top1*(1-mm.Top1)) / n)})
+			se: math.Sqrt((s.Top1*(1-s.Top1) + base*(1-base)) / n)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].model < out[j].model })
 	return out
