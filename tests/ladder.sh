@@ -58,10 +58,14 @@ BIN=$OUT/dossier
 rung() {
   case "$1" in
     sf*) echo "name=sf${1#sf} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=100'" ;;
-    toga2) echo "name=toga2-n${TOGA_NODES:-20000} uci=/usr/games/toga2 nodes=${TOGA_NODES:-20000}" ;;
-    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-20000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-20000}" ;;
+    # toga2 ignores go nodes (it searched unlimited at any nodes=), so it is limited in depth.
+    toga2) echo "name=toga2-d${TOGA_DEPTH:-4} uci=/usr/games/toga2 depth=${TOGA_DEPTH:-4}" ;;
+    # glaurung starts two threads by default, which on a shared machine cost it its clock.
+    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-8000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-8000} Threads=1 Hash=16" ;;
     fairymax) echo "name=fairymax cecp=/usr/games/fairymax" ;;
-    phalanx) echo "name=phalanx-d${PHALANX_DEPTH:-4} cecp=/usr/games/phalanx depth=${PHALANX_DEPTH:-4}" ;;
+    # phalanx refuses CECP's sd (depth), and its easy levels (-e) pause for a fixed time per move that a
+    # fast clock cannot pay, so it is limited by its nodes per second (-n, its own option).
+    phalanx) echo "name=phalanx-nps${PHALANX_NPS:-20000} cecp=/usr/games/phalanx args='-n ${PHALANX_NPS:-20000}'" ;;
   esac
 }
 
