@@ -69,6 +69,15 @@ rung() {
   esac
 }
 
+# openings NAME: the match's openings option. Debian's fairymax announces no setboard, so it cannot start from
+# a FEN (an opening or random plies both arrive as one): its games start from the initial position.
+openings() {
+  case "$1" in
+    fairymax) ;;
+    *) echo "--openings testdata/chess/ladder20.epd" ;;
+  esac
+}
+
 # summarize NAME: the running score of dossier (by its name) after each game, the first game from which it
 # stays within 50% +- 5%, and the game lengths, from the PGN.
 summarize() {
@@ -96,7 +105,8 @@ for name in "${names[@]}"; do
   if [ "$MODE" = even ]; then
     me="$me mode=even memory=$OUT/$tag-memory"
   fi
-  args=(match --game chess --json --games "$GAMES" --tc "$TC" --concurrency 1 --openings testdata/chess/ladder20.epd
+  read -ra opening <<<"$(openings "$name")"
+  args=(match --game chess --json --games "$GAMES" --tc "$TC" --concurrency 1 "${opening[@]}"
     --pgn "$OUT/$tag.pgn" --player1 "$me" --player2 "$(rung "$name")")
   echo "== $tag: dossier ${args[*]}"
   [ "$DRY" = 1 ] && continue

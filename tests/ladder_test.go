@@ -29,6 +29,8 @@ func TestLadderScript(t *testing.T) {
 		{"full strength", []string{"--dry-run", "toga2"}, "MODE=strongest", 0, "--player1 name=dossier-strongest --player2 name=toga2", ""},
 		{"toga2 limited in depth, as it ignores nodes", []string{"--dry-run", "toga2"}, "TOGA_DEPTH=3", 0, "uci=/usr/games/toga2 depth=3", ""},
 		{"glaurung on one thread", []string{"--dry-run", "glaurung"}, "GLAURUNG_NODES=500", 0, "nodes=500 Threads=1", ""},
+		{"fairymax from the initial position", []string{"--dry-run", "fairymax"}, "", 0, "--concurrency 1 --pgn tests/ladder-out/fairymax-even.pgn", ""},
+		{"the others from the openings", []string{"--dry-run", "glaurung"}, "", 0, "--openings testdata/chess/ladder20.epd", ""},
 		{"phalanx by its own NPS limit", []string{"--dry-run", "phalanx"}, "PHALANX_NPS=5000", 0, "cecp=/usr/games/phalanx args='-n 5000'", ""},
 	}
 	for _, c := range cases {
