@@ -4,9 +4,11 @@
 #
 # usage: tests/ladder.sh [--dry-run] RUNG...   (RUNG: one of RUNGS below, or all)
 # Environment: MODE (even, the default, or strongest: dossier at full strength, to calibrate a rung's limit),
-# GAMES (40), TC (10+0.1). Results go to tests/ladder-out (which .gitignore covers): per rung and mode a .json
-# summary, a .pgn of the games, the memory directory of the even player, and a .txt with the running score
-# (after how many games it stays within 50% +- 5%) and the game lengths. The machine should be quiet: every
+# GAMES (40), TC (10+0.1), MARGIN (100ms: how far past zero a clock may run, dossier match's --time-margin;
+# on a loaded machine every engine overruns now and then, and a longer margin keeps flags from deciding
+# games). Results go to tests/ladder-out (which .gitignore covers): per rung and mode a .json summary, a .pgn
+# of the games, the memory directory of the even player, and a .txt with the running score (after how many
+# games it stays within 50% +- 5%) and the game lengths. The machine should be quiet: every
 # match runs with --concurrency 1, and Stockfish gets a Move Overhead of 100 ms.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +18,7 @@ cd "$(dirname "$0")/.."
 RUNGS=(sf1350 sf1600 sf1800 sf2000 toga2 glaurung fairymax phalanx)
 
 usage() {
-  echo "usage: tests/ladder.sh [--dry-run] RUNG...   (MODE=even|strongest GAMES=40 TC=10+0.1; results to tests/ladder-out)"
+  echo "usage: tests/ladder.sh [--dry-run] RUNG...   (MODE=even|strongest GAMES=40 TC=10+0.1 MARGIN=100ms; results to tests/ladder-out)"
   echo "RUNG: all, or one of: ${RUNGS[*]}"
 }
 
@@ -48,6 +50,7 @@ case "$MODE" in
 esac
 GAMES=${GAMES:-40}
 TC=${TC:-10+0.1}
+MARGIN=${MARGIN:-100ms}
 
 OUT=tests/ladder-out
 mkdir -p "$OUT"
@@ -106,7 +109,7 @@ for name in "${names[@]}"; do
     me="$me mode=even memory=$OUT/$tag-memory"
   fi
   read -ra opening <<<"$(openings "$name")"
-  args=(match --game chess --json --games "$GAMES" --tc "$TC" --concurrency 1 "${opening[@]}"
+  args=(match --game chess --json --games "$GAMES" --tc "$TC" --time-margin "$MARGIN" --concurrency 1 "${opening[@]}"
     --pgn "$OUT/$tag.pgn" --player1 "$me" --player2 "$(rung "$name")")
   echo "== $tag: dossier ${args[*]}"
   [ "$DRY" = 1 ] && continue
