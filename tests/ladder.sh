@@ -13,8 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# RUNGS are the names the command line accepts: Stockfish at UCI_Elo settings, Toga II and Glaurung limited by
-# nodes, and the CECP engines fairymax and phalanx (cecp=PATH players).
+# RUNGS are the names the command line accepts: Stockfish at UCI_Elo settings, Toga II limited in depth, Glaurung
+# in nodes, and the CECP engines fairymax (as it is) and phalanx (limited in nodes per second), cecp=PATH
+# players. The limits' defaults (TOGA_DEPTH, GLAURUNG_NODES, PHALANX_NPS) are those at which dossier at full
+# strength scored over 60% at 5+0.05 on a loaded machine (the README's "How good is it").
 RUNGS=(sf1350 sf1600 sf1800 sf2000 toga2 glaurung fairymax phalanx)
 
 usage() {
@@ -62,7 +64,7 @@ rung() {
   case "$1" in
     sf*) echo "name=sf${1#sf} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=100'" ;;
     # toga2 ignores go nodes (it searched unlimited at any nodes=), so it is limited in depth.
-    toga2) echo "name=toga2-d${TOGA_DEPTH:-4} uci=/usr/games/toga2 depth=${TOGA_DEPTH:-4}" ;;
+    toga2) echo "name=toga2-d${TOGA_DEPTH:-3} uci=/usr/games/toga2 depth=${TOGA_DEPTH:-3}" ;;
     # glaurung starts two threads by default, which on a shared machine cost it its clock.
     glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-8000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-8000} Threads=1 Hash=16" ;;
     fairymax) echo "name=fairymax cecp=/usr/games/fairymax" ;;
