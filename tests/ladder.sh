@@ -70,7 +70,7 @@ rung() {
     fairymax) echo "name=fairymax cecp=/usr/games/fairymax" ;;
     # phalanx refuses CECP's sd (depth), and its easy levels (-e) pause for a fixed time per move that a
     # fast clock cannot pay, so it is limited by its nodes per second (-n, its own option).
-    phalanx) echo "name=phalanx-nps${PHALANX_NPS:-20000} cecp=/usr/games/phalanx args='-n ${PHALANX_NPS:-20000}'" ;;
+    phalanx) echo "name=phalanx-nps${PHALANX_NPS:-400000} cecp=/usr/games/phalanx args='-n ${PHALANX_NPS:-400000}'" ;;
   esac
 }
 
