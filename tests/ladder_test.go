@@ -27,6 +27,11 @@ func TestLadderScript(t *testing.T) {
 		{"every rung", []string{"--dry-run", "all"}, "", 0, "== phalanx-even: dossier match --game chess", ""},
 		{"the even player keeps a memory", []string{"--dry-run", "sf2000"}, "", 0, "mode=even memory=tests/ladder-out/sf2000-even-memory", ""},
 		{"full strength", []string{"--dry-run", "toga2"}, "MODE=strongest", 0, "--player1 name=dossier-strongest --player2 name=toga2", ""},
+		{"toga2 limited in depth, as it ignores nodes", []string{"--dry-run", "toga2"}, "TOGA_DEPTH=3", 0, "uci=/usr/games/toga2 depth=3", ""},
+		{"glaurung on one thread", []string{"--dry-run", "glaurung"}, "GLAURUNG_NODES=500", 0, "nodes=500 Threads=1", ""},
+		{"fairymax from the initial position", []string{"--dry-run", "fairymax"}, "", 0, "--concurrency 1 --pgn tests/ladder-out/fairymax-even.pgn", ""},
+		{"the others from the openings", []string{"--dry-run", "glaurung"}, "", 0, "--openings testdata/chess/ladder20.epd", ""},
+		{"phalanx by its own NPS limit", []string{"--dry-run", "phalanx"}, "PHALANX_NPS=5000", 0, "cecp=/usr/games/phalanx args='-n 5000'", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
