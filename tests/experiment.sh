@@ -31,22 +31,8 @@ case "${1:-}" in
   --dry-run) DRY=1; shift ;;
   --summary) SUMMARY=1; shift ;;
 esac
-if [ $# = 0 ]; then
-  usage >&2
-  exit 2
-fi
-names=()
-for n in "$@"; do
-  if [ "$n" = all ]; then
-    names+=("${OPPONENTS[@]}")
-  elif [[ " ${OPPONENTS[*]} " == *" $n "* ]]; then
-    names+=("$n")
-  else
-    echo "tests/experiment.sh: unknown opponent \"$n\"" >&2
-    usage >&2
-    exit 2
-  fi
-done
+source tests/names.sh
+pick_names tests/experiment.sh opponent OPPONENTS OPPONENTS "$@"
 GAMES=${GAMES:-40}
 if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
   echo "tests/experiment.sh: GAMES must be a positive number, not \"$GAMES\"" >&2

@@ -22,18 +22,10 @@ case "${1:-}" in
   -h | --help) usage; exit 0 ;;
   --dry-run) DRY=1; shift ;;
 esac
-if [ $# = 0 ]; then
-  usage >&2
-  exit 2
-fi
-phases=()
-for ph in "$@"; do
-  case "$ph" in
-    all) phases+=(train heldout identify) ;;
-    train | heldout | identify) phases+=("$ph") ;;
-    *) echo "tests/identify.sh: unknown phase \"$ph\"" >&2; usage >&2; exit 2 ;;
-  esac
-done
+PHASES=(train heldout identify)
+source tests/names.sh
+pick_names tests/identify.sh phase PHASES PHASES "$@"
+phases=("${names[@]}")
 read -r -a engines <<<"${ENGINES:-${ALL[*]}}"
 for e in "${engines[@]}"; do
   if [[ " ${ALL[*]} " != *" $e "* ]]; then

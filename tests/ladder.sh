@@ -29,22 +29,8 @@ case "${1:-}" in
   -h | --help) usage; exit 0 ;;
   --dry-run) DRY=1; shift ;;
 esac
-if [ $# = 0 ]; then
-  usage >&2
-  exit 2
-fi
-names=()
-for n in "$@"; do
-  if [ "$n" = all ]; then
-    names+=("${RUNGS[@]}")
-  elif [[ " ${RUNGS[*]} " == *" $n "* ]]; then
-    names+=("$n")
-  else
-    echo "tests/ladder.sh: unknown rung \"$n\"" >&2
-    usage >&2
-    exit 2
-  fi
-done
+source tests/names.sh
+pick_names tests/ladder.sh rung RUNGS RUNGS "$@"
 MODE=${MODE:-even}
 case "$MODE" in
   even | strongest) ;;

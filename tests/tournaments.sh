@@ -25,22 +25,8 @@ case "${1:-}" in
   -h | --help) usage; exit 0 ;;
   --dry-run) DRY=1; shift ;;
 esac
-if [ $# = 0 ]; then
-  usage >&2
-  exit 2
-fi
-names=()
-for n in "$@"; do
-  if [ "$n" = all ]; then
-    names+=("${ALL[@]}")
-  elif [[ " ${EXPERIMENTS[*]} " == *" $n "* ]]; then
-    names+=("$n")
-  else
-    echo "tests/tournaments.sh: unknown experiment \"$n\"" >&2
-    usage >&2
-    exit 2
-  fi
-done
+source tests/names.sh
+pick_names tests/tournaments.sh experiment ALL EXPERIMENTS "$@"
 
 OUT=${OUT:-tournaments-out}
 mkdir -p "$OUT"
