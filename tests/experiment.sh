@@ -59,7 +59,8 @@ game() {
 
 # opponent NAME: the opponent's player spec. At dossier's clock the engines by others would win nearly every
 # game, so they are held back: Glaurung and Fairy-Stockfish by a node limit (with a clock of their own long
-# enough never to run out on a loaded machine), Toga II and Ethereal, which ignore "go nodes", by a shorter
+# enough never to run out on a loaded machine; Glaurung on one thread, so that its node limit makes it
+# deterministic: its default two threads made it leave lines it had lost), Toga II and Ethereal, which ignore "go nodes", by a shorter
 # clock of their own; Stockfish plays at its UCI_Elo on dossier's clock, or on SF_TC when set (Stockfish
 # 2400: 1.75+0.04). On this loaded machine the score moved steeply with an engine's own clock: Ethereal on
 # 0.5+0.01 lost 19 of 19, on 1+0.02 and 1.5+0.03 scored 9% and 5% of 40, on 2+0.05 92% of 6 (so: 1.75+0.04);
@@ -69,7 +70,7 @@ opponent() {
   local own="tc=${NODES_TC:-60+1}"
   case "$1" in
     toga2) echo "name=toga2-tc${TOGA_TC:-1.5+0.03} uci=/usr/games/toga2 tc=${TOGA_TC:-1.5+0.03}" ;;
-    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-10000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-10000} $own" ;;
+    glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-10000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-10000} Threads=1 Hash=16 $own" ;;
     ethereal) echo "name=ethereal-tc${ETHEREAL_TC:-1.75+0.04} uci=/usr/games/ethereal-chess tc=${ETHEREAL_TC:-1.75+0.04}" ;;
     fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-3000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-3000} $own" ;;
     sf*)
