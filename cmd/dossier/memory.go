@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -255,15 +256,19 @@ func yardstickLines(prof *memory.Profile) []yardstickLine {
 		if json.Unmarshal(pt.State, &y) != nil {
 			continue
 		}
+		// The baselines first, minimax's then our search's own predictions, then the learned models by name.
+		baselines := []string{learn.MinimaxModelName, bots.SearchModelName}
 		names := make([]string, 0, len(y.Scores))
 		for name := range y.Scores {
-			if name != learn.MinimaxModelName {
+			if !slices.Contains(baselines, name) {
 				names = append(names, name)
 			}
 		}
 		sort.Strings(names)
-		if _, ok := y.Scores[learn.MinimaxModelName]; ok {
-			names = append([]string{learn.MinimaxModelName}, names...)
+		for i := len(baselines) - 1; i >= 0; i-- {
+			if _, ok := y.Scores[baselines[i]]; ok {
+				names = append([]string{baselines[i]}, names...)
+			}
 		}
 		line := yardstickLine{GameID: pt.GameID, Game: y.Game}
 		for _, name := range names {

@@ -7,10 +7,12 @@ import (
 	"encoding/xml"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"dossier/bots"
 	"dossier/bots/match"
 	"dossier/games/tictactoe"
 	"dossier/memory"
@@ -179,8 +181,13 @@ func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
 		t.Fatalf("%d yardsticks, want 2:\n%s", len(report.Yardsticks), stdout)
 	}
 	for _, y := range report.Yardsticks {
-		if y.GameID == "" || len(y.Scores) != 4 || y.Scores[0].Model != learn.MinimaxModelName || y.Scores[0].Moves == 0 {
-			t.Errorf("yardstick %+v: want four models, minimax first, with moves and the game's ID", y)
+		var names []string
+		for _, sc := range y.Scores {
+			names = append(names, sc.Model)
+		}
+		want := []string{learn.MinimaxModelName, bots.SearchModelName, learn.ModelDepth, bots.DiscrepancyModelName, learn.ModelTypeProbs}
+		if y.GameID == "" || !slices.Equal(names, want) || y.Scores[0].Moves == 0 {
+			t.Errorf("yardstick %+v: want the models %v in that order, with moves and the game's ID", y, want)
 		}
 	}
 	models := map[string]learnedLine{}
