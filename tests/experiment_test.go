@@ -2,7 +2,6 @@
 package tests
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"strings"
@@ -10,25 +9,13 @@ import (
 )
 
 // runExperiment runs tests/experiment.sh with args and extra environment, returning its exit code and output.
-func runExperiment(t *testing.T, bash string, env []string, args ...string) (int, string, string) {
+func runExperiment(t *testing.T, env []string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(bash, append([]string{"experiment.sh"}, args...)...)
 	// The dry runs write the opening files to OUT: a temporary directory keeps them out of the tree.
-	cmd.Env = append(append(os.Environ(), "OUT="+t.TempDir()), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return code, stdout.String(), stderr.String()
+	return runTestScript(t, "experiment.sh", append([]string{"OUT=" + t.TempDir()}, env...), args...)
 }
 
 func TestExperimentScript(t *testing.T) {
-	bash := requirePeer(t, "bash")
 	cases := []struct {
 		name     string
 		args     []string
@@ -56,7 +43,7 @@ func TestExperimentScript(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			code, stdout, stderr := runExperiment(t, bash, c.env, c.args...)
+			code, stdout, stderr := runExperiment(t, c.env, c.args...)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, c.code, stdout, stderr)
 			}
@@ -150,7 +137,7 @@ func TestExperimentSummary(t *testing.T) {
 			t.Errorf("pooled summary lacks %q:\n%s", want, out)
 		}
 	}
-	code, stdout, _ := runExperiment(t, bash, nil, "--summary", "connect4")
+	code, stdout, _ := runExperiment(t, nil, "--summary", "connect4")
 	if code != 0 || !strings.Contains(stdout, "connect4: no game records") {
 		t.Errorf("summary of an opponent without records: exit %d, %q", code, stdout)
 	}

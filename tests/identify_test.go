@@ -3,15 +3,12 @@
 package tests
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
 
 func TestIdentifyScript(t *testing.T) {
-	bash := requirePeer(t, "bash")
 	cases := []struct {
 		name     string
 		args     []string
@@ -33,34 +30,23 @@ func TestIdentifyScript(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(bash, append([]string{"identify.sh"}, c.args...)...)
-			cmd.Env = append(os.Environ(), "OUT="+t.TempDir())
+			env := []string{"OUT=" + t.TempDir()}
 			if c.env != "" {
-				cmd.Env = append(cmd.Env, c.env)
+				env = append(env, c.env)
 			}
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if code != c.code || !strings.Contains(stdout.String(), c.out) || !strings.Contains(stderr.String(), c.err) {
-				t.Fatalf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout.String(), stderr.String(), c.code, c.out, c.err)
+			code, stdout, stderr := runTestScript(t, "identify.sh", env, c.args...)
+			if code != c.code || !strings.Contains(stdout, c.out) || !strings.Contains(stderr, c.err) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, c.code, c.out, c.err)
 			}
 		})
 	}
 	// The held-out games are played without memory: otherwise the identifier would find them stored.
-	cmd := exec.Command(bash, "identify.sh", "--dry-run", "heldout")
-	cmd.Env = append(os.Environ(), "OUT="+t.TempDir())
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
+	code, out, stderr := runTestScript(t, "identify.sh", []string{"OUT=" + t.TempDir()}, "--dry-run", "heldout")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if n := strings.Count(string(out), "== "); n != 11 || strings.Contains(string(out), "memory=") {
-		t.Errorf("held-out matches: %d planned (want 11), memory given: %v\n%s", n, strings.Contains(string(out), "memory="), out)
+	if n := strings.Count(out, "== "); n != 11 || strings.Contains(out, "memory=") {
+		t.Errorf("held-out matches: %d planned (want 11), memory given: %v\n%s", n, strings.Contains(out, "memory="), out)
 	}
 	ignore, err := os.ReadFile("../.gitignore")
 	if err != nil {

@@ -2,15 +2,12 @@
 package tests
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
 
 func TestLadderScript(t *testing.T) {
-	bash := requirePeer(t, "bash")
 	cases := []struct {
 		name     string
 		args     []string
@@ -35,22 +32,13 @@ func TestLadderScript(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cmd := exec.Command(bash, append([]string{"ladder.sh"}, c.args...)...)
-			cmd.Env = os.Environ()
+			var env []string
 			if c.env != "" {
-				cmd.Env = append(cmd.Env, c.env)
+				env = append(env, c.env)
 			}
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if code != c.code || !strings.Contains(stdout.String(), c.out) || !strings.Contains(stderr.String(), c.err) {
-				t.Fatalf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout.String(), stderr.String(), c.code, c.out, c.err)
+			code, stdout, stderr := runTestScript(t, "ladder.sh", env, c.args...)
+			if code != c.code || !strings.Contains(stdout, c.out) || !strings.Contains(stderr, c.err) {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, c.code, c.out, c.err)
 			}
 		})
 	}

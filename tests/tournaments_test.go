@@ -2,9 +2,7 @@
 package tests
 
 import (
-	"bytes"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,19 +11,8 @@ import (
 // runScript runs tournaments.sh with args and OUT set to out, and returns stdout, stderr and the exit code.
 func runScript(t *testing.T, out string, args ...string) (string, string, int) {
 	t.Helper()
-	bash := requirePeer(t, "bash")
-	cmd := exec.Command(bash, append([]string{"tournaments.sh"}, args...)...)
-	cmd.Env = append(os.Environ(), "OUT="+out)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return stdout.String(), stderr.String(), code
+	code, stdout, stderr := runTestScript(t, "tournaments.sh", []string{"OUT=" + out}, args...)
+	return stdout, stderr, code
 }
 
 func TestTournamentsScript(t *testing.T) {
