@@ -3,7 +3,6 @@ package tests
 
 import (
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -77,13 +76,16 @@ func TestExperimentScript(t *testing.T) {
 // with 3 and 2 predicted opponent moves (2 and 0 right; a move without a prediction and one of ours ignored),
 // and three checkers games.
 func TestExperimentSummary(t *testing.T) {
-	bash := requirePeer(t, "bash")
-	cmd := exec.Command(bash, "experiment.sh", "--summary", "toga2")
-	cmd.Env = append(os.Environ(), "OUT=testdata/experiment") // the script runs from the repository's root
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
+	// summary runs the script's summary of an opponent with the environment variable env set.
+	summary := func(env, opponent string) string {
+		t.Helper()
+		code, stdout, stderr := runTestScript(t, "experiment.sh", []string{env}, "--summary", opponent)
+		if code != 0 {
+			t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+		}
+		return stdout + stderr
 	}
+	out := summary("OUT=testdata/experiment", "toga2") // the script runs from the repository's root
 	// The intervals: 1.96 standard errors of the mean, e.g. mem's scores 1, 0, 1/2, 1 have variance 0.6875/3.
 	for _, want := range []string{
 		"mem        4  62.5% ±46.9 +2 =1 -1        100% 0% 50% 100%                18.0            0\n",
@@ -93,18 +95,14 @@ func TestExperimentSummary(t *testing.T) {
 		"mem: 1 games began as an earlier won game; left its line first: dossier 0, the opponent 0, neither (played again) 1\n",
 		"prediction (mem): 2 right of 5 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
 	} {
-		if !strings.Contains(string(out), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
 	// Checkers records are PDN, where the first player (who wins a 1-0) is Black: dossier-nomem won as Black
 	// in 16 moves (31 plies), lost as White to a 1-0, and won as White in 25.
-	cmd = exec.Command(bash, "experiment.sh", "--summary", "checkers")
-	cmd.Env = append(os.Environ(), "OUT=testdata/experiment")
-	if out, err = cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5            0\n"; !strings.Contains(string(out), want) {
+	out = summary("OUT=testdata/experiment", "checkers")
+	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5            0\n"; !strings.Contains(out, want) {
 		t.Errorf("checkers summary lacks %q:\n%s", want, out)
 	}
 	// RUNS pools runs: the same records in two folders are twice the games, with the same learning curve and
@@ -122,18 +120,14 @@ func TestExperimentSummary(t *testing.T) {
 		}
 		runs = append(runs, dir)
 	}
-	cmd = exec.Command(bash, "experiment.sh", "--summary", "toga2")
-	cmd.Env = append(os.Environ(), "RUNS="+strings.Join(runs, " "))
-	if out, err = cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
+	out = summary("RUNS="+strings.Join(runs, " "), "toga2")
 	for _, want := range []string{
 		"mem        8  62.5% ±30.7 +4 =2 -2        100% 0% 50% 100%                18.0            0\n",
 		"nomem      8   0.0% ± 0.0 +0 =0 -8        0% 0% 0% 0%                     -               4\n",
 		"mem: 2 games began as an earlier won game;",
 		"prediction (mem): 4 right of 10 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
 	} {
-		if !strings.Contains(string(out), want) {
+		if !strings.Contains(out, want) {
 			t.Errorf("pooled summary lacks %q:\n%s", want, out)
 		}
 	}
