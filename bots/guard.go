@@ -178,7 +178,7 @@ func (s *guardSearcher) agreedUnderMoveTime(p games.Position, ctl *engine.Contro
 	lim := ctl.Limits()
 	more := engine.Limits{Depth: lim.Depth, SearchMoves: lim.SearchMoves, MoveTime: max(hard-ctl.Elapsed(), time.Millisecond)}
 	cont := s.runOwn(p, ctl, more, p.ToMove())
-	res.Nodes += own.res.Nodes + cont.res.Nodes
+	res.Nodes += cont.res.Nodes
 	if cont.res.Move != games.NoMove && cont.res.Move != res.Move && cont.res.Depth > own.res.Depth {
 		if report != nil {
 			report(engine.Info{Text: fmt.Sprintf("model risk: %s, the model's move and our best at depth %d, is not "+
@@ -186,11 +186,10 @@ func (s *guardSearcher) agreedUnderMoveTime(p games.Position, ctl *engine.Contro
 				p.FormatMove(cont.res.Move))})
 		}
 		ours := cont.res
-		ours.Nodes = res.Nodes
+		ours.Nodes = res.Nodes + own.res.Nodes
 		return s.ours(ours, report)
 	}
-	own.res.Nodes = 0 // counted above
-	return s.decide(p, res, own, ctl, engine.Limits{}, risk, report)
+	return s.decide(p, res, own, ctl, engine.Limits{}, risk, report) // the moves agree: decide says so
 }
 
 // share returns the limits of one phase of a guarded search: the fraction f of the move's time and nodes,

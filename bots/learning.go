@@ -534,10 +534,7 @@ func (p *Player) prepareLearning() {
 		p.mu.Unlock()
 		return
 	}
-	our, err := LookupPreset(g, cfg.Preset)
-	if err != nil {
-		our, err = LookupPreset(g, DefaultPreset)
-	}
+	our, err := learnedPreset(g, cfg)
 	if err != nil {
 		return
 	}
@@ -548,6 +545,15 @@ func (p *Player) prepareLearning() {
 	p.mu.Lock()
 	p.prepared = prep
 	p.mu.Unlock()
+}
+
+// learnedPreset is our own preset as the learners take it (their minimax and depth models use its
+// evaluation): the configured one, or the game's default when the configuration names another game's.
+func learnedPreset(g games.Game, cfg PlayerConfig) (Preset, error) {
+	if our, err := LookupPreset(g, cfg.Preset); err == nil {
+		return our, nil
+	}
+	return LookupPreset(g, DefaultPreset)
 }
 
 // loadLearning reads the opponent's models from the memory and builds its learners and auto's choice.
@@ -597,11 +603,9 @@ func (p *Player) startLearning() {
 	mem, log, cfg := p.dossier.mem, p.dossier.log, p.cfg
 	// The worker reads the profile itself, before the first move it learns, so that no search waits for it.
 	load := func() *learners {
-		our, err := LookupPreset(g, cfg.Preset)
+		our, err := learnedPreset(g, cfg)
 		if err != nil {
-			if our, err = LookupPreset(g, DefaultPreset); err != nil {
-				return nil
-			}
+			return nil
 		}
 		if prep := loadLearning(mem, key, g, our, log); prep != nil {
 			return prep.l

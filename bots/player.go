@@ -399,7 +399,7 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 	}
 	lines := newDepthLines(report)
 	res := s.Search(pos, ctl, lines.report)
-	res = p.consultRecall(s, pos, ctl, res, lines.lines(), report)
+	res = p.consultRecall(s, pos, ctl, res, lines, report)
 	p.afterSearch(pos, res)
 	return res
 }

@@ -95,10 +95,10 @@ func (p *Player) setRecall(r *recall) {
 // consultRecall changes the search's move when the game memory says so and our own search agrees that the
 // change costs at most ModelRisk: the move of a won game through this position, or, where the move chosen is
 // the one of a lost game, the best other move. It searches again, restricted to those moves, only in such
-// positions, and compares the values at the deepest depth both searches completed (main holds the first
+// positions, and compares the values at the deepest depth both searches completed (main kept the first
 // search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
 func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
-	main map[int]ownLine, report func(engine.Info)) engine.Result {
+	main *depthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
 	r, risk, game := p.recall, float64(p.cfg.ModelRisk), p.game.Name()
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == AlphaBetaSearch
@@ -154,7 +154,7 @@ func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 // searchOnly searches pos again, restricted to moves, at most as deep as the search that gave res, within a
 // quarter of the time that search took when it had a clock. It returns the result, and the value of its best
 // move and of the first search's best at the deepest depth both completed (depth 0: none).
-func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result, main map[int]ownLine,
+func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result, main *depthLines,
 	moves []games.Move) (alt engine.Result, v, best float64, depth int) {
 	lim := engine.Limits{Depth: max(res.Depth, 1), SearchMoves: moves}
 	if outer := ctl.Limits(); outer.MoveTime > 0 || outer.Time[pos.ToMove()] > 0 {
@@ -165,8 +165,9 @@ func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res 
 	if alt.Move == games.NoMove {
 		return alt, 0, 0, 0
 	}
-	for d, l := range lines.byDepth {
-		if b, ok := main[d]; ok && d > depth && slices.Contains(moves, l.move) {
+	first := main.lines()
+	for d, l := range lines.lines() {
+		if b, ok := first[d]; ok && d > depth && slices.Contains(moves, l.move) {
 			depth, v, best = d, l.score, b.score
 		}
 	}
