@@ -5,7 +5,8 @@
 # usage: tests/experiment.sh [--dry-run | --summary] OPPONENT...   (OPPONENT: one of OPPONENTS below, or all)
 # Environment: GAMES (40), SERIES ("mem nomem": which series to play; "nomem" alone calibrates), PARALLEL (1: the
 # two series of an opponent run side by side, each with --concurrency 1, so that both see the same machine load;
-# 0: one after the other), TC (dossier's clock, 2+0.05), OUT (tests/experiment-out, which .gitignore covers),
+# 0: one after the other), OPENINGS (10: how many of the game's ten openings the series cycle through; fewer
+# openings meet each position more often, which is what game memory needs), TC (dossier's clock, 2+0.05), OUT (tests/experiment-out, which .gitignore covers),
 # RUNS (--summary only: folders of several runs to pool), and the opponents' limits below (TOGA_TC, ...). Per
 # opponent and series OUT holds NAME-SERIES.json (the match summary), .log, .pgn (.pdn for checkers), and for the
 # memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary reads those files
@@ -46,6 +47,11 @@ for s in $SERIES; do
   esac
 done
 PARALLEL=${PARALLEL:-1}
+OPENINGS=${OPENINGS:-10}
+if ! [[ "$OPENINGS" =~ ^([1-9]|10)$ ]]; then
+  echo "tests/experiment.sh: OPENINGS must be a number from 1 to 10, not \"$OPENINGS\"" >&2
+  exit 2
+fi
 OUT=${OUT:-tests/experiment-out}
 BIN=$OUT/dossier
 
@@ -61,25 +67,40 @@ game() {
 # game, so they are held back: Glaurung and Fairy-Stockfish by a node limit (with a clock of their own long
 # enough never to run out on a loaded machine; Glaurung on one thread, so that its node limit makes it
 # deterministic: its default two threads made it leave lines it had lost), Toga II and Ethereal, which ignore "go nodes", by a shorter
-# clock of their own; Stockfish plays at its UCI_Elo on dossier's clock, or on SF_TC when set (Stockfish
+# clock of their own, or with TOGA_DEPTH / ETHEREAL_DEPTH set by a fixed depth on the long clock (which makes
+# them repeat a game move for move); Stockfish plays at its UCI_Elo on dossier's clock, or on SF_TC when set (Stockfish
 # 2400: 1.75+0.04). On this loaded machine the score moved steeply with an engine's own clock: Ethereal on
 # 0.5+0.01 lost 19 of 19, on 1+0.02 and 1.5+0.03 scored 9% and 5% of 40, on 2+0.05 92% of 6 (so: 1.75+0.04);
 # Toga II on 1+0.02 scored 12% of 19. The limits were calibrated so that
-# dossier without memory scores between 20% and 80% (tests/experiment-results.md).
+# dossier without memory scores between 20% and 80% (tests/experiment-results.md). The checkers and Connect-Four
+# presets search to their depth on the same long clock of their own, so that the depth ends every search and
+# they too repeat a game (on dossier's 2+0.05 a depth-14 checkers search cut short by the clock left won lines).
 opponent() {
   local own="tc=${NODES_TC:-60+1}"
   case "$1" in
-    toga2) echo "name=toga2-tc${TOGA_TC:-1.5+0.03} uci=/usr/games/toga2 tc=${TOGA_TC:-1.5+0.03}" ;;
+    toga2)
+      if [ -n "${TOGA_DEPTH:-}" ]; then
+        echo "name=toga2-d$TOGA_DEPTH uci=/usr/games/toga2 depth=$TOGA_DEPTH $own"
+      else
+        echo "name=toga2-tc${TOGA_TC:-1.5+0.03} uci=/usr/games/toga2 tc=${TOGA_TC:-1.5+0.03}"
+      fi
+      ;;
     glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-10000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-10000} Threads=1 Hash=16 $own" ;;
-    ethereal) echo "name=ethereal-tc${ETHEREAL_TC:-1.75+0.04} uci=/usr/games/ethereal-chess tc=${ETHEREAL_TC:-1.75+0.04}" ;;
+    ethereal)
+      if [ -n "${ETHEREAL_DEPTH:-}" ]; then
+        echo "name=ethereal-d$ETHEREAL_DEPTH uci=/usr/games/ethereal-chess depth=$ETHEREAL_DEPTH Threads=1 $own"
+      else
+        echo "name=ethereal-tc${ETHEREAL_TC:-1.75+0.04} uci=/usr/games/ethereal-chess tc=${ETHEREAL_TC:-1.75+0.04}"
+      fi
+      ;;
     fairy-sf) echo "name=fairy-sf-n${FAIRY_NODES:-3000} uci=/usr/games/fairy-stockfish nodes=${FAIRY_NODES:-3000} $own" ;;
     sf*)
       local sftc=${SF_TC:-}
       [ "$1" = sf2400 ] && sftc=${SF_TC:-1.75+0.04}
       echo "name=${1}${sftc:+-tc$sftc} uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=${1#sf} Threads=1 Hash=16 'Move Overhead=50'${sftc:+ tc=$sftc}"
       ;;
-    checkers) echo "name=${CHECKERS_OP:-strongest-d10} preset=${CHECKERS_PRESET:-strongest} depth=${CHECKERS_DEPTH:-10}" ;;
-    connect4) echo "name=${CONNECT4_OP:-sophisticated-d12} preset=${CONNECT4_PRESET:-sophisticated} depth=${CONNECT4_DEPTH:-12}" ;;
+    checkers) echo "name=${CHECKERS_OP:-strongest-d10} preset=${CHECKERS_PRESET:-strongest} depth=${CHECKERS_DEPTH:-10} $own" ;;
+    connect4) echo "name=${CONNECT4_OP:-sophisticated-d12} preset=${CONNECT4_PRESET:-sophisticated} depth=${CONNECT4_DEPTH:-12} $own" ;;
   esac
 }
 
@@ -88,25 +109,26 @@ timecontrol() {
   echo "${TC:-2+0.05}"
 }
 
-# openings NAME: writes the opponent's game's 10 openings to OUT and prints the match options that read them.
-# Ten openings played four times each (twice a colour) in 40 games let the memory meet each position again.
+# openings NAME: writes the first OPENINGS of the opponent's game's 10 openings to OUT and prints the match
+# options that read them. Ten openings played four times each (twice a colour) in 40 games let the memory meet
+# each position again, in rounds 2 to 4 only; two openings in 40 games meet each start and colour ten times.
 openings() {
   case "$(game "$1")" in
     chess)
-      head -n 10 testdata/chess/ladder20.epd >"$OUT/chess10.epd"
-      echo "--openings $OUT/chess10.epd"
+      head -n "$OPENINGS" testdata/chess/ladder20.epd >"$OUT/chess$OPENINGS.epd"
+      echo "--openings $OUT/chess$OPENINGS.epd"
       ;;
     checkers)
       # Ten common 2- to 4-ply openings (PDN movetext), and the papers' 100-move limit.
       printf '%s\n' '1. 11-15 23-19 2. 8-11 22-17' '1. 11-15 22-18 2. 15x22 25x18' '1. 9-13 22-18 2. 10-14' \
         '1. 10-15 23-19' '1. 11-16 22-18' '1. 12-16 24-20' '1. 9-14 22-17' '1. 10-14 24-19' '1. 11-15 24-20' \
-        '1. 9-13 23-18' >"$OUT/checkers10.txt"
-      echo "--openings $OUT/checkers10.txt --max-moves 100"
+        '1. 9-13 23-18' | head -n "$OPENINGS" >"$OUT/checkers$OPENINGS.txt"
+      echo "--openings $OUT/checkers$OPENINGS.txt --max-moves 100"
       ;;
     connect4)
       # Ten two-disc openings in Pons's column digits (1 is the leftmost column).
-      printf '%s\n' 41 42 43 44 45 46 47 34 54 33 >"$OUT/connect4-10.txt"
-      echo "--openings $OUT/connect4-10.txt"
+      printf '%s\n' 41 42 43 44 45 46 47 34 54 33 | head -n "$OPENINGS" >"$OUT/connect4-$OPENINGS.txt"
+      echo "--openings $OUT/connect4-$OPENINGS.txt"
       ;;
   esac
 }

@@ -1,4 +1,5 @@
-// The learn subcommand: Sen & Arora's training phase, learning an opponent's discrepancy counts by playing it.
+// The learn subcommand: Sen & Arora's training phase, learning an opponent's discrepancy counts by playing it,
+// or Carmel & Markovitch's strategy learning from a player's recorded games (learnstrategy.go).
 package main
 
 import (
@@ -21,6 +22,7 @@ import (
 )
 
 const learnHelp = `usage: dossier learn --learner discrepancy --player SPEC --opponent SPEC --out FILE [options]
+       dossier learn --learner strategy --records FILE.pgn --name PLAYER [--max-depth N] [--examples N] [--seed N] [--json]
 
 Plays --games games between the player and the opponent from random starting configurations (each played
 twice, colours swapped) and counts every move of the opponent by its discrepancy: how much worse for the
@@ -33,14 +35,22 @@ SPECs are dossier match's (dossier match --help). The player is in-process and n
 depth= or --depth); with search=meu and no model= it learns while it plays, as Sen & Arora's MEU did,
 with the counts learned so far as its model. The opponent may be a preset or an external engine (uci=).
 e.g. dossier learn --game connect4 --learner discrepancy --player 'preset=sophisticated depth=4' \
-       --opponent 'preset=sp' --games 400 --start-plies 2,4,6,8,10,12,14,16 --seed 1 --out sp-counts.json`
+       --opponent 'preset=sp' --games 400 --start-plies 2,4,6,8,10,12,14,16 --seed 1 --out sp-counts.json
+
+The strategy learner reads the chess games of FILE.pgn, takes PLAYER's moves (each position once, where it had
+a choice), draws --examples of them by --seed, and learns a linear evaluation over the chess features and a
+depth that explain them (Carmel & Markovitch's Figure 9, by linear programming): 60% of the moves to train on,
+15% to choose the depth and iterations by, 25% held out. It reports how well the learned strategy and minimax
+with dossier's own evaluation at each depth up to --max-depth predict the held-out moves (top-1, top-3,
+log-likelihood; moves of equal value share their places).
+e.g. dossier learn --learner strategy --records glaurung-games.pgn --name glaurung --max-depth 2`
 
 // runLearn plays the training games and writes the counts; 2 is a usage error, 1 a failure.
 func runLearn(args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier learn", learnHelp, stdout, stderr)
 	fs := cmd.Flags
 	gameName := fs.String("game", "connect4", "game: "+strings.Join(catalog.Names(), ", "))
-	learner := fs.String("learner", "discrepancy", "what to learn: discrepancy (Sen & Arora's counts by discrepancy range)")
+	learner := fs.String("learner", "discrepancy", "what to learn: discrepancy (Sen & Arora's counts by discrepancy range, by playing) or strategy (Carmel & Markovitch's linear programming, from --records)")
 	playerText := fs.String("player", "", "the learning player's spec (required, in-process)")
 	opponentText := fs.String("opponent", "", "the opponent's spec (required)")
 	gamesCount := fs.Int("games", 400, "number of training games (each starting configuration is played twice)")
@@ -53,13 +63,47 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	depth := fs.Int("depth", 0, "depth limit of every move, in plies")
 	movetime := fs.Int("movetime", 0, "time of every move in milliseconds")
 	maxMoves := fs.Int("max-moves", 0, "a draw after this many moves of each side; 0: none")
+	records := fs.String("records", "", "strategy: the chess games to learn from (PGN, gzip-compressed when it ends in .gz)")
+	name := fs.String("name", "", "strategy: the player whose moves are learned (its White or Black tag)")
+	maxDepth := fs.Int("max-depth", 2, "strategy: the deepest search depth tried (1..4)")
+	examples := fs.Int("examples", 800, "strategy: at most this many of the player's moves, drawn by --seed (more can make the solver fail: see the README)")
+	asJSON := fs.Bool("json", false, "strategy: print the report as one JSON object")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
 	}
 	usageError := cmd.UsageError
+	discrepancyOnly := []string{"player", "opponent", "games", "start-plies", "out", "edges", "band-plies", "concurrency",
+		"depth", "movetime", "max-moves"}
+	strategyOnly := []string{"records", "name", "max-depth", "examples", "json"}
+	switch *learner {
+	case "strategy":
+		if code, stop := cmd.Refuse("with --learner strategy", discrepancyOnly...); stop {
+			return code
+		}
+		switch {
+		case *records == "" || *name == "":
+			return usageError("--records and --name are required with --learner strategy (dossier learn --help)")
+		case cmd.Changed("game") && !strings.EqualFold(*gameName, "chess"):
+			return usageError("--game %s: the strategy learner reads chess games (PGN)", *gameName)
+		case *maxDepth < 1 || *maxDepth > maxStrategyDepth:
+			return usageError("--max-depth must be 1..%d", maxStrategyDepth)
+		case *examples < 20:
+			return usageError("--examples must be at least 20")
+		}
+		err := learnStrategyFromRecords(strategyOptions{records: *records, name: *name, maxDepth: *maxDepth,
+			examples: *examples, seed: *seed, asJSON: *asJSON}, stdout)
+		if err != nil {
+			return cmd.Fail("%v", err)
+		}
+		return cli.ExitOK
+	case "discrepancy":
+		if code, stop := cmd.Refuse("with --learner discrepancy", strategyOnly...); stop {
+			return code
+		}
+	default:
+		return usageError("--learner %q: the learners are discrepancy and strategy", *learner)
+	}
 	switch {
-	case *learner != "discrepancy":
-		return usageError("--learner %q: the learner is discrepancy", *learner)
 	case *playerText == "" || *opponentText == "" || *out == "":
 		return usageError("--player, --opponent and --out are required (dossier learn --help)")
 	case *gamesCount < 1 || *concurrency < 1:
@@ -96,7 +140,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError("--player: %v", err)
 	}
-	learn, err := bots.NewDiscrepancyLearner(g, bots.DiscrepancyLearnerConfig{Preset: player.Preset, Depth: playerDepth,
+	dl, err := bots.NewDiscrepancyLearner(g, bots.DiscrepancyLearnerConfig{Preset: player.Preset, Depth: playerDepth,
 		Edges: edges, BandPlies: *bandPlies, Opponent: *opponentText})
 	if err != nil {
 		return usageError("%v", err)
@@ -110,7 +154,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		if err != nil || !online || !reflect.DeepEqual(spec, player) {
 			return built, err
 		}
-		searcher, err := learn.NewMEUSearcher(bots.PlayerConfig{Preset: spec.Preset, Depth: spec.Depth,
+		searcher, err := dl.NewMEUSearcher(bots.PlayerConfig{Preset: spec.Preset, Depth: spec.Depth,
 			HashMB: spec.HashMB, Threads: spec.Threads})
 		built.Engine = match.SearcherEngine(searcher)
 		built.Name += "(learning)"
@@ -121,12 +165,12 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	sum, err := bots.TrainDiscrepancies(ctx, cfg, learn)
+	sum, err := bots.TrainDiscrepancies(ctx, cfg, dl)
 	progress.Done()
 	if err != nil && sum.Games == 0 {
 		return cmd.Fail("%v", err)
 	}
-	counts := learn.Counts()
+	counts := dl.Counts()
 	if sum.Players[1] != "" {
 		counts.Opponent = sum.Players[1]
 	}
