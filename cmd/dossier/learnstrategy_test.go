@@ -97,4 +97,3 @@ func TestLearnStrategyFromRecords(t *testing.T) {
 		t.Errorf("unknown player: exit %d, %s", code, errText)
 	}
 }
-
