@@ -81,6 +81,30 @@ func (p *Player) SetModelRisk(n int) {
 	p.cfg.ModelRisk = n
 }
 
+// SetMemoryRisk sets the MemoryRisk option: how far below its best our own search may value the move the
+// game memory plays (0: only moves worth our best).
+func (p *Player) SetMemoryRisk(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cfg.MemoryRisk = n
+	p.memoryRiskSet = true
+}
+
+// memoryRiskLocked returns the MemoryRisk now: the one set, else the current game's default. p.mu is held.
+func (p *Player) memoryRiskLocked() int {
+	if p.memoryRiskSet || p.cfg.MemoryRisk > 0 {
+		return p.cfg.MemoryRisk
+	}
+	return DefaultMemoryRisk(p.game)
+}
+
+// memoryRisk returns the MemoryRisk now.
+func (p *Player) memoryRisk() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.memoryRiskLocked()
+}
+
 // modelRisk returns the ModelRisk now.
 func (p *Player) modelRisk() int {
 	p.mu.Lock()

@@ -598,7 +598,7 @@ func BenchmarkIdentifierObserve(b *testing.B) {
 func TestIdentifierBuildsFromMatchGames(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memory")
 	for range 2 {
-		recallMatchAgainst(t, dir, 2, DefaultModelRisk, 4)
+		recallMatchAgainst(t, dir, 2, DefaultMemoryRisk(checkers.Game{}), 4)
 	}
 	mem, err := memory.Open(memory.Options{Dir: dir})
 	if err != nil {

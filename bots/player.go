@@ -77,6 +77,8 @@ type Player struct {
 	auto       autoChoice
 	autoSerial uint64
 	ident      identifyState // the identifier of an unnamed opponent (see identify.go)
+	// memoryRiskSet says that MemoryRisk was set (SetMemoryRisk): else a zero MemoryRisk follows the game.
+	memoryRiskSet bool
 }
 
 var _ play.Engine = (*Player)(nil)
@@ -197,6 +199,7 @@ func (p *Player) Options() []play.Option {
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
 			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
 		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk, p.SetModelRisk),
+		play.SpinOption("MemoryRisk", p.memoryRisk(), 0, maxModelRisk, p.SetMemoryRisk),
 		play.ComboOption("Mode", mode, StrengthModes(),
 			func(v string) { p.configure(func(c *PlayerConfig) { c.Mode = v }) }),
 		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,

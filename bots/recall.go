@@ -1,6 +1,6 @@
 // Game memory: what the Player remembers of its earlier games against the opponent. Where a won game went
 // through the position, it plays the move that won again; where a lost game did, it leaves that game's line,
-// each time only when its own search values the move within ModelRisk of its best.
+// each time only when its own search values the move within MemoryRisk of its best.
 package bots
 
 import (
@@ -22,7 +22,19 @@ import (
 // a man) the Player will value a move that what it learned of the opponent suggests.
 const DefaultModelRisk = 50
 
-// maxModelRisk bounds the ModelRisk option.
+// DefaultMemoryRisk returns the MemoryRisk of a Player of game g that was not given one: 150 in chess, whose
+// values swing by more than half a pawn from one depth to the next (replaying the games a 2+0.05 search had won
+// against Glaurung, the same search at 50 refused 33 of 308 won moves, valued 52-143 below its best at the
+// depth compared, but for four of 190 or more), DefaultModelRisk elsewhere. A won game's move has more behind
+// it than a model's guess: it won against this opponent.
+func DefaultMemoryRisk(g games.Game) int {
+	if g.Name() == "chess" {
+		return 150
+	}
+	return DefaultModelRisk
+}
+
+// maxModelRisk bounds the ModelRisk and MemoryRisk options.
 const maxModelRisk = 10000
 
 // recall is the game memory for one opponent and one game: our moves in the positions of its won and lost
@@ -93,14 +105,14 @@ func (p *Player) setRecall(r *recall) {
 }
 
 // consultRecall changes the search's move when the game memory says so and our own search agrees that the
-// change costs at most ModelRisk: the move of a won game through this position, or, where the move chosen is
+// change costs at most MemoryRisk: the move of a won game through this position, or, where the move chosen is
 // the one of a lost game, the best other move. It searches again, restricted to those moves, only in such
 // positions, and compares the values at the deepest depth both searches completed (main kept the first
 // search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
 func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
 	main *depthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
-	r, risk, game := p.recall, float64(p.cfg.ModelRisk), p.game.Name()
+	r, risk, game := p.recall, float64(p.memoryRiskLocked()), p.game.Name()
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {

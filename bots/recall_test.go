@@ -1,6 +1,6 @@
 // Game memory: against a deterministic opponent, a game won once is won again by replaying it, even by a
 // player too weak to find the win itself; a lost line is left; and nothing is replayed that our own search
-// values more than ModelRisk below its best.
+// values more than MemoryRisk below its best.
 package bots
 
 import (
@@ -13,10 +13,12 @@ import (
 	"dossier/bots/match"
 	"dossier/games"
 	"dossier/games/checkers"
+	"dossier/games/chess"
+	"dossier/games/connect4"
 )
 
 // recallMatch plays one game of checkers from the start: player 1 is a Player of mat-tot25 at depth ourDepth
-// with ModelRisk risk and the memory dir ("" for none), player 2 mat-tot25 at depth 2 without memory, a
+// with MemoryRisk risk and the memory dir ("" for none), player 2 mat-tot25 at depth 2 without memory, a
 // deterministic opponent.
 func recallMatch(t *testing.T, dir string, ourDepth, risk int) match.GameRecord {
 	return recallMatchAgainst(t, dir, ourDepth, risk, 2)
@@ -37,7 +39,7 @@ func recallGame(t *testing.T, dir string, us match.PlayerSpec, risk, oppDepth in
 	cfg := match.Config{Game: g, Games: 1, MaxMoves: 80, MoveTimeout: time.Minute, Limits: lim,
 		Players: [2]match.PlayerSpec{us, {Name: "fixed", Preset: "mat-tot25", Depth: oppDepth}},
 		NewSearcher: func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-			cfg := PlayerConfig{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4, ModelRisk: risk}
+			cfg := PlayerConfig{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4, MemoryRisk: risk}
 			if spec.Name == "fixed" {
 				s, err := NewSearcher(g, cfg)
 				return match.InProcess{Engine: match.SearcherEngine(s), Name: spec.Name, Depth: spec.Depth}, err
@@ -65,42 +67,42 @@ func TestGameMemoryWinsAWonGameAgain(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memory")
 	// At depth 6 dossier beats the depth-2 opponent; at depth 4 alone it only draws (both games are
 	// deterministic: fixed depths, one thread).
-	won := recallMatch(t, dir, 6, DefaultModelRisk)
+	won := recallMatch(t, dir, 6, DefaultMemoryRisk(checkers.Game{}))
 	if won.Result != games.FirstWins {
 		t.Fatalf("depth 6 did not win the first game: %s (%s)", won.Result, won.Termination)
 	}
-	weak := recallMatch(t, "", 4, DefaultModelRisk)
+	weak := recallMatch(t, "", 4, DefaultMemoryRisk(checkers.Game{}))
 	if weak.Result == games.FirstWins {
 		t.Fatalf("depth 4 without memory wins too (%d plies): the test shows nothing", len(weak.Moves))
 	}
 	// With the memory of the won game, the weaker player replays it move for move and wins again, where its
-	// own search values each move of the won game within ModelRisk of its best: 2 men here, as the depth-4
+	// own search values each move of the won game within MemoryRisk of its best: 2 men here, as the depth-4
 	// search misjudges one move of the depth-6 win by more than 1.
 	again := recallMatch(t, dir, 4, 200)
 	if again.Result != games.FirstWins || fmt.Sprint(again.Moves) != fmt.Sprint(won.Moves) {
 		t.Errorf("depth 4 with memory: %s after %d plies (%s), the won game had %d", again.Result,
 			len(again.Moves), again.Termination, len(won.Moves))
 	}
-	// With the default ModelRisk it leaves the won game at that move: nothing is replayed that our own
+	// With the default MemoryRisk it leaves the won game at that move: nothing is replayed that our own
 	// search values more than half a man below its best.
-	careful := recallMatch(t, dir, 4, DefaultModelRisk)
+	careful := recallMatch(t, dir, 4, DefaultMemoryRisk(checkers.Game{}))
 	same := 0
 	for same < min(len(careful.Moves), len(won.Moves)) && careful.Moves[same] == won.Moves[same] {
 		same++
 	}
 	if same == len(won.Moves) || same < 4 {
-		t.Errorf("ModelRisk %d: %d plies as in the won game of %d", DefaultModelRisk, same, len(won.Moves))
+		t.Errorf("MemoryRisk %d: %d plies as in the won game of %d", DefaultMemoryRisk(checkers.Game{}), same, len(won.Moves))
 	}
-	t.Logf("won at depth 6 in %d plies; depth 4 alone: %s after %d plies; with memory (ModelRisk 200): %s after %d plies; "+
-		"ModelRisk %d left the won game after %d plies", len(won.Moves), weak.Result, len(weak.Moves), again.Result,
-		len(again.Moves), DefaultModelRisk, same)
+	t.Logf("won at depth 6 in %d plies; depth 4 alone: %s after %d plies; with memory (MemoryRisk 200): %s after %d plies; "+
+		"MemoryRisk %d left the won game after %d plies", len(won.Moves), weak.Result, len(weak.Moves), again.Result,
+		len(again.Moves), DefaultMemoryRisk(checkers.Game{}), same)
 }
 
 // Under a clock our own moves vary with the depth each search reaches, and the check of a won game's move,
 // cut short by the clock, compares values at the deepest depth both searches completed: the won game is
-// still replayed move for move. ModelRisk is 200 as above: at the default 50 the game is left at ply 8, where
+// still replayed move for move. MemoryRisk is 200 as above: at the default 50 the game is left at ply 8, where
 // a depth-8 search values the won game's 12-16 0.92 men below its best (the won game played it after a
-// shallower search), which is the ModelRisk rule doing its job.
+// shallower search), which is the MemoryRisk rule doing its job.
 func TestGameMemoryReplaysAWonGameUnderAClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays clocked games")
@@ -127,13 +129,13 @@ func TestGameMemoryReplaysAWonGameUnderAClock(t *testing.T) {
 
 func TestGameMemoryLeavesALostLine(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memory")
-	lost := recallMatchAgainst(t, dir, 2, DefaultModelRisk, 6)
+	lost := recallMatchAgainst(t, dir, 2, DefaultMemoryRisk(checkers.Game{}), 6)
 	if lost.Result != games.SecondWins {
 		t.Fatalf("depth 2 did not lose to depth 6: %s (%s)", lost.Result, lost.Termination)
 	}
 	// The same player, as deterministic as before, leaves the lost game's line at the first of its moves
-	// where another move is within ModelRisk of its best.
-	again := recallMatchAgainst(t, dir, 2, DefaultModelRisk, 6)
+	// where another move is within MemoryRisk of its best.
+	again := recallMatchAgainst(t, dir, 2, DefaultMemoryRisk(checkers.Game{}), 6)
 	same := 0
 	for same < min(len(again.Moves), len(lost.Moves)) && again.Moves[same] == lost.Moves[same] {
 		same++
@@ -146,4 +148,33 @@ func TestGameMemoryLeavesALostLine(t *testing.T) {
 	}
 	t.Logf("lost in %d plies; the next game left its line at ply %d and ended %s after %d plies (%s)",
 		len(lost.Moves), same, again.Result, len(again.Moves), again.Termination)
+}
+
+// TestMemoryRisk: the MemoryRisk a Player starts with follows its game until it is set (150 in chess, 50
+// elsewhere), the configuration's value is taken, 0 can be set, and the option announces the value in force.
+func TestMemoryRisk(t *testing.T) {
+	optionDefault := func(p *Player) string {
+		for _, o := range p.Options() {
+			if o.Name == "MemoryRisk" {
+				return o.Default
+			}
+		}
+		return "missing"
+	}
+	chessPlayer := NewPlayer(chess.Game{}, PlayerConfig{})
+	if got := chessPlayer.memoryRisk(); got != 150 || optionDefault(chessPlayer) != "150" {
+		t.Errorf("chess: MemoryRisk %d, option default %s; want 150", got, optionDefault(chessPlayer))
+	}
+	chessPlayer.NewGame(checkers.Game{})
+	if got := chessPlayer.memoryRisk(); got != DefaultModelRisk {
+		t.Errorf("after a change to checkers: MemoryRisk %d, want %d", got, DefaultModelRisk)
+	}
+	chessPlayer.SetMemoryRisk(0)
+	chessPlayer.NewGame(chess.Game{})
+	if got := chessPlayer.memoryRisk(); got != 0 || optionDefault(chessPlayer) != "0" {
+		t.Errorf("set to 0: MemoryRisk %d, option default %s", got, optionDefault(chessPlayer))
+	}
+	if got := NewPlayer(connect4.Game{}, PlayerConfig{MemoryRisk: 80}).memoryRisk(); got != 80 {
+		t.Errorf("configured 80: MemoryRisk %d", got)
+	}
 }

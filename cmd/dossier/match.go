@@ -220,7 +220,7 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt,
 		Mode: spec.Mode, LimitStrength: spec.Elo > 0, Elo: spec.Elo, ModelRisk: bots.ModelRiskOff}
 	if spec.Search == "" || strings.EqualFold(spec.Search, bots.AlphaBetaSearch) {
-		cfg.ModelRisk = 0 // the Player's default, which only its game memory reads under alpha-beta
+		cfg.ModelRisk = 0 // the Player's default (alpha-beta plays no model; its game memory reads MemoryRisk)
 	}
 	if _, err := bots.NewSearcher(g, cfg); err != nil {
 		return match.InProcess{}, err
