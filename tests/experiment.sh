@@ -80,7 +80,7 @@ opponent() {
   case "$1" in
     toga2)
       if [ -n "${TOGA_DEPTH:-}" ]; then
-        echo "name=toga2-d$TOGA_DEPTH uci=/usr/games/toga2 depth=$TOGA_DEPTH $own"
+        echo "name=toga2-d$TOGA_DEPTH uci=/usr/games/toga2 depth=$TOGA_DEPTH OwnBook=false Hash=16 $own"
       else
         echo "name=toga2-tc${TOGA_TC:-1.5+0.03} uci=/usr/games/toga2 tc=${TOGA_TC:-1.5+0.03}"
       fi
@@ -88,7 +88,7 @@ opponent() {
     glaurung) echo "name=glaurung-n${GLAURUNG_NODES:-10000} uci=/usr/games/glaurung nodes=${GLAURUNG_NODES:-10000} Threads=1 Hash=16 $own" ;;
     ethereal)
       if [ -n "${ETHEREAL_DEPTH:-}" ]; then
-        echo "name=ethereal-d$ETHEREAL_DEPTH uci=/usr/games/ethereal-chess depth=$ETHEREAL_DEPTH Threads=1 $own"
+        echo "name=ethereal-d$ETHEREAL_DEPTH uci=/usr/games/ethereal-chess depth=$ETHEREAL_DEPTH Threads=1 Hash=16 $own"
       else
         echo "name=ethereal-tc${ETHEREAL_TC:-1.75+0.04} uci=/usr/games/ethereal-chess tc=${ETHEREAL_TC:-1.75+0.04}"
       fi
