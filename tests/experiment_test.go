@@ -37,6 +37,11 @@ func TestExperimentScript(t *testing.T) {
 				"--player1 name=dossier-nomem --player2 name=sf1800"}, nil, ""},
 		{"same openings and clock in both series", []string{"--dry-run", "glaurung"}, []string{"TC=5+0.1", "GAMES=8"}, 0,
 			[]string{"--games 8 --tc 5+0.1 --concurrency 1 --openings", "/chess10.epd --pgn"}, nil, ""},
+		{"bad openings", []string{"--dry-run", "toga2"}, []string{"OPENINGS=11"}, 2, nil, []string{`OPENINGS must be a number from 1 to 10, not "11"`}, ""},
+		{"two openings", []string{"--dry-run", "connect4"}, []string{"OPENINGS=2"}, 0,
+			[]string{"--openings", "/connect4-2.txt --pgn", "depth=12 tc=60+1"}, nil, "connect4-10"},
+		{"repeatable engines at a fixed depth", []string{"--dry-run", "toga2", "ethereal"}, []string{"TOGA_DEPTH=8", "ETHEREAL_DEPTH=10"}, 0,
+			[]string{"name=toga2-d8 uci=/usr/games/toga2 depth=8 OwnBook=false", "name=ethereal-d10 uci=/usr/games/ethereal-chess depth=10 Threads=1"}, nil, "tc=1.5+0.03"},
 		{"checkers records are PDN", []string{"--dry-run", "checkers"}, []string{"SERIES=nomem"}, 0,
 			[]string{"--max-moves 100 --pdn", "checkers-nomem.pdn"}, nil, "memory="},
 	}
