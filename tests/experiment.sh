@@ -145,13 +145,27 @@ record() {
 # accuracy of the opponent's replies, by block, from the memory's dump. The records are those in OUT, or in
 # each folder of RUNS (space-separated) pooled: several runs of the same matches, each with its own memory.
 summarize() {
-  local name=$1 s d files=() dumps=()
+  local name=$1 s d f files=() dumps=() k=0 plain
+  plain=$(mktemp -d)
+  # shellcheck disable=SC2064 # the folder is known now
+  trap "rm -rf '$plain'" RETURN
   for d in ${RUNS:-$OUT}; do
-    for s in mem nomem; do
-      local rec=${d}/$(basename "$(record "$name" "$s")")
-      [ -f "$rec" ] && files+=("$rec")
+    k=$((k + 1))
+    for f in "$d/$(basename "$(record "$name" mem)")" "$d/$(basename "$(record "$name" nomem)")" \
+      "$d/$name-mem.dump.jsonl"; do
+      # A gzip-compressed file (as the records kept in tests/experiment-records) is read from a plain copy
+      # under the same name, one folder per run.
+      if [ ! -f "$f" ] && [ -f "$f.gz" ]; then
+        mkdir -p "$plain/$k"
+        gunzip -c "$f.gz" >"$plain/$k/$(basename "$f")"
+        f=$plain/$k/$(basename "$f")
+      fi
+      [ -f "$f" ] || continue
+      case "$f" in
+        *.jsonl) dumps+=("$f") ;;
+        *) files+=("$f") ;;
+      esac
     done
-    [ -f "$d/$name-mem.dump.jsonl" ] && dumps+=("$d/$name-mem.dump.jsonl")
   done
   if [ ${#files[@]} = 0 ]; then
     echo "$name: no game records in ${RUNS:-$OUT}"

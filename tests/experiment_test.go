@@ -2,6 +2,8 @@
 package tests
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"strings"
 	"testing"
@@ -111,13 +113,22 @@ func TestExperimentSummary(t *testing.T) {
 		t.Errorf("checkers summary lacks %q:\n%s", want, out)
 	}
 	// RUNS pools runs: the same records in two folders are twice the games, with the same learning curve and
-	// each run's repeats and memory counted in it alone.
+	// each run's repeats and memory counted in it alone. The second folder's files are gzip-compressed, as
+	// the records kept in tests/experiment-records.
 	var runs []string
-	for _, dir := range []string{t.TempDir(), t.TempDir()} {
+	for k, dir := range []string{t.TempDir(), t.TempDir()} {
 		for _, f := range []string{"toga2-mem.pgn", "toga2-nomem.pgn", "toga2-mem.dump.jsonl"} {
 			data, err := os.ReadFile("../testdata/experiment/" + f)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if k == 1 {
+				var b bytes.Buffer
+				z := gzip.NewWriter(&b)
+				if _, err := z.Write(data); err != nil || z.Close() != nil {
+					t.Fatal("gzip", err)
+				}
+				data, f = b.Bytes(), f+".gz"
 			}
 			if err := os.WriteFile(dir+"/"+f, data, 0o644); err != nil {
 				t.Fatal(err)
