@@ -142,7 +142,7 @@ func (p *Player) dropSearcher() {
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
-// Contempt, ModelRisk (see PlayerConfig), the strength's Mode (strongest or even), UCI_LimitStrength with
+// Contempt, ModelRisk and MemoryRisk (see PlayerConfig), the strength's Mode (strongest or even), UCI_LimitStrength with
 // UCI_Elo, MultiPV, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
 //
 // Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
