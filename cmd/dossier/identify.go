@@ -291,18 +291,12 @@ func playerSessions(recs []identifyGame, side string) (string, [][]identifyMove,
 	return name, sessions, nil
 }
 
-// maxIdentifyPGN bounds the file identify reads.
-const maxIdentifyPGN = 256 << 20
-
 // readIdentifyGames reads the games of a PGN file of g (PDN for checkers): players, start and moves, each move
 // checked legal. Chess moves are SAN or the protocol's notation; the other games' the protocol's.
 func readIdentifyGames(g games.Game, r io.Reader) ([]identifyGame, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxIdentifyPGN+1))
+	data, err := readPGNText(r)
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > maxIdentifyPGN {
-		return nil, fmt.Errorf("larger than %d MiB", maxIdentifyPGN>>20)
 	}
 	first, second := "White", "Black"
 	if g.Name() == "checkers" {
@@ -310,7 +304,7 @@ func readIdentifyGames(g games.Game, r io.Reader) ([]identifyGame, error) {
 	}
 	var out []identifyGame
 	if g.Name() == "checkers" {
-		list, err := checkers.ParsePDN(string(data))
+		list, err := checkers.ParsePDN(data)
 		if err != nil {
 			return nil, err
 		}
@@ -329,7 +323,11 @@ func readIdentifyGames(g games.Game, r io.Reader) ([]identifyGame, error) {
 		}
 		return out, nil
 	}
-	for i, pg := range splitPGN(string(data)) {
+	texts, err := splitPGN(data)
+	if err != nil {
+		return nil, err
+	}
+	for i, pg := range texts {
 		rec := identifyGame{names: [2]string{pg.tags[first], pg.tags[second]}, start: g.Start()}
 		if fen := pg.tags["FEN"]; fen != "" {
 			if rec.start, err = g.ParsePosition(fen); err != nil {
@@ -358,83 +356,4 @@ func readIdentifyGames(g games.Game, r io.Reader) ([]identifyGame, error) {
 		out = append(out, rec)
 	}
 	return out, nil
-}
-
-// pgnText is one game of a PGN text: its tags and its move tokens (move numbers, comments, variations, NAGs
-// and the result left out).
-type pgnText struct {
-	tags   map[string]string
-	tokens []string
-}
-
-// splitPGN splits a PGN text into games.
-func splitPGN(text string) []pgnText {
-	var out []pgnText
-	var cur *pgnText
-	inMoves := false
-	finish := func() {
-		if cur != nil && (len(cur.tags) > 0 || len(cur.tokens) > 0) {
-			out = append(out, *cur)
-		}
-		cur, inMoves = nil, false
-	}
-	begin := func() {
-		if cur == nil {
-			cur = &pgnText{tags: map[string]string{}}
-		}
-	}
-	for i := 0; i < len(text); {
-		c := text[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == ';' || c == '%' && (i == 0 || text[i-1] == '\n'):
-			i = skipPast(text, i, "\n")
-		case c == '{':
-			i = skipPast(text, i, "}")
-		case c == '(':
-			for depth := 0; i < len(text); i++ {
-				if text[i] == '(' {
-					depth++
-				} else if text[i] == ')' {
-					if depth--; depth == 0 {
-						i++
-						break
-					}
-				}
-			}
-		case c == '[':
-			if inMoves {
-				finish()
-			}
-			begin()
-			end := skipPast(text, i, "]")
-			k, v, _ := strings.Cut(strings.TrimSpace(strings.TrimSuffix(text[i+1:end], "]")), " ")
-			cur.tags[k] = strings.ReplaceAll(strings.Trim(strings.TrimSpace(v), `"`), `\"`, `"`)
-			i = end
-		default:
-			j := i + 1
-			for j < len(text) && !strings.ContainsRune(" \t\n\r[]{}();", rune(text[j])) {
-				j++
-			}
-			tok := text[i:j]
-			i = j
-			begin()
-			switch tok {
-			case "1-0", "0-1", "1/2-1/2", "*":
-				finish()
-				continue
-			}
-			inMoves = true
-			// A move number ("12.", "12...", glued to the move or not) and a NAG ("$1") are not moves.
-			if body := strings.TrimLeft(tok, "0123456789"); body != tok && strings.HasPrefix(body, ".") {
-				tok = strings.TrimLeft(body, ".")
-			}
-			if tok = strings.TrimRight(tok, "!?+#"); tok != "" && !strings.HasPrefix(tok, "$") {
-				cur.tokens = append(cur.tokens, tok)
-			}
-		}
-	}
-	finish()
-	return out
 }

@@ -33,7 +33,10 @@ func TestSplitPGN(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := splitPGN(tc.text)
+			got, err := splitPGN(tc.text)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(got) != len(tc.tags) {
 				t.Fatalf("%d games, want %d: %+v", len(got), len(tc.tags), got)
 			}

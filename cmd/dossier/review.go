@@ -139,139 +139,31 @@ func runReview(args []string, stdout, stderr io.Writer) int {
 	return cli.ExitOK
 }
 
-// maxReviewPGN bounds the PGN file a review reads.
-const maxReviewPGN = 256 << 20
-
-// readReviewGames reads the games of a PGN file: tag pairs (White, Black, FEN, Variant), then the movetext in
-// SAN, with comments, variations, move numbers, NAGs and the result skipped. Every move is checked on
-// dossier's chess; a game that does not replay is an error naming the game and the ply.
+// readReviewGames reads the games of a PGN file (splitPGN): tag pairs (White, Black, FEN, Variant), then the
+// movetext in SAN. Every move is checked on dossier's chess; a game that does not replay is an error naming
+// the game and the ply.
 func readReviewGames(r io.Reader) ([]reviewGame, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxReviewPGN+1))
+	text, err := readPGNText(r)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxReviewPGN {
-		return nil, fmt.Errorf("larger than %d MiB", maxReviewPGN>>20)
+	texts, err := splitPGN(text)
+	if err != nil {
+		return nil, err
 	}
-	var list []reviewGame
-	var cur *pgnGame
-	finish := func() error {
-		if cur == nil {
-			return nil
-		}
-		g, err := cur.game()
+	list := make([]reviewGame, 0, len(texts))
+	for i, pg := range texts {
+		g, err := reviewGameOf(pg)
 		if err != nil {
-			return fmt.Errorf("game %d: %w", len(list)+1, err)
+			return nil, fmt.Errorf("game %d: %w", i+1, err)
 		}
 		list = append(list, g)
-		cur = nil
-		return nil
-	}
-	text := string(data)
-	for i := 0; i < len(text); {
-		c := text[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			i++
-		case c == '%' && (i == 0 || text[i-1] == '\n'):
-			i = skipPast(text, i, "\n")
-		case c == ';':
-			i = skipPast(text, i, "\n")
-		case c == '{':
-			i = skipPast(text, i, "}")
-		case c == '[':
-			end := strings.IndexByte(text[i:], ']')
-			if end < 0 {
-				return nil, fmt.Errorf("game %d: a tag is never closed", len(list)+1)
-			}
-			if cur != nil && cur.inMoves {
-				if err := finish(); err != nil {
-					return nil, err
-				}
-			}
-			if cur == nil {
-				cur = &pgnGame{tags: map[string]string{}}
-			}
-			cur.tag(text[i+1 : i+end])
-			i += end + 1
-		case c == '(':
-			// A variation, nested ones included, is skipped whole (comments inside may hold parentheses).
-			depth := 0
-			for ; i < len(text); i++ {
-				switch text[i] {
-				case '(':
-					depth++
-				case ')':
-					depth--
-				case '{':
-					i = skipPast(text, i, "}") - 1
-				}
-				if depth == 0 {
-					i++
-					break
-				}
-			}
-		default:
-			j := i
-			for j < len(text) && !strings.ContainsRune(" \t\n\r[]{}();", rune(text[j])) {
-				j++
-			}
-			if j == i { // a stray ')' or ']'
-				j++
-			}
-			tok := text[i:j]
-			i = j
-			if cur == nil {
-				cur = &pgnGame{tags: map[string]string{}}
-			}
-			cur.inMoves = true
-			switch tok {
-			case "1-0", "0-1", "1/2-1/2", "*":
-				if err := finish(); err != nil {
-					return nil, err
-				}
-				continue
-			}
-			cur.tokens = append(cur.tokens, tok)
-		}
-	}
-	if cur != nil && (len(cur.tokens) > 0 || len(cur.tags) > 0) {
-		if err := finish(); err != nil {
-			return nil, err
-		}
 	}
 	return list, nil
 }
 
-// skipPast returns the index just past the first end at or after i, or the text's length.
-func skipPast(text string, i int, end string) int {
-	k := strings.Index(text[i:], end)
-	if k < 0 {
-		return len(text)
-	}
-	return i + k + len(end)
-}
-
-// pgnGame is one game as read: its tags and its movetext's tokens.
-type pgnGame struct {
-	tags    map[string]string
-	tokens  []string
-	inMoves bool
-}
-
-// tag reads one tag pair's text (Key "Value").
-func (g *pgnGame) tag(text string) {
-	key, value, ok := strings.Cut(strings.TrimSpace(text), " ")
-	if !ok {
-		return
-	}
-	value = strings.TrimSpace(value)
-	value = strings.TrimSuffix(strings.TrimPrefix(value, `"`), `"`)
-	g.tags[key] = strings.ReplaceAll(value, `\"`, `"`)
-}
-
-// game replays the tokens from the start position.
-func (g *pgnGame) game() (reviewGame, error) {
+// reviewGameOf replays a game's tokens from its start position.
+func reviewGameOf(g pgnText) (reviewGame, error) {
 	name := func(k, def string) string {
 		if v := strings.TrimSpace(g.tags[k]); v != "" {
 			return v
@@ -293,17 +185,10 @@ func (g *pgnGame) game() (reviewGame, error) {
 	rg := reviewGame{white: name("White", "White"), black: name("Black", "Black"), start: start}
 	p := start.Clone().(*chess.Position)
 	for _, tok := range g.tokens {
-		// Move numbers ("12.", "12...", or "12." glued to the move) and NAGs ("$1") are not moves.
-		body := strings.TrimLeft(tok, "0123456789")
-		if body != tok && strings.HasPrefix(body, ".") || body == "" {
-			body = strings.TrimLeft(body, ".")
-		} else {
-			body = tok
+		if strings.TrimLeft(tok, "0123456789") == "" {
+			continue // a move number without its dot: no SAN move is all digits
 		}
-		if body == "" || strings.HasPrefix(body, "$") {
-			continue
-		}
-		m, err := p.ParseSAN(body)
+		m, err := p.ParseSAN(tok)
 		if err != nil {
 			return reviewGame{}, fmt.Errorf("ply %d: %w", len(rg.moves)+1, err)
 		}
