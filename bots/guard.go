@@ -92,7 +92,7 @@ func (p *Player) SetMemoryRisk(n int) {
 
 // memoryRiskLocked returns the MemoryRisk now: the one set, else the current game's default. p.mu is held.
 func (p *Player) memoryRiskLocked() int {
-	if p.memoryRiskSet || p.cfg.MemoryRisk > 0 {
+	if p.memoryRiskSet {
 		return p.cfg.MemoryRisk
 	}
 	return DefaultMemoryRisk(p.game)

@@ -77,7 +77,7 @@ type Player struct {
 	auto       autoChoice
 	autoSerial uint64
 	ident      identifyState // the identifier of an unnamed opponent (see identify.go)
-	// memoryRiskSet says that MemoryRisk was set (SetMemoryRisk): else a zero MemoryRisk follows the game.
+	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
 }
 
@@ -88,7 +88,7 @@ func NewPlayer(g games.Game, cfg PlayerConfig) *Player {
 	if cfg.ModelRisk == 0 {
 		cfg.ModelRisk = DefaultModelRisk
 	}
-	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}}
+	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
 	p.dossier.log = zap.NewNop()
 	return p
 }
