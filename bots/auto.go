@@ -72,13 +72,13 @@ func poolEvidence(yards []learn.GameYardstick) []autoEvidence {
 		if !ok {
 			continue
 		}
-		search = addScore(search, y.Scores[SearchModelName])
+		search = search.Pool(y.Scores[SearchModelName])
 		for name, s := range y.Scores {
 			if name == learn.MinimaxModelName || name == SearchModelName || s.Moves != mm.Moves {
 				continue
 			}
 			pair := pooled[name]
-			pooled[name] = [2]learn.Score{addScore(pair[0], s), addScore(pair[1], mm)}
+			pooled[name] = [2]learn.Score{pair[0].Pool(s), pair[1].Pool(mm)}
 		}
 	}
 	var out []autoEvidence

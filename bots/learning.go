@@ -349,17 +349,6 @@ func (l *learners) states() (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
-// addScore pools two scores of disjoint moves.
-func addScore(a, b learn.Score) learn.Score {
-	n := a.Moves + b.Moves
-	if n == 0 {
-		return learn.Score{}
-	}
-	w := func(x, y float64) float64 { return (x*float64(a.Moves) + y*float64(b.Moves)) / float64(n) }
-	return learn.Score{Moves: n, Top1: w(a.Top1, b.Top1), Top3: w(a.Top3, b.Top3),
-		LogLikelihood: w(a.LogLikelihood, b.LogLikelihood), Impossible: a.Impossible + b.Impossible}
-}
-
 // learnItem is one queued opponent move.
 type learnItem struct {
 	pos  games.Position
@@ -458,10 +447,10 @@ func (w *learning) learnOne(it learnItem) {
 		return
 	}
 	for name, s := range scores {
-		w.yard.Scores[name] = addScore(w.yard.Scores[name], s)
+		w.yard.Scores[name] = w.yard.Scores[name].Pool(s)
 	}
 	if it.rec != nil && it.rec.Predicted != "" {
-		w.yard.Scores[SearchModelName] = addScore(w.yard.Scores[SearchModelName], searchPrediction(it.rec))
+		w.yard.Scores[SearchModelName] = w.yard.Scores[SearchModelName].Pool(searchPrediction(it.rec))
 	}
 	w.learned++
 	persist := w.learned%persistEvery == 0

@@ -154,7 +154,7 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 					if !ok || s.Moves != mm.Moves || s.Moves < 5 || s.Top1 < 0 || s.Top1 > s.Top3 || s.Top3 > 1 || s.LogLikelihood > 0 {
 						t.Errorf("game %d, %s: %+v (minimax %+v)", i+1, name, s, mm)
 					}
-					total[name] = addScore(total[name], s)
+					total[name] = total[name].Pool(s)
 				}
 			}
 			for name, s := range total {

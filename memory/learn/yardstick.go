@@ -63,6 +63,18 @@ func (s Score) String() string {
 		s.Moves, 100*s.Top1, 100*s.Top3, s.LogLikelihood, s.Impossible)
 }
 
+// Pool returns the score over the moves of s and of o (disjoint moves): the fractions and the mean weighted by
+// their moves, the ruled-out moves summed.
+func (s Score) Pool(o Score) Score {
+	n := s.Moves + o.Moves
+	if n == 0 {
+		return Score{}
+	}
+	w := func(x, y float64) float64 { return (x*float64(s.Moves) + y*float64(o.Moves)) / float64(n) }
+	return Score{Moves: n, Top1: w(s.Top1, o.Top1), Top3: w(s.Top3, o.Top3),
+		LogLikelihood: w(s.LogLikelihood, o.LogLikelihood), Impossible: s.Impossible + o.Impossible}
+}
+
 // Measure scores model on the observations. An observation whose move is not legal in its position, or
 // whose position is over, is an error naming it; so is a model that returns an error or probabilities that
 // are negative or do not sum to 1.

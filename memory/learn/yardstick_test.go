@@ -109,3 +109,22 @@ func TestMeasureErrors(t *testing.T) {
 		t.Error("PS 0 was accepted")
 	}
 }
+
+// TestScorePool: pooled scores weigh each side by its moves; an empty side changes nothing.
+func TestScorePool(t *testing.T) {
+	a := learn.Score{Moves: 10, Top1: 0.5, Top3: 0.8, LogLikelihood: -1, Impossible: 1}
+	b := learn.Score{Moves: 30, Top1: 0.1, Top3: 0.4, LogLikelihood: -3, Impossible: 2}
+	got := a.Pool(b)
+	want := learn.Score{Moves: 40, Top1: 0.2, Top3: 0.5, LogLikelihood: -2.5, Impossible: 3}
+	near := func(x, y float64) bool { return math.Abs(x-y) < 1e-12 }
+	if got.Moves != want.Moves || got.Impossible != want.Impossible || !near(got.Top1, want.Top1) ||
+		!near(got.Top3, want.Top3) || !near(got.LogLikelihood, want.LogLikelihood) {
+		t.Errorf("pooled %+v, want %+v", got, want)
+	}
+	if got := (learn.Score{}).Pool(a); got != a {
+		t.Errorf("empty pooled with %+v gives %+v", a, got)
+	}
+	if got := (learn.Score{}).Pool(learn.Score{}); got != (learn.Score{}) {
+		t.Errorf("two empty scores pool to %+v", got)
+	}
+}
