@@ -161,8 +161,7 @@ func (s *AlphaBeta) ponderMove(p games.Position, res Result) games.Move {
 	if !ok || e.Move == games.NoMove || p.Status().Result != games.Ongoing {
 		return games.NoMove
 	}
-	var buf [games.MaxMoves]games.Move
-	if slices.Contains(p.AppendMoves(buf[:0]), e.Move) {
+	if games.IsLegal(p, e.Move) {
 		return e.Move
 	}
 	return games.NoMove

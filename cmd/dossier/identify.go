@@ -346,8 +346,7 @@ func readIdentifyGames(g games.Game, r io.Reader) ([]identifyGame, error) {
 					return nil, fmt.Errorf("game %d, ply %d: %w", i+1, len(rec.moves)+1, err)
 				}
 			}
-			var buf [games.MaxMoves]games.Move
-			if !slices.Contains(p.AppendMoves(buf[:0]), m) {
+			if !games.IsLegal(p, m) {
 				return nil, fmt.Errorf("game %d, ply %d: %s is not legal", i+1, len(rec.moves)+1, tok)
 			}
 			p.Play(m)
