@@ -57,6 +57,7 @@ var benchCases = []benchCase{
 
 const benchHelp = `usage: dossier bench [--game G] [--repeat N] [--search-time D] [--reference ENGINE] [--json]
        dossier bench --suite FILE [--suite-time D] [--json]
+       dossier bench --signature [--game G] [--json]
 
 Times perft for every game (or --game's) on one thread, the fastest of --repeat runs, and the default chess
 player's search for --search-time on two positions. For chess it runs the same perft with the reference
@@ -65,7 +66,11 @@ figures to compare; the default reference is used when it is installed, one give
 work. CPU seconds are printed beside wall time.
 
 --suite solves an EPD suite instead (bm operations, e.g. WinAtChess) with the default chess player at
---suite-time a position, showing progress on stderr, and prints how many it solved and the misses.`
+--suite-time a position, showing progress on stderr, and prints how many it solved and the misses.
+
+--signature runs fixed-depth searches (alpha-beta and the model searches, one thread, a fresh table) over a
+fixed set of positions of every game (or --game's) and prints their nodes and the total, the signature: it
+changes exactly when a search's or an evaluation's behaviour changes, whatever the machine.`
 
 // defaultReference is the reference engine bench uses when it is installed and --reference is not given.
 const defaultReference = "/usr/games/stockfish"
@@ -80,6 +85,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the figures as one JSON value")
 	suite := fs.String("suite", "", "an EPD suite (bm operations) to solve with the default chess player instead of the speed figures")
 	suiteTime := fs.Duration("suite-time", time.Second, "search time per suite position")
+	signature := fs.Bool("signature", false, "print the node-count signature of fixed-depth searches instead of the speed figures")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
 	}
@@ -90,6 +96,20 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return cmd.UsageError("--game: %v", err)
 		}
 		game = g.Name()
+	}
+	if *signature {
+		if code, stop := cmd.Refuse("with --signature", "repeat", "search-time", "reference", "suite", "suite-time"); stop {
+			return code
+		}
+		rep, err := runSignature(game)
+		if err != nil {
+			return cmd.Fail("%v", err)
+		}
+		if *asJSON {
+			return printJSON(cmd, stdout, rep)
+		}
+		rep.writeText(stdout)
+		return cli.ExitOK
 	}
 	if *suite != "" {
 		if code, stop := cmd.Refuse("with --suite", "repeat", "search-time", "reference"); stop {

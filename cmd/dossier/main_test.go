@@ -82,6 +82,7 @@ func TestCommandLines(t *testing.T) {
 		{"bench suite of checkers", []string{"bench", "--suite", suite, "--game", "checkers"}, 2, "", "--suite is a chess EPD suite"},
 		{"bench missing suite", []string{"bench", "--suite", "/nonexistent.epd"}, 2, "", "--suite"},
 		{"bench zero suite time", []string{"bench", "--suite", suite, "--suite-time", "0s"}, 2, "", "--suite-time must be positive"},
+		{"bench signature with repeat", []string{"bench", "--signature", "--repeat", "2"}, 2, "", "--repeat has no effect with --signature"},
 		{"bench extra argument", []string{"bench", "--game", "tictactoe", "extra"}, 2, "", `unexpected argument "extra"`},
 
 		// Flags honoured.
@@ -90,6 +91,7 @@ func TestCommandLines(t *testing.T) {
 		{"engine start-up line", []string{"--game", "tictactoe"}, 0, " by the dossier authors\n", ""},
 		{"bench suite progress", []string{"bench", "--suite", suite, "--suite-time", "300ms"}, 0, "1 of 1 solved at 300ms", "position 1/1 mate1: solved (played Ra8#); 1 of 1 solved"},
 		{"bench one game", []string{"bench", "--game", "tictactoe", "--repeat", "1"}, 0, "tictactoe start perft(9)", ""},
+		{"bench signature of one game", []string{"bench", "--signature", "--game", "tictactoe"}, 0, "tictactoe alphabeta              depth  9         7287 nodes  P@b2        0  start\n", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

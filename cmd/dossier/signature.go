@@ -1,0 +1,133 @@
+// The bench signature: node counts of fixed-depth searches over a fixed position set, which change exactly
+// when a search's or an evaluation's behaviour changes (not with the machine's speed or load).
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"dossier/bots"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/games/catalog"
+)
+
+// signatureCase is one fixed-depth search of the signature: a game's position, a search and its model.
+type signatureCase struct {
+	Game   string `json:"game"`
+	FEN    string `json:"fen,omitempty"`
+	Search string `json:"search"`
+	Model  string `json:"model,omitempty"`
+	Depth  int    `json:"depth"`
+}
+
+// signatureFigure is a signatureCase's outcome.
+type signatureFigure struct {
+	signatureCase
+	Nodes uint64 `json:"nodes"`
+	Move  string `json:"move"`
+	Value int    `json:"value"`
+}
+
+// signatureReport is what bench --signature prints: every case and the total, the signature itself.
+type signatureReport struct {
+	Cases     []signatureFigure `json:"cases"`
+	Signature uint64            `json:"signature"`
+}
+
+// signaturePositions are the positions of each game the signature searches ("" is the start).
+var signaturePositions = map[string][]string{
+	"chess": {"",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+		"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R1BQKB1R w KQ - 0 8",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"},
+	"checkers":  {"", "B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"},
+	"connect4":  {"", "4453"},
+	"tictactoe": {""},
+}
+
+// signatureDepths are the alpha-beta depth of each game's signature searches; the model searches go three
+// plies less deep, for they search much wider.
+var signatureDepths = map[string]int{"chess": 7, "checkers": 10, "connect4": 10, "tictactoe": 9}
+
+// signatureModels are the model searches the signature runs beside alpha-beta, each with a model written
+// from the game's first two presets (A and B in the templates).
+var signatureModels = []struct{ search, model string }{
+	{bots.MStarSearch, "B,A"},
+	{bots.AlphaBetaStarSearch, "B,A"},
+	{bots.OMSearch, "B@2"},
+	{bots.PromSearch, "A:0.4,B:0.6"},
+	{bots.MEUSearch, "rank:0.7"},
+}
+
+// signatureCases lists the signature's searches, in a fixed order.
+func signatureCases(only string) []signatureCase {
+	var cases []signatureCase
+	for _, name := range catalog.Names() {
+		positions, ok := signaturePositions[name]
+		if !ok || (only != "" && only != name) {
+			continue
+		}
+		depth := signatureDepths[name]
+		presets := bots.PresetNames(name)
+		a, b := presets[0], presets[len(presets)-1]
+		for _, fen := range positions {
+			cases = append(cases, signatureCase{Game: name, FEN: fen, Search: bots.AlphaBetaSearch, Depth: depth})
+			for _, m := range signatureModels {
+				model := strings.NewReplacer("A", a, "B", b).Replace(m.model)
+				cases = append(cases, signatureCase{Game: name, FEN: fen, Search: m.search, Model: model,
+					Depth: max(depth-3, 1)})
+			}
+		}
+	}
+	return cases
+}
+
+// runSignature searches every case on one thread with a fresh table and adds up the nodes.
+func runSignature(only string) (signatureReport, error) {
+	var rep signatureReport
+	for _, c := range signatureCases(only) {
+		g, err := catalog.Lookup(c.Game)
+		if err != nil {
+			return rep, err
+		}
+		p := g.Start()
+		if c.FEN != "" {
+			if p, err = g.ParsePosition(c.FEN); err != nil {
+				return rep, fmt.Errorf("%s position %q: %v", c.Game, c.FEN, err)
+			}
+		}
+		s, err := bots.NewSearcher(g, bots.PlayerConfig{Search: c.Search, Model: c.Model, Depth: c.Depth, HashMB: 16,
+			Threads: 1})
+		if err != nil {
+			return rep, fmt.Errorf("%s %s: %v", c.Game, c.Search, err)
+		}
+		res := s.Search(p, engine.NewControl(engine.Limits{Depth: c.Depth}, p.ToMove()), nil)
+		fig := signatureFigure{signatureCase: c, Nodes: res.Nodes, Value: int(res.Score)}
+		if res.Move != games.NoMove {
+			fig.Move = p.FormatMove(res.Move)
+		}
+		rep.Cases = append(rep.Cases, fig)
+		rep.Signature += res.Nodes
+	}
+	return rep, nil
+}
+
+// writeText prints one line a case and the signature last.
+func (rep signatureReport) writeText(w io.Writer) {
+	for _, f := range rep.Cases {
+		pos := f.FEN
+		if pos == "" {
+			pos = "start"
+		}
+		search := f.Search
+		if f.Model != "" {
+			search += " " + f.Model
+		}
+		fmt.Fprintf(w, "%-9s %-22s depth %2d %12d nodes  %-6s %6d  %s\n", f.Game, search, f.Depth, f.Nodes, f.Move,
+			f.Value, pos)
+	}
+	fmt.Fprintf(w, "signature %d\n", rep.Signature)
+}
