@@ -48,6 +48,13 @@ var _ games.Game = Game{}
 // Name returns "checkers".
 func (Game) Name() string { return "checkers" }
 
+// SideNames names checkers' sides: Black moves first.
+func (Game) SideNames() [2]string { return [2]string{"black", "white"} }
+
+// Variants gives checkers' protocol names (dossier's own: no GUI has one); its PDN records say GameType
+// instead of a Variant tag.
+func (Game) Variants() games.Variants { return games.Variants{UCI: "checkers", CECP: "checkers"} }
+
 // Start returns the initial position.
 func (Game) Start() games.Position { return StartPosition() }
 
@@ -90,6 +97,9 @@ var (
 	_ games.Tactical = (*Position)(nil)
 	_ games.Perfter  = (*Position)(nil)
 )
+
+// Pieces counts the men and kings on the board.
+func (p *Position) Pieces() int { return bits.OnesCount32(p.board.pieces[0] | p.board.pieces[1]) }
 
 // StartPosition returns the initial position.
 func StartPosition() *Position {

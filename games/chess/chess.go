@@ -22,6 +22,18 @@ var _ games.Game = Game{}
 // Name returns "chess" for both kinds: the rules, features and presets are chess's (see Variant).
 func (Game) Name() string { return "chess" }
 
+// SideNames names chess's sides: White moves first.
+func (Game) SideNames() [2]string { return [2]string{"white", "black"} }
+
+// Variants gives chess's protocol names: no UCI_Variant (Chess960 is UCI_Chess960), CECP's "normal" or
+// "fischerandom", and a Variant tag for Chess960 alone.
+func (g Game) Variants() games.Variants {
+	if g.Chess960 {
+		return games.Variants{CECP: "fischerandom", Record: "Chess960"}
+	}
+	return games.Variants{CECP: "normal"}
+}
+
 // Variant returns "chess960" for a Chess960 game and "chess" otherwise.
 func (g Game) Variant() string {
 	if g.Chess960 {

@@ -1,7 +1,11 @@
 // The position: bitboards plus a mailbox, Zobrist hashing, move encoding, and copy-make Play/Undo.
 package chess
 
-import "dossier/games"
+import (
+	"math/bits"
+
+	"dossier/games"
+)
 
 // The colours, as indices: White is games.First.
 const (
@@ -347,6 +351,9 @@ func (p *Position) InCheck() bool { return p.st.inCheck() }
 
 // Ply returns the half-moves since the game's start, derived from the FEN's fullmove number and side to move.
 func (p *Position) Ply() int { return int(p.st.ply) }
+
+// Pieces counts the pieces on the board, kings included.
+func (p *Position) Pieces() int { return bits.OnesCount64(p.st.occupied()) }
 
 // HalfmoveClock returns the plies since the last capture or pawn move.
 func (p *Position) HalfmoveClock() int { return int(p.st.halfmove) }

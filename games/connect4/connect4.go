@@ -37,6 +37,14 @@ func (g Game) Validate() error {
 // Name returns "connect4".
 func (g Game) Name() string { return "connect4" }
 
+// Variants gives Connect-Four's name in the protocols and records as cutechess and xboard spell it.
+func (Game) Variants() games.Variants {
+	return games.Variants{UCI: "cfour", CECP: "cfour", Record: "cfour"}
+}
+
+// SideNames names Connect-Four's sides by their order.
+func (Game) SideNames() [2]string { return [2]string{"first", "second"} }
+
 // StartPosition returns the empty board as the concrete type, or an error for an unusable board size.
 func (g Game) StartPosition() (*Position, error) {
 	geo, err := newGeometry(g.dims())
