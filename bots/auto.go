@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory/learn"
@@ -33,7 +34,7 @@ type autoChoice struct {
 	// Model is the yardstick's name of the model chosen, "" for none.
 	Model string
 	// Live is the chosen model (nil for alpha-beta).
-	Live LiveModel
+	Live searchers.LiveModel
 	// Why says what auto chose and why, for the info string of the game's first search.
 	Why string
 	// Serial changes at every game's start.
@@ -114,7 +115,7 @@ func pickModel(yards []learn.GameYardstick) (best autoEvidence, ok bool, all []a
 // chooseAuto decides what auto plays against the opponent of the learners: the search of the model the
 // yardsticks pick, handed its model as it stands and as the worker goes on learning it.
 func chooseAuto(l *learners) autoChoice {
-	alpha := autoChoice{Search: AlphaBetaSearch}
+	alpha := autoChoice{Search: searchers.AlphaBetaSearch}
 	if len(l.yardsticks) == 0 {
 		alpha.Why = fmt.Sprintf("auto: alphabeta (no yardstick of this opponent in %s yet)", l.game.Name())
 		return alpha
@@ -133,11 +134,11 @@ func chooseAuto(l *learners) autoChoice {
 	c := autoChoice{Model: best.model}
 	switch best.model {
 	case learn.ModelTypeProbs:
-		c.Search, c.Live = PromSearch, l.typesLive
+		c.Search, c.Live = searchers.PromSearch, l.typesLive
 	case learn.ModelDepth:
-		c.Search, c.Live = OMSearch, l.depthLive
-	case DiscrepancyModelName:
-		c.Search, c.Live = MEUSearch, l.disc
+		c.Search, c.Live = searchers.OMSearch, l.depthLive
+	case searchers.DiscrepancyModelName:
+		c.Search, c.Live = searchers.MEUSearch, l.disc
 	default:
 		alpha.Why = fmt.Sprintf("auto: alphabeta (the best model, %s, has no search)", best.model)
 		return alpha
@@ -148,7 +149,7 @@ func chooseAuto(l *learners) autoChoice {
 }
 
 // describeLive writes a live model's current state in short.
-func describeLive(m LiveModel) string {
+func describeLive(m searchers.LiveModel) string {
 	st := m.Current()
 	if st.Spec.IsZero() {
 		return "(counts)"
@@ -171,7 +172,7 @@ func describeLive(m LiveModel) string {
 // reading the live model (liveSearcher) otherwise.
 type autoSearcher struct {
 	game   games.Game
-	cfg    PlayerConfig
+	cfg    searchers.Config
 	choice func() autoChoice
 	risk   func() int
 
@@ -185,14 +186,14 @@ type autoSearcher struct {
 // newAutoSearcher returns Search auto for the configuration (cfg.Search is auto), reading the choice of each
 // game from choice. A configuration that plays below full strength plays alpha-beta, as it would anyway.
 // A model search it chooses is guarded by the alpha-beta searcher (see guard), with the ModelRisk risk returns.
-func newAutoSearcher(g games.Game, cfg PlayerConfig, choice func() autoChoice, risk func() int) (engine.Searcher, error) {
+func newAutoSearcher(g games.Game, cfg searchers.Config, choice func() autoChoice, risk func() int) (engine.Searcher, error) {
 	if cfg.Model != "" {
-		return nil, fmt.Errorf("search auto takes no opponent model (OpponentModel is %s)", shortQuote(cfg.Model))
+		return nil, fmt.Errorf("search auto takes no opponent model (OpponentModel is %s)", searchers.ShortQuote(cfg.Model))
 	}
 	plain := cfg
-	plain.Search = AlphaBetaSearch
-	alpha, err := NewSearcher(g, plain)
-	if err != nil || func() bool { weak, _ := cfg.weakens(); return weak }() {
+	plain.Search = searchers.AlphaBetaSearch
+	alpha, err := searchers.New(g, plain)
+	if err != nil || func() bool { weak, _ := cfg.Weakens(); return weak }() {
 		return alpha, err
 	}
 	return &autoSearcher{game: g, cfg: cfg, choice: choice, risk: risk, alpha: alpha}, nil
@@ -206,10 +207,10 @@ func (s *autoSearcher) Search(p games.Position, ctl *engine.Control, report func
 	if announce {
 		s.serial, s.has = c.Serial, true
 		s.inner = s.alpha
-		if c.Search != AlphaBetaSearch && c.Live != nil {
+		if c.Search != searchers.AlphaBetaSearch && c.Live != nil {
 			cfg := s.cfg
 			cfg.Search, cfg.Model = c.Search, ""
-			s.inner = guard(&liveSearcher{game: s.game, cfg: cfg, live: c.Live}, s.alpha, s.risk)
+			s.inner = searchers.Guard(searchers.NewLive(s.game, cfg, c.Live), s.alpha, s.risk)
 		}
 	}
 	inner := s.inner
@@ -235,13 +236,13 @@ func (s *autoSearcher) NewGame() {
 func (p *Player) newSearcherLocked() (engine.Searcher, error) {
 	cfg := p.cfg
 	if cfg.Search == "" && p.dossier.cfg.Enabled && cfg.Model == "" {
-		cfg.Search = AutoSearch
+		cfg.Search = searchers.AutoSearch
 	}
-	if strings.EqualFold(cfg.Search, AutoSearch) {
-		cfg.Search = AutoSearch
+	if strings.EqualFold(cfg.Search, searchers.AutoSearch) {
+		cfg.Search = searchers.AutoSearch
 		return newAutoSearcher(p.game, cfg, p.autoChoice, p.modelRisk)
 	}
-	return newGuardedSearcher(p.game, cfg, p.modelRisk)
+	return searchers.NewGuarded(p.game, cfg, p.modelRisk)
 }
 
 // autoChoice returns what Search auto plays in the game in progress.

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"dossier/bots/match"
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 )
@@ -55,13 +57,13 @@ type DiscrepancyLearnerConfig struct {
 // concurrent use; observations are serialised.
 type DiscrepancyLearner struct {
 	game   games.Game
-	preset Preset
+	preset presets.Preset
 
 	mu     sync.RWMutex // guards everything below; Probabilities reads the model under the read lock
 	probe  *engine.AlphaBeta
-	view   *viewSpec // nil: the evaluation is antisymmetric and needs no view
+	view   *searchers.ViewSpec // nil: the evaluation is antisymmetric and needs no view
 	model  *engine.DiscrepancyModel
-	counts *DiscrepancyCounts
+	counts *searchers.DiscrepancyCounts
 }
 
 var _ engine.MoveProbabilities = (*DiscrepancyLearner)(nil)
@@ -90,7 +92,7 @@ func DefaultDiscrepancyEdges(eval engine.Evaluation) []float64 {
 		step = max(step, math.Pow(high/low, 1/float64(n-1)))
 	}
 	var edges []float64
-	for e := low; e <= high*step*(1+1e-9) && e < engine.MateBound/2 && len(edges) < maxDiscrepancyEdges-1; e *= step {
+	for e := low; e <= high*step*(1+1e-9) && e < engine.MateBound/2 && len(edges) < searchers.MaxDiscrepancyEdges-1; e *= step {
 		edges = append(edges, roundEdge(e))
 	}
 	return append(edges, engine.MateBound/2)
@@ -104,21 +106,21 @@ func roundEdge(e float64) float64 {
 
 // NewDiscrepancyLearner returns a learner for game g with empty counts.
 func NewDiscrepancyLearner(g games.Game, cfg DiscrepancyLearnerConfig) (*DiscrepancyLearner, error) {
-	preset, err := LookupPreset(g, cfg.Preset)
+	preset, err := presets.Lookup(g, cfg.Preset)
 	if err != nil {
 		return nil, err
 	}
 	if err := preset.Eval.Check(g); err != nil {
 		return nil, err
 	}
-	if cfg.Depth < 1 || cfg.Depth > maxDepthCap {
-		return nil, fmt.Errorf("discrepancy learner: depth %d, want the player's search depth in 1..%d", cfg.Depth, maxDepthCap)
+	if cfg.Depth < 1 || cfg.Depth > searchers.MaxDepth {
+		return nil, fmt.Errorf("discrepancy learner: depth %d, want the player's search depth in 1..%d", cfg.Depth, searchers.MaxDepth)
 	}
 	edges := cfg.Edges
 	if edges == nil {
 		edges = DefaultDiscrepancyEdges(preset.Eval)
 	}
-	counts, err := NewDiscrepancyCounts(g.Name(), preset.Name, cfg.Depth, max(cfg.Depth-2, 0), edges, cfg.BandPlies)
+	counts, err := searchers.NewDiscrepancyCounts(g.Name(), preset.Name, cfg.Depth, max(cfg.Depth-2, 0), edges, cfg.BandPlies)
 	if err != nil {
 		return nil, fmt.Errorf("discrepancy learner: %w", err)
 	}
@@ -128,8 +130,7 @@ func NewDiscrepancyLearner(g games.Game, cfg DiscrepancyLearnerConfig) (*Discrep
 	if err != nil {
 		return nil, fmt.Errorf("discrepancy learner: %w", err)
 	}
-	book, _ := bookOf(g.Name())
-	partner, sign, err := book.mirrorTable(g)
+	partner, sign, err := presets.MirrorTable(g)
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +141,7 @@ func NewDiscrepancyLearner(g games.Game, cfg DiscrepancyLearnerConfig) (*Discrep
 	opts.Threads = 1
 	l := &DiscrepancyLearner{game: g, preset: preset, probe: engine.NewAlphaBeta(g, preset.Eval, opts),
 		model: model, counts: counts}
-	if spec := (viewSpec{partner: partner, sign: sign}); spec.needsView(preset.Eval) {
+	if spec := searchers.NewViewSpec(partner, sign); spec.NeedsView(preset.Eval) {
 		l.view = &spec
 	}
 	return l, nil
@@ -175,7 +176,7 @@ func (l *DiscrepancyLearner) replyValues(p games.Position, replies []games.Move,
 		default:
 			var view games.Position = p
 			if l.view != nil {
-				view = newPlayerView(p, *l.view)
+				view = searchers.NewPlayerView(p, *l.view)
 			}
 			values[j] = l.probe.Probe(view, l.counts.ReplyDepth, math.Inf(-1), math.Inf(1))
 		}
@@ -229,8 +230,8 @@ func (l *DiscrepancyLearner) Observe(p games.Position, m games.Move) (Discrepanc
 	if offered < 2 {
 		return obs, nil
 	}
-	if obs.Band >= maxDiscrepancyBands {
-		return obs, fmt.Errorf("discrepancy learner: ply %d lies in band %d, beyond the %d bands a counts file holds", obs.Ply, obs.Band, maxDiscrepancyBands)
+	if obs.Band >= searchers.MaxDiscrepancyBands {
+		return obs, fmt.Errorf("discrepancy learner: ply %d lies in band %d, beyond the %d bands a counts file holds", obs.Ply, obs.Band, searchers.MaxDiscrepancyBands)
 	}
 	if err := l.model.Add(obs.Ply, obs.Discrepancy, 1); err != nil {
 		return obs, err
@@ -276,7 +277,7 @@ func (l *DiscrepancyLearner) ObserveGame(start games.Position, moves []games.Mov
 }
 
 // Counts returns a copy of the counts learned so far.
-func (l *DiscrepancyLearner) Counts() *DiscrepancyCounts {
+func (l *DiscrepancyLearner) Counts() *searchers.DiscrepancyCounts {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	c := *l.counts
@@ -308,9 +309,9 @@ func (l *DiscrepancyLearner) Probabilities(p games.Position, replies []games.Mov
 // NewMEUSearcher builds the player that learns while it plays, as Sen & Arora's MEU did: the MEU search
 // of cfg (its preset must be the learner's; cfg.Search and cfg.Model are ignored) with the learner's
 // counts as its opponent model, which every later observation updates.
-func (l *DiscrepancyLearner) NewMEUSearcher(cfg PlayerConfig) (engine.Searcher, error) {
-	cfg.Search, cfg.Model = MEUSearch, ""
-	preset, err := LookupPreset(l.game, cfg.Preset)
+func (l *DiscrepancyLearner) NewMEUSearcher(cfg searchers.Config) (engine.Searcher, error) {
+	cfg.Search, cfg.Model = searchers.MEUSearch, ""
+	preset, err := presets.Lookup(l.game, cfg.Preset)
 	if err != nil {
 		return nil, err
 	}
@@ -318,12 +319,12 @@ func (l *DiscrepancyLearner) NewMEUSearcher(cfg PlayerConfig) (engine.Searcher, 
 		return nil, fmt.Errorf("discrepancy learner: the player's preset %s is not the learner's %s", preset.Name, l.preset.Name)
 	}
 	cfg.Live = l
-	return NewSearcher(l.game, cfg)
+	return searchers.New(l.game, cfg)
 }
 
 // Current implements LiveModel: MEU's replies are the counts learned so far, read at every node.
-func (l *DiscrepancyLearner) Current() LiveModelState {
-	return LiveModelState{Replies: l}
+func (l *DiscrepancyLearner) Current() searchers.LiveModelState {
+	return searchers.LiveModelState{Replies: l}
 }
 
 // DiscrepancyStarts returns count distinct random starting configurations of g for training: the i-th

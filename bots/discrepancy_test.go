@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"dossier/bots/match"
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
@@ -22,9 +24,9 @@ import (
 )
 
 // sampleCounts returns counts with two bands of three ranges.
-func sampleCounts(t testing.TB) *DiscrepancyCounts {
+func sampleCounts(t testing.TB) *searchers.DiscrepancyCounts {
 	t.Helper()
-	c, err := NewDiscrepancyCounts("connect4", "sophisticated", 4, 2, []float64{5, 495000}, 6)
+	c, err := searchers.NewDiscrepancyCounts("connect4", "sophisticated", 4, 2, []float64{5, 495000}, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,17 +40,17 @@ func TestDiscrepancyCountsRoundTrip(t *testing.T) {
 	want := sampleCounts(t)
 	withoutOffered := sampleCounts(t)
 	withoutOffered.Offered = nil
-	empty, err := NewDiscrepancyCounts("tictactoe", "open-lines", 1, 0, []float64{}, 0)
+	empty, err := searchers.NewDiscrepancyCounts("tictactoe", "open-lines", 1, 0, []float64{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, c := range map[string]*DiscrepancyCounts{"full": want, "no offered": withoutOffered, "empty": empty} {
+	for name, c := range map[string]*searchers.DiscrepancyCounts{"full": want, "no offered": withoutOffered, "empty": empty} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := c.Write(&buf); err != nil {
 				t.Fatal(err)
 			}
-			got, err := ReadDiscrepancyCounts(bytes.NewReader(buf.Bytes()))
+			got, err := searchers.ReadDiscrepancyCounts(bytes.NewReader(buf.Bytes()))
 			if err != nil {
 				t.Fatalf("%v\n%s", err, buf.String())
 			}
@@ -59,7 +61,7 @@ func TestDiscrepancyCountsRoundTrip(t *testing.T) {
 			if err := c.Save(path); err != nil {
 				t.Fatal(err)
 			}
-			loaded, err := LoadDiscrepancyCounts(path)
+			loaded, err := searchers.LoadDiscrepancyCounts(path)
 			if err != nil || !reflect.DeepEqual(loaded, c) {
 				t.Fatalf("loaded %+v (%v), saved %+v", loaded, err, c)
 			}
@@ -123,13 +125,13 @@ func TestReadDiscrepancyCountsErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ReadDiscrepancyCounts(strings.NewReader(tc.text))
+			_, err := searchers.ReadDiscrepancyCounts(strings.NewReader(tc.text))
 			if err == nil || !strings.Contains(err.Error(), tc.err) || !strings.HasPrefix(err.Error(), "discrepancy counts: ") {
 				t.Fatalf("error %v, want one containing %q", err, tc.err)
 			}
 		})
 	}
-	if _, err := LoadDiscrepancyCounts(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
+	if _, err := searchers.LoadDiscrepancyCounts(filepath.Join(t.TempDir(), "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -146,7 +148,7 @@ func FuzzReadDiscrepancyCounts(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ReadDiscrepancyCounts(bytes.NewReader(data))
+		c, err := searchers.ReadDiscrepancyCounts(bytes.NewReader(data))
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "discrepancy counts: ") || len(err.Error()) < len("discrepancy counts: ")+5 {
 				t.Fatalf("error %q does not say what is wrong", err)
@@ -160,7 +162,7 @@ func FuzzReadDiscrepancyCounts(f *testing.F) {
 		if err := c.Write(&out); err != nil {
 			t.Fatalf("counts that check do not write: %v", err)
 		}
-		again, err := ReadDiscrepancyCounts(&out)
+		again, err := searchers.ReadDiscrepancyCounts(&out)
 		if err != nil || !reflect.DeepEqual(again, c) {
 			t.Fatalf("written counts read back as %+v (%v), want %+v", again, err, c)
 		}
@@ -173,7 +175,7 @@ func TestDefaultDiscrepancyEdges(t *testing.T) {
 		t.Errorf("sophisticated: %v, want powers of 5 up to one step above the largest weight, and half MateBound", got)
 	}
 	for _, g := range bookedGames() {
-		for _, p := range Presets(g) {
+		for _, p := range presets.Of(g) {
 			edges := DefaultDiscrepancyEdges(p.Eval)
 			if _, err := engine.NewDiscrepancyModel(edges, 0); err != nil || edges[len(edges)-1] != engine.MateBound/2 {
 				t.Errorf("%s %s: edges %v (%v)", g.Name(), p.Name, edges, err)
@@ -335,8 +337,7 @@ func TestLearnerMeasuresAsMEU(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.game.Name()+" "+tc.preset, func(t *testing.T) {
 			preset := mustPreset(t, tc.game, tc.preset)
-			book, _ := bookOf(tc.game.Name())
-			partner, sign, err := book.mirrorTable(tc.game)
+			partner, sign, err := presets.MirrorTable(tc.game)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -409,11 +410,11 @@ func TestDiscrepancyStarts(t *testing.T) {
 
 // inProcessFactory builds in-process match players with NewSearcher.
 func inProcessFactory(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-	s, err := NewSearcher(g, PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model, Depth: spec.Depth})
+	s, err := searchers.New(g, searchers.Config{Preset: spec.Preset, Search: spec.Search, Model: spec.Model, Depth: spec.Depth})
 	if err != nil {
 		return match.InProcess{}, err
 	}
-	p, _ := LookupPreset(g, spec.Preset)
+	p, _ := presets.Lookup(g, spec.Preset)
 	return match.InProcess{Engine: match.SearcherEngine(s), Name: p.Name, Depth: max(spec.Depth, p.Depth)}, nil
 }
 
@@ -456,18 +457,18 @@ func TestTrainDiscrepanciesAndPlayThem(t *testing.T) {
 	if err := c.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	fromFile := mustSearcher(t, g, PlayerConfig{Preset: "sophisticated", Search: "meu", Model: "discrepancy:" + path, Depth: 4})
-	online, err := l.NewMEUSearcher(PlayerConfig{Preset: "sophisticated", Depth: 4})
+	fromFile := mustSearcher(t, g, searchers.Config{Preset: "sophisticated", Search: "meu", Model: "discrepancy:" + path, Depth: 4})
+	online, err := l.NewMEUSearcher(searchers.Config{Preset: "sophisticated", Depth: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp := mustSearcher(t, g, PlayerConfig{Preset: "sp"})
+	sp := mustSearcher(t, g, searchers.Config{Preset: "sp"})
 	for _, s := range []engine.Searcher{fromFile, online} {
 		if o, plies := playGame(t, starts[0], s, sp, engine.Limits{}, 42); !o.Result.Over() || plies == 0 {
 			t.Errorf("game %v after %d plies", o, plies)
 		}
 	}
-	if _, err := l.NewMEUSearcher(PlayerConfig{Preset: "sp"}); err == nil || !strings.Contains(err.Error(), "not the learner's") {
+	if _, err := l.NewMEUSearcher(searchers.Config{Preset: "sp"}); err == nil || !strings.Contains(err.Error(), "not the learner's") {
 		t.Errorf("another preset: %v", err)
 	}
 }
@@ -485,22 +486,22 @@ func TestDiscrepancyModelTerm(t *testing.T) {
 	tests := []struct {
 		name string
 		game games.Game
-		cfg  PlayerConfig
+		cfg  searchers.Config
 		err  string
 	}{
-		{"counts", connect4.Game{}, PlayerConfig{Preset: "sophisticated", Search: "meu", Model: "Discrepancy: " + path + " "}, ""},
-		{"missing file", connect4.Game{}, PlayerConfig{Search: "meu", Model: "discrepancy:" + dir + "/none.json"},
+		{"counts", connect4.Game{}, searchers.Config{Preset: "sophisticated", Search: "meu", Model: "Discrepancy: " + path + " "}, ""},
+		{"missing file", connect4.Game{}, searchers.Config{Search: "meu", Model: "discrepancy:" + dir + "/none.json"},
 			`term "discrepancy:` + dir + `/none.json": open`},
-		{"corrupt file", connect4.Game{}, PlayerConfig{Search: "meu", Model: "discrepancy:" + corrupt}, "field game is missing"},
-		{"other game", checkers.Game{}, PlayerConfig{Search: "meu", Model: "discrepancy:" + path}, "the counts are of connect4, not checkers"},
-		{"other search", connect4.Game{}, PlayerConfig{Search: "om", Model: "discrepancy:" + path}, "om takes no discrepancy counts (only meu does)"},
-		{"one term among others", connect4.Game{}, PlayerConfig{Search: "prom", Model: "sp:0.5,discrepancy:x"},
+		{"corrupt file", connect4.Game{}, searchers.Config{Search: "meu", Model: "discrepancy:" + corrupt}, "field game is missing"},
+		{"other game", checkers.Game{}, searchers.Config{Search: "meu", Model: "discrepancy:" + path}, "the counts are of connect4, not checkers"},
+		{"other search", connect4.Game{}, searchers.Config{Search: "om", Model: "discrepancy:" + path}, "om takes no discrepancy counts (only meu does)"},
+		{"one term among others", connect4.Game{}, searchers.Config{Search: "prom", Model: "sp:0.5,discrepancy:x"},
 			`term "discrepancy:x": discrepancy:PATH is a whole model`},
-		{"no path", connect4.Game{}, PlayerConfig{Search: "meu", Model: "discrepancy: "}, "needs the path of a counts file"},
+		{"no path", connect4.Game{}, searchers.Config{Search: "meu", Model: "discrepancy: "}, "needs the path of a counts file"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := NewSearcher(tc.game, tc.cfg)
+			s, err := searchers.New(tc.game, tc.cfg)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v, want one containing %q", err, tc.err)
@@ -516,7 +517,7 @@ func TestDiscrepancyModelTerm(t *testing.T) {
 			}
 		})
 	}
-	spec, err := ParseModelSpec("discrepancy:" + path)
+	spec, err := searchers.ParseModelSpec("discrepancy:" + path)
 	if err != nil || spec.String() != "discrepancy:"+path || spec.Terms[0].Path != path {
 		t.Errorf("a path with a comma and a space: %+v (%v)", spec, err)
 	}

@@ -10,12 +10,12 @@ import (
 	"math"
 	"time"
 
-	"go.uber.org/zap"
-
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
 	"dossier/play"
+
+	"go.uber.org/zap"
 )
 
 // MemoryConfig says whether and where the Player keeps its dossier on each opponent.

@@ -8,10 +8,11 @@ import (
 	"fmt"
 	"math"
 
-	"go.uber.org/zap"
-
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/play"
+
+	"go.uber.org/zap"
 )
 
 // EvenModel is the memory's model name of the even-game state.
@@ -56,7 +57,7 @@ type EvenRecord struct {
 // newEvenRecord starts a record; another time control's record of the same opponent, when there is one,
 // gives its rating estimate, and the handicap that plays at that rating.
 func (s *EvenState) newEvenRecord() *EvenRecord {
-	rec := &EvenRecord{Handicap: evenInitialHandicap, Rating: eloForHandicap(evenInitialHandicap)}
+	rec := &EvenRecord{Handicap: evenInitialHandicap, Rating: searchers.EloForHandicap(evenInitialHandicap)}
 	var sum float64
 	n := 0
 	for _, r := range s.TimeControls {
@@ -67,7 +68,7 @@ func (s *EvenState) newEvenRecord() *EvenRecord {
 	}
 	if n > 0 {
 		rec.Rating = sum / float64(n)
-		rec.Handicap = HandicapForElo(int(math.Round(rec.Rating)))
+		rec.Handicap = searchers.HandicapForElo(int(math.Round(rec.Rating)))
 	}
 	return rec
 }
@@ -90,7 +91,7 @@ func (s *EvenState) record(tc string) *EvenRecord {
 // score (up when we scored more than half so far, down when less). The handicap stays in [0, max]. The
 // rating estimate follows the Elo rule, our strength being the rating the handicap played at.
 func (r *EvenRecord) update(score, maxHandicap float64) {
-	played := eloForHandicap(r.Handicap)
+	played := searchers.EloForHandicap(r.Handicap)
 	expected := 1 / (1 + math.Pow(10, (r.Rating-played)/400))
 	r.Rating -= evenEloK * (score - expected)
 	step := max(evenMinStep, evenFirstStep/math.Sqrt(1+float64(r.Games)/4))
@@ -161,32 +162,31 @@ func (p *Player) evenState(key string) *EvenState {
 }
 
 // playsEven reports whether the configuration learns an even game (Mode even without UCI_LimitStrength).
-func (cfg PlayerConfig) playsEven() bool {
-	weak, _ := cfg.weakens()
+func playsEven(cfg searchers.Config) bool {
+	weak, _ := cfg.Weakens()
 	return weak && !cfg.LimitStrength
 }
 
 // evenHandicap sets the weak searcher's handicap from the current opponent's record at the current time
 // control. p.mu must be held.
 func (p *Player) evenHandicap(s engine.Searcher) {
-	w, ok := s.(*weakSearcher)
-	if !ok || !p.cfg.playsEven() {
+	w, ok := s.(*searchers.WeakSearcher)
+	if !ok || !playsEven(p.cfg) {
 		return
 	}
 	rec := p.evenState(p.current.Opponent.Key()).record(p.evenTC)
-	w.handicap = rec.Handicap * w.rules.unit
+	w.SetHandicapPawns(rec.Handicap)
 }
 
 // evenResult updates the current opponent's even-game record with a finished game's result and files the
 // new state in the memory after the game gameID. p.mu must be held.
 func (p *Player) evenResult(score float64, gameID string) {
-	if !p.cfg.playsEven() || score < 0 {
+	if !playsEven(p.cfg) || score < 0 {
 		return
 	}
 	key := p.current.Opponent.Key()
 	state := p.evenState(key)
-	rules := rulesFor(p.game)
-	state.record(p.evenTC).update(score, rules.maxHandicap()/rules.unit)
+	state.record(p.evenTC).update(score, searchers.MaxLearnedHandicap(p.game))
 	raw, err := json.Marshal(state)
 	if err != nil {
 		p.dossier.log.Error("cannot encode the even-game state", zap.Error(err))

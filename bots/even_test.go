@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/play"
@@ -88,17 +89,17 @@ func TestEvenRecordConvergence(t *testing.T) {
 }
 
 func TestEloCalibration(t *testing.T) {
-	for _, elo := range []int{MinElo, 1350, 1500, 1800, fullStrengthElo} {
-		h := HandicapForElo(elo)
-		if back := eloForHandicap(h); math.Abs(back-float64(elo)) > 1 {
+	for _, elo := range []int{searchers.MinElo, 1350, 1500, 1800, searchers.FullStrengthElo} {
+		h := searchers.HandicapForElo(elo)
+		if back := searchers.EloForHandicap(h); math.Abs(back-float64(elo)) > 1 {
 			t.Errorf("Elo %d -> handicap %.3f -> Elo %.1f", elo, h, back)
 		}
 	}
-	if HandicapForElo(900) != HandicapForElo(MinElo) || HandicapForElo(3000) != 0 || HandicapForElo(2450) != 0 {
+	if searchers.HandicapForElo(900) != searchers.HandicapForElo(searchers.MinElo) || searchers.HandicapForElo(3000) != 0 || searchers.HandicapForElo(2450) != 0 {
 		t.Error("ratings outside the table are not clamped")
 	}
-	for elo := MinElo; elo < MaxElo; elo += 50 {
-		if HandicapForElo(elo+50) > HandicapForElo(elo) {
+	for elo := searchers.MinElo; elo < searchers.MaxElo; elo += 50 {
+		if searchers.HandicapForElo(elo+50) > searchers.HandicapForElo(elo) {
 			t.Errorf("the handicap grows from Elo %d to %d", elo, elo+50)
 		}
 	}
@@ -131,7 +132,7 @@ func TestEvenStatePersists(t *testing.T) {
 	g := chess.Game{}
 	rival := play.Opponent{Name: "Rival Engine", Kind: play.Computer}
 	const tc = "10+0.1"
-	first := NewPlayer(g, PlayerConfig{Mode: EvenMode, HashMB: 1})
+	first := NewPlayer(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
 	if err := first.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestEvenStatePersists(t *testing.T) {
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
-	second := NewPlayer(g, PlayerConfig{Mode: EvenMode, HashMB: 1})
+	second := NewPlayer(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
 	if err := second.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestEvenStatePersists(t *testing.T) {
 		t.Errorf("a new time control starts at %+v, want rating %v", other, want.Rating)
 	}
 	// A strongest-mode Player learns nothing.
-	plain := NewPlayer(g, PlayerConfig{HashMB: 1})
+	plain := NewPlayer(g, searchers.Config{HashMB: 1})
 	plain.SetOpponent(rival)
 	plain.NewGame(g)
 	plain.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start(), TimeControl: tc})

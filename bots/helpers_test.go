@@ -1,10 +1,12 @@
-// Test helpers: the games with books, positions, fixed-depth searches and self-play.
+// Test helpers of the Player's tests: the games with books, positions, presets, fixed-depth searches and self-play.
 package bots
 
 import (
 	"math/rand/v2"
 	"testing"
 
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
@@ -29,11 +31,11 @@ func mustPosition(t testing.TB, g games.Game, s string) games.Position {
 }
 
 // mustSearcher builds a searcher or fails the test.
-func mustSearcher(t testing.TB, g games.Game, cfg PlayerConfig) engine.Searcher {
+func mustSearcher(t testing.TB, g games.Game, cfg searchers.Config) engine.Searcher {
 	t.Helper()
-	s, err := NewSearcher(g, cfg)
+	s, err := searchers.New(g, cfg)
 	if err != nil {
-		t.Fatalf("NewSearcher(%s, %+v): %v", g.Name(), cfg, err)
+		t.Fatalf("searchers.New(%s, %+v): %v", g.Name(), cfg, err)
 	}
 	return s
 }
@@ -93,10 +95,15 @@ func randomPosition(g games.Game, rng *rand.Rand, plies int) games.Position {
 	return p
 }
 
-// presetSearcherOf returns the alpha-beta part of a searcher NewSearcher built.
-func presetSearcherOf(s engine.Searcher) *presetSearcher {
-	if solving, ok := s.(*solverSearcher); ok {
-		s = solving.fallback
+// mustPreset looks a preset up or fails the test.
+func mustPreset(t testing.TB, g games.Game, name string) presets.Preset {
+	t.Helper()
+	p, err := presets.Lookup(g, name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return s.(*presetSearcher)
+	return p
 }
+
+// trapModel is a model that expects the opponent to miss every reply deeper than one ply.
+const trapModel = "strongest@1"

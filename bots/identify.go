@@ -10,12 +10,12 @@ import (
 	"slices"
 	"strings"
 
-	"go.uber.org/zap"
-
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
 	"dossier/play"
+
+	"go.uber.org/zap"
 )
 
 // Defaults of IdentifierOptions.

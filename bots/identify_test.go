@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
@@ -214,7 +215,7 @@ func TestPlayerIdentifiesAnUnnamedOpponent(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := NewPlayer(g, PlayerConfig{Depth: 2, HashMB: 1})
+			p := NewPlayer(g, searchers.Config{Depth: 2, HashMB: 1})
 			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 				t.Fatal(err)
 			}
@@ -379,10 +380,10 @@ func identGames(t testing.TB, g games.Game, usPreset string, opponents []identOp
 	t.Helper()
 	const maxPlies = 80
 	openings := identOpenings(g, 6, 2, 11)
-	us := identPlayer{s: mustSearcher(t, g, PlayerConfig{Preset: usPreset, Depth: 4, HashMB: 1}), depth: 4, noise: usNoise}
+	us := identPlayer{s: mustSearcher(t, g, searchers.Config{Preset: usPreset, Depth: 4, HashMB: 1}), depth: 4, noise: usNoise}
 	data := identData{stored: make([]OpponentGames, len(opponents)), sessions: make([][][]identObservation, len(opponents))}
 	for i, o := range opponents {
-		opp := identPlayer{s: mustSearcher(t, g, PlayerConfig{Preset: o.preset, Depth: o.depth, HashMB: 1}), depth: o.depth, noise: noise}
+		opp := identPlayer{s: mustSearcher(t, g, searchers.Config{Preset: o.preset, Depth: o.depth, HashMB: 1}), depth: o.depth, noise: noise}
 		data.names = append(data.names, o.name)
 		data.stored[i].Key = o.name
 		for k := range train + heldOut {
@@ -598,7 +599,7 @@ func BenchmarkIdentifierObserve(b *testing.B) {
 func TestIdentifierBuildsFromMatchGames(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memory")
 	for range 2 {
-		recallMatchAgainst(t, dir, 2, DefaultMemoryRisk(checkers.Game{}), 4)
+		recallMatchAgainst(t, dir, 2, searchers.DefaultMemoryRisk(checkers.Game{}), 4)
 	}
 	mem, err := memory.Open(memory.Options{Dir: dir})
 	if err != nil {

@@ -13,13 +13,15 @@ import (
 	"sync"
 	"time"
 
-	"go.uber.org/zap"
-
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
 	"dossier/memory/learn"
 	"dossier/play"
+
+	"go.uber.org/zap"
 )
 
 // Settings of the online learners. Their depths keep a learner's cost per opponent move at a few
@@ -66,7 +68,7 @@ func typeDepths(game string) []int {
 type learners struct {
 	key     string
 	game    games.Game
-	our     Preset
+	our     presets.Preset
 	depth   int
 	types   *learn.TypeLearner
 	depthL  *learn.DepthLearner
@@ -83,31 +85,31 @@ type learners struct {
 // learnedLive is a LiveModel whose state the worker replaces.
 type learnedLive struct {
 	mu    sync.Mutex
-	state LiveModelState
+	state searchers.LiveModelState
 	probs []float64 // the type probabilities last published (PrOM)
 }
 
 // Current implements LiveModel.
-func (l *learnedLive) Current() LiveModelState {
+func (l *learnedLive) Current() searchers.LiveModelState {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.state
 }
 
 // set publishes a new spec.
-func (l *learnedLive) set(spec ModelSpec, probs []float64) {
+func (l *learnedLive) set(spec searchers.ModelSpec, probs []float64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.state = LiveModelState{Spec: spec, Version: l.state.Version + 1}
+	l.state = searchers.LiveModelState{Spec: spec, Version: l.state.Version + 1}
 	l.probs = probs
 }
 
 // newLearners builds the learners of an opponent for game g from the states the memory holds (models maps a
 // model's name to its history, oldest first; nil for none): the latest state of each model that fits this
 // game and our preset, or a new learner. It returns an error only when not even a new learner can be made.
-func newLearners(key string, g games.Game, our Preset, models map[string][]memory.ModelPoint) (*learners, error) {
-	presets := Presets(g)
-	if len(presets) == 0 {
+func newLearners(key string, g games.Game, our presets.Preset, models map[string][]memory.ModelPoint) (*learners, error) {
+	ofGame := presets.Of(g)
+	if len(ofGame) == 0 {
 		return nil, fmt.Errorf("no presets for %s", g.Name())
 	}
 	d := learnerDepth(g.Name())
@@ -127,7 +129,7 @@ func newLearners(key string, g games.Game, our Preset, models map[string][]memor
 			return false
 		}
 		for _, t := range st.Types {
-			if _, err := LookupPreset(g, t.Eval.Name); err != nil {
+			if _, err := presets.Lookup(g, t.Eval.Name); err != nil {
 				return false
 			}
 		}
@@ -137,7 +139,7 @@ func newLearners(key string, g games.Game, our Preset, models map[string][]memor
 	})
 	if l.types == nil {
 		var types []learn.Player
-		for _, p := range presets {
+		for _, p := range ofGame {
 			for _, depth := range typeDepths(g.Name()) {
 				types = append(types, learn.Player{Eval: p.Eval, Depth: depth})
 			}
@@ -164,8 +166,8 @@ func newLearners(key string, g games.Game, our Preset, models map[string][]memor
 		}
 		l.depthL = dl
 	}
-	latest(DiscrepancyModelName, func(raw json.RawMessage) bool {
-		var c DiscrepancyCounts
+	latest(searchers.DiscrepancyModelName, func(raw json.RawMessage) bool {
+		var c searchers.DiscrepancyCounts
 		if json.Unmarshal(raw, &c) != nil || c.Check() != nil || c.Game != g.Name() || c.Evaluation != our.Name {
 			return false
 		}
@@ -192,12 +194,12 @@ func newLearners(key string, g games.Game, our Preset, models map[string][]memor
 		}
 	}
 	l.publishTypes(true)
-	l.depthLive.set(ModelSpec{Terms: []ModelTerm{{Name: our.Name, Depth: l.depthL.Depth(), Text: our.Name}}}, nil)
+	l.depthLive.set(searchers.ModelSpec{Terms: []searchers.ModelTerm{{Name: our.Name, Depth: l.depthL.Depth(), Text: our.Name}}}, nil)
 	return l, nil
 }
 
 // restoreDiscrepancyLearner returns a discrepancy learner that goes on from stored counts.
-func restoreDiscrepancyLearner(g games.Game, c *DiscrepancyCounts) (*DiscrepancyLearner, error) {
+func restoreDiscrepancyLearner(g games.Game, c *searchers.DiscrepancyCounts) (*DiscrepancyLearner, error) {
 	l, err := NewDiscrepancyLearner(g, DiscrepancyLearnerConfig{Preset: c.Evaluation, Depth: c.Depth, Edges: c.Edges,
 		BandPlies: c.BandPlies, HashMB: 1, Opponent: c.Opponent})
 	if err != nil {
@@ -246,9 +248,9 @@ func (l *learners) publishTypes(force bool) {
 	for _, n := range names {
 		sum += byName[n]
 	}
-	var spec ModelSpec
+	var spec searchers.ModelSpec
 	for _, n := range names {
-		spec.Terms = append(spec.Terms, ModelTerm{Name: n, Probability: byName[n] / sum, HasProbability: true, Text: n})
+		spec.Terms = append(spec.Terms, searchers.ModelTerm{Name: n, Probability: byName[n] / sum, HasProbability: true, Text: n})
 	}
 	l.typesLive.set(spec, probs)
 }
@@ -308,7 +310,7 @@ func (l *learners) scoreAndLearn(p games.Position, m games.Move) (map[string]lea
 		name  string
 		model learn.MoveModel
 	}{{learn.MinimaxModelName, l.minimax}, {learn.ModelTypeProbs, l.types}, {learn.ModelDepth, dm},
-		{DiscrepancyModelName, &discrepancyMoveModel{l: l.disc}}}
+		{searchers.DiscrepancyModelName, &discrepancyMoveModel{l: l.disc}}}
 	obs := []learn.Observation{{Position: p, Move: m}}
 	scores := make(map[string]learn.Score, len(models))
 	for _, x := range models {
@@ -330,7 +332,7 @@ func (l *learners) scoreAndLearn(p games.Position, m games.Move) (map[string]lea
 	}
 	l.publishTypes(false)
 	if d := l.depthL.Depth(); d != before {
-		l.depthLive.set(ModelSpec{Terms: []ModelTerm{{Name: l.our.Name, Depth: d, Text: l.our.Name}}}, nil)
+		l.depthLive.set(searchers.ModelSpec{Terms: []searchers.ModelTerm{{Name: l.our.Name, Depth: d, Text: l.our.Name}}}, nil)
 	}
 	return scores, nil
 }
@@ -339,7 +341,7 @@ func (l *learners) scoreAndLearn(p games.Position, m games.Move) (map[string]lea
 func (l *learners) states() (map[string]json.RawMessage, error) {
 	out := map[string]json.RawMessage{}
 	for name, v := range map[string]any{learn.ModelTypeProbs: l.types.State(), learn.ModelDepth: l.depthL.State(),
-		DiscrepancyModelName: l.disc.Counts()} {
+		searchers.DiscrepancyModelName: l.disc.Counts()} {
 		data, err := json.Marshal(v)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -538,15 +540,15 @@ func (p *Player) prepareLearning() {
 
 // learnedPreset is our own preset as the learners take it (their minimax and depth models use its
 // evaluation): the configured one, or the game's default when the configuration names another game's.
-func learnedPreset(g games.Game, cfg PlayerConfig) (Preset, error) {
-	if our, err := LookupPreset(g, cfg.Preset); err == nil {
+func learnedPreset(g games.Game, cfg searchers.Config) (presets.Preset, error) {
+	if our, err := presets.Lookup(g, cfg.Preset); err == nil {
 		return our, nil
 	}
-	return LookupPreset(g, DefaultPreset)
+	return presets.Lookup(g, presets.Default)
 }
 
 // loadLearning reads the opponent's models from the memory and builds its learners and auto's choice.
-func loadLearning(mem *memory.Memory, key string, g games.Game, our Preset, log *zap.Logger) *learnPrep {
+func loadLearning(mem *memory.Memory, key string, g games.Game, our presets.Preset, log *zap.Logger) *learnPrep {
 	var models map[string][]memory.ModelPoint
 	prof, err := mem.Profile(key)
 	switch {
@@ -568,7 +570,7 @@ func loadLearning(mem *memory.Memory, key string, g games.Game, our Preset, log 
 func (p *Player) startLearning() {
 	p.stopLearning()
 	p.autoSerial++
-	p.auto = autoChoice{Search: AlphaBetaSearch, Why: "auto: alphabeta (no memory)", Serial: p.autoSerial}
+	p.auto = autoChoice{Search: searchers.AlphaBetaSearch, Why: "auto: alphabeta (no memory)", Serial: p.autoSerial}
 	if p.dossier.mem == nil || p.current.ID == "" {
 		return
 	}
@@ -576,7 +578,7 @@ func (p *Player) startLearning() {
 	prep := p.prepared
 	p.prepared = nil // the learners now belong to this game; the next game reads what it leaves
 	inUse := ""
-	if cfg := p.cfg; cfg.Search == "" || strings.EqualFold(cfg.Search, AlphaBetaSearch) || strings.EqualFold(cfg.Search, AutoSearch) {
+	if cfg := p.cfg; cfg.Search == "" || strings.EqualFold(cfg.Search, searchers.AlphaBetaSearch) || strings.EqualFold(cfg.Search, searchers.AutoSearch) {
 		inUse = learn.MinimaxModelName
 	}
 	if prep != nil && prep.key == key && prep.game == g.Name() {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"dossier/bots/match"
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
@@ -32,9 +34,9 @@ func learningMatch(t *testing.T, g games.Game, dir string, n, ourDepth int, oppP
 	cfg := match.Config{Game: g, Games: n, MaxMoves: 60, MoveTimeout: time.Minute, RandomPlies: randomPlies, Seed: seed,
 		Players: [2]match.PlayerSpec{{Name: "dossier", Depth: ourDepth}, {Name: "fixed " + oppPreset, Preset: oppPreset, Depth: oppDepth}},
 		NewSearcher: func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-			cfg := PlayerConfig{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4}
+			cfg := searchers.Config{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4}
 			if spec.Name != "dossier" {
-				s, err := NewSearcher(g, cfg)
+				s, err := searchers.New(g, cfg)
 				return match.InProcess{Engine: match.SearcherEngine(s), Name: spec.Name, Depth: spec.Depth}, err
 			}
 			p := NewPlayer(g, cfg)
@@ -149,7 +151,7 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 					t.Errorf("yardstick %d: game ID %q, game %q", i+1, ids[i], y.Game)
 				}
 				mm := y.Scores[learn.MinimaxModelName]
-				for _, name := range []string{learn.MinimaxModelName, learn.ModelTypeProbs, learn.ModelDepth, DiscrepancyModelName} {
+				for _, name := range []string{learn.MinimaxModelName, learn.ModelTypeProbs, learn.ModelDepth, searchers.DiscrepancyModelName} {
 					s, ok := y.Scores[name]
 					if !ok || s.Moves != mm.Moves || s.Moves < 5 || s.Top1 < 0 || s.Top1 > s.Top3 || s.Top3 > 1 || s.LogLikelihood > 0 {
 						t.Errorf("game %d, %s: %+v (minimax %+v)", i+1, name, s, mm)
@@ -162,7 +164,7 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 			}
 			mm := total[learn.MinimaxModelName]
 			beaters := []string{learn.ModelTypeProbs}
-			if tc.opponent == DefaultPreset {
+			if tc.opponent == presets.Default {
 				beaters = append(beaters, learn.ModelDepth)
 			}
 			for _, name := range beaters {
@@ -171,7 +173,7 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 				}
 			}
 			// Each learner's states: one per game with its ID, and mid-game ones every 10 moves.
-			for _, name := range []string{learn.ModelTypeProbs, learn.ModelDepth, DiscrepancyModelName} {
+			for _, name := range []string{learn.ModelTypeProbs, learn.ModelDepth, searchers.DiscrepancyModelName} {
 				withID, midGame := 0, 0
 				for _, pt := range prof.Models[name] {
 					if pt.GameID == "" {
@@ -223,7 +225,7 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 			}
 			m.Close()
 			// A second Player reads the states back, and auto picks a model that beat minimax.
-			p := NewPlayer(tc.game, PlayerConfig{Depth: tc.ourDepth, HashMB: 4})
+			p := NewPlayer(tc.game, searchers.Config{Depth: tc.ourDepth, HashMB: 4})
 			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 				t.Fatal(err)
 			}
@@ -239,12 +241,12 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 			c := prep.choice
 			t.Log(c.Why)
 			if !tc.model {
-				if c.Search != AlphaBetaSearch || !strings.Contains(c.Why, "no model beat minimax") {
+				if c.Search != searchers.AlphaBetaSearch || !strings.Contains(c.Why, "no model beat minimax") {
 					t.Errorf("auto chose %q (%s), want alphabeta", c.Search, c.Why)
 				}
 				return
 			}
-			if c.Search != PromSearch && c.Search != OMSearch {
+			if c.Search != searchers.PromSearch && c.Search != searchers.OMSearch {
 				t.Errorf("auto chose %q (%s), want prom or om", c.Search, c.Why)
 			}
 			later := strings.Join(infos, "\n")
@@ -258,8 +260,8 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 func TestAutoWithoutEvidenceIsAlphaBeta(t *testing.T) {
 	for _, g := range []games.Game{checkers.Game{}, connect4.Game{}} {
 		t.Run(g.Name(), func(t *testing.T) {
-			plain := NewPlayer(g, PlayerConfig{Search: AlphaBetaSearch, HashMB: 2})
-			auto := NewPlayer(g, PlayerConfig{HashMB: 2})
+			plain := NewPlayer(g, searchers.Config{Search: searchers.AlphaBetaSearch, HashMB: 2})
+			auto := NewPlayer(g, searchers.Config{HashMB: 2})
 			if err := auto.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory")}); err != nil {
 				t.Fatal(err)
 			}
@@ -340,7 +342,7 @@ func TestPickModel(t *testing.T) {
 
 func TestLearningTakeBack(t *testing.T) {
 	g := checkers.Game{}
-	our, err := LookupPreset(g, DefaultPreset)
+	our, err := presets.Lookup(g, presets.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +394,7 @@ func TestLearningTakeBack(t *testing.T) {
 func TestPlayerTakeBackDoesNotRefileMoves(t *testing.T) {
 	g := checkers.Game{}
 	dir := filepath.Join(t.TempDir(), "memory")
-	p := NewPlayer(g, PlayerConfig{HashMB: 2})
+	p := NewPlayer(g, searchers.Config{HashMB: 2})
 	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +439,7 @@ func TestPlayerTakeBackDoesNotRefileMoves(t *testing.T) {
 func BenchmarkLearnMove(b *testing.B) {
 	for _, g := range bookedGames() {
 		b.Run(g.Name(), func(b *testing.B) {
-			our, err := LookupPreset(g, DefaultPreset)
+			our, err := presets.Lookup(g, presets.Default)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -447,7 +449,7 @@ func BenchmarkLearnMove(b *testing.B) {
 			}
 			var positions []games.Position
 			var played []games.Move
-			s := mustSearcher(b, g, PlayerConfig{Depth: 3, HashMB: 2})
+			s := mustSearcher(b, g, searchers.Config{Depth: 3, HashMB: 2})
 			pos := g.Start()
 			for len(positions) < 40 && pos.Status().Result == games.Ongoing {
 				res := searchLimited(s, pos, engine.Limits{Depth: 3})

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/play"
@@ -19,7 +21,6 @@ import (
 const (
 	maxHashMB   = 16384
 	maxThreads  = 256
-	maxDepthCap = 100
 	maxContempt = 10000
 	maxMultiPV  = 256
 	// defaultElo is UCI_Elo's default, the middle of the calibrated range.
@@ -59,7 +60,7 @@ type CurrentGame struct {
 type Player struct {
 	mu       sync.Mutex
 	game     games.Game
-	cfg      PlayerConfig
+	cfg      searchers.Config
 	searcher engine.Searcher // nil until the next search after a change of game or option
 	warning  string          // why searcher is not the configured one, or ""
 	opponent play.Opponent
@@ -84,9 +85,9 @@ type Player struct {
 var _ play.Engine = (*Player)(nil)
 
 // NewPlayer returns a Player of g with the given configuration and no memory (see UseMemory).
-func NewPlayer(g games.Game, cfg PlayerConfig) *Player {
+func NewPlayer(g games.Game, cfg searchers.Config) *Player {
 	if cfg.ModelRisk == 0 {
-		cfg.ModelRisk = DefaultModelRisk
+		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
 	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
 	p.dossier.log = zap.NewNop()
@@ -94,7 +95,7 @@ func NewPlayer(g games.Game, cfg PlayerConfig) *Player {
 }
 
 // Config returns the Player's current configuration.
-func (p *Player) Config() PlayerConfig {
+func (p *Player) Config() searchers.Config {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cfg
@@ -124,7 +125,7 @@ func (p *Player) Current() CurrentGame {
 }
 
 // configure changes the configuration under the lock; the searcher is rebuilt at the next search.
-func (p *Player) configure(change func(*PlayerConfig)) {
+func (p *Player) configure(change func(*searchers.Config)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	change(&p.cfg)
@@ -166,47 +167,47 @@ func (p *Player) Options() []play.Option {
 	}
 	preset := cfg.Preset
 	if preset == "" {
-		preset = DefaultPreset
+		preset = presets.Default
 	}
 	search := cfg.Search
 	if search == "" {
-		search = AlphaBetaSearch
+		search = searchers.AlphaBetaSearch
 		if mem.Enabled && cfg.Model == "" {
-			search = AutoSearch
+			search = searchers.AutoSearch
 		}
 	}
-	mode := StrongestMode
-	if strings.EqualFold(cfg.Mode, EvenMode) {
-		mode = EvenMode
+	mode := searchers.StrongestMode
+	if strings.EqualFold(cfg.Mode, searchers.EvenMode) {
+		mode = searchers.EvenMode
 	}
 	elo := cfg.Elo
 	if elo == 0 {
 		elo = defaultElo
 	}
 	return []play.Option{
-		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *PlayerConfig) { c.HashMB = n }) }),
+		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *searchers.Config) { c.HashMB = n }) }),
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
-			func(n int) { p.configure(func(c *PlayerConfig) { c.Threads = n }) }),
-		play.ComboOption("Search", search, SearchAlgorithms(), func(v string) { p.configure(func(c *PlayerConfig) { c.Search = v }) }),
+			func(n int) { p.configure(func(c *searchers.Config) { c.Threads = n }) }),
+		play.ComboOption("Search", search, searchers.SearchAlgorithms(), func(v string) { p.configure(func(c *searchers.Config) { c.Search = v }) }),
 		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: func(v string) error {
-			p.configure(func(c *PlayerConfig) { c.Model = v })
+			p.configure(func(c *searchers.Config) { c.Model = v })
 			return p.checkModel()
 		}},
-		{Name: "Preset", Type: play.ComboType, Default: preset, Vars: PresetNames(g.Name()), AcceptsOthers: true,
+		{Name: "Preset", Type: play.ComboType, Default: preset, Vars: presets.Names(g.Name()), AcceptsOthers: true,
 			Apply: p.setPreset},
-		play.SpinOption("Depth", cfg.Depth, 0, maxDepthCap,
-			func(n int) { p.configure(func(c *PlayerConfig) { c.Depth = n }) }),
+		play.SpinOption("Depth", cfg.Depth, 0, searchers.MaxDepth,
+			func(n int) { p.configure(func(c *searchers.Config) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
-			func(n int) { p.configure(func(c *PlayerConfig) { c.Contempt = float64(n) }) }),
-		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, maxModelRisk, p.SetModelRisk),
-		play.SpinOption("MemoryRisk", p.memoryRisk(), 0, maxModelRisk, p.SetMemoryRisk),
-		play.ComboOption("Mode", mode, StrengthModes(),
-			func(v string) { p.configure(func(c *PlayerConfig) { c.Mode = v }) }),
+			func(n int) { p.configure(func(c *searchers.Config) { c.Contempt = float64(n) }) }),
+		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, searchers.MaxModelRisk, p.SetModelRisk),
+		play.SpinOption("MemoryRisk", p.memoryRisk(), 0, searchers.MaxModelRisk, p.SetMemoryRisk),
+		play.ComboOption("Mode", mode, searchers.StrengthModes(),
+			func(v string) { p.configure(func(c *searchers.Config) { c.Mode = v }) }),
 		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,
-			func(on bool) { p.configure(func(c *PlayerConfig) { c.LimitStrength = on }) }),
-		play.SpinOption("UCI_Elo", elo, MinElo, MaxElo, func(n int) { p.configure(func(c *PlayerConfig) { c.Elo = n }) }),
+			func(on bool) { p.configure(func(c *searchers.Config) { c.LimitStrength = on }) }),
+		play.SpinOption("UCI_Elo", elo, searchers.MinElo, searchers.MaxElo, func(n int) { p.configure(func(c *searchers.Config) { c.Elo = n }) }),
 		play.SpinOption("MultiPV", max(cfg.MultiPV, 1), 1, maxMultiPV,
-			func(n int) { p.configure(func(c *PlayerConfig) { c.MultiPV = n }) }),
+			func(n int) { p.configure(func(c *searchers.Config) { c.MultiPV = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
 		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
@@ -216,20 +217,20 @@ func (p *Player) Options() []play.Option {
 // that game is played, with an error saying what this game plays meanwhile; an unknown name is refused.
 func (p *Player) setPreset(name string) error {
 	g := p.Game()
-	if preset, err := LookupPreset(g, name); err == nil {
-		p.configure(func(c *PlayerConfig) { c.Preset = preset.Name })
+	if preset, err := presets.Lookup(g, name); err == nil {
+		p.configure(func(c *searchers.Config) { c.Preset = preset.Name })
 		return nil
 	}
-	for _, game := range bookGames {
-		for _, n := range PresetNames(game) {
+	for _, game := range presets.Games {
+		for _, n := range presets.Names(game) {
 			if strings.EqualFold(n, name) {
-				p.configure(func(c *PlayerConfig) { c.Preset = n })
+				p.configure(func(c *searchers.Config) { c.Preset = n })
 				return fmt.Errorf("%s is a preset of %s, not of %s; %s plays %s until the game is %s", n, game,
-					g.Name(), g.Name(), DefaultPreset, game)
+					g.Name(), g.Name(), presets.Default, game)
 			}
 		}
 	}
-	return fmt.Errorf("no preset %s (%s has %s)", shortQuote(name), g.Name(), strings.Join(PresetNames(g.Name()), ", "))
+	return fmt.Errorf("no preset %s (%s has %s)", searchers.ShortQuote(name), g.Name(), strings.Join(presets.Names(g.Name()), ", "))
 }
 
 // checkModel checks the configured opponent model against the game and, when the search is a model search,
@@ -237,7 +238,7 @@ func (p *Player) setPreset(name string) error {
 // alpha-beta a model waits for its search (GUIs send options in any order), so only the terms are checked.
 func (p *Player) checkModel() error {
 	cfg := p.Config()
-	model, err := ParseModelSpec(cfg.Model)
+	model, err := searchers.ParseModelSpec(cfg.Model)
 	if err != nil || model.IsZero() {
 		return err
 	}
@@ -245,34 +246,34 @@ func (p *Player) checkModel() error {
 	for _, t := range model.Terms {
 		switch {
 		case t.Path != "":
-			counts, err := LoadDiscrepancyCounts(t.Path)
+			counts, err := searchers.LoadDiscrepancyCounts(t.Path)
 			if err != nil {
-				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+				return fmt.Errorf("opponent model term %s: %w", searchers.ShortQuote(t.Text), err)
 			}
 			if counts.Game != g.Name() {
-				return fmt.Errorf("opponent model term %s: the counts are of %s, not %s", shortQuote(t.Text), counts.Game, g.Name())
+				return fmt.Errorf("opponent model term %s: the counts are of %s, not %s", searchers.ShortQuote(t.Text), counts.Game, g.Name())
 			}
-		case t.Name == RankModelName:
+		case t.Name == searchers.RankModelName:
 			if !t.HasProbability || t.Probability <= 0 {
-				return fmt.Errorf("opponent model term %s: rank:PS needs PS in (0, 1]", shortQuote(t.Text))
+				return fmt.Errorf("opponent model term %s: rank:PS needs PS in (0, 1]", searchers.ShortQuote(t.Text))
 			}
 		default:
-			if _, err := LookupPreset(g, t.Name); err != nil {
-				return fmt.Errorf("opponent model term %s: %w", shortQuote(t.Text), err)
+			if _, err := presets.Lookup(g, t.Name); err != nil {
+				return fmt.Errorf("opponent model term %s: %w", searchers.ShortQuote(t.Text), err)
 			}
 		}
 	}
-	algorithm, err := lookupSearch(cfg.Search)
-	if err != nil || algorithm == AlphaBetaSearch {
+	algorithm, err := searchers.LookupSearch(cfg.Search)
+	if err != nil || algorithm == searchers.AlphaBetaSearch {
 		return err
 	}
 	depthCap := cfg.Depth
 	if depthCap == 0 {
-		if preset, err := LookupPreset(g, cfg.Preset); err == nil {
+		if preset, err := presets.Lookup(g, cfg.Preset); err == nil {
 			depthCap = preset.Depth
 		}
 	}
-	return model.checkFor(algorithm, depthCap)
+	return model.CheckFor(algorithm, depthCap)
 }
 
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
@@ -310,7 +311,7 @@ func (p *Player) SetOpponent(o play.Opponent) {
 		p.current.Opponent = o
 	}
 	p.dossier.sighting(o)
-	if p.cfg.playsEven() {
+	if playsEven(p.cfg) {
 		p.evenState(o.Key()) // read the memory now, off the clock
 	}
 	p.mu.Unlock()
@@ -400,8 +401,8 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 		<-ctl.Released()
 		return engine.Result{}
 	}
-	lines := newDepthLines(report)
-	res := s.Search(pos, ctl, lines.report)
+	lines := searchers.NewDepthLines(report)
+	res := s.Search(pos, ctl, lines.Report)
 	res = p.consultRecall(s, pos, ctl, res, lines, report)
 	p.afterSearch(pos, res)
 	return res
@@ -427,19 +428,19 @@ func (p *Player) searcherLocked() (engine.Searcher, string) {
 	p.warning = ""
 	if err != nil {
 		fallback := p.cfg
-		fallback.Search, fallback.Model = AlphaBetaSearch, ""
+		fallback.Search, fallback.Model = searchers.AlphaBetaSearch, ""
 		var fallbackErr error
-		if s, fallbackErr = NewSearcher(p.game, fallback); fallbackErr != nil {
-			fallback.Preset = DefaultPreset
-			if s, fallbackErr = NewSearcher(p.game, fallback); fallbackErr != nil {
+		if s, fallbackErr = searchers.New(p.game, fallback); fallbackErr != nil {
+			fallback.Preset = presets.Default
+			if s, fallbackErr = searchers.New(p.game, fallback); fallbackErr != nil {
 				return nil, fmt.Sprintf("error: cannot play %s: %v", p.game.Name(), fallbackErr)
 			}
 		}
 		preset := fallback.Preset
 		if preset == "" {
-			preset = DefaultPreset
+			preset = presets.Default
 		}
-		p.warning = fmt.Sprintf("error: %v; playing %s %s with %s", err, p.game.Name(), preset, AlphaBetaSearch)
+		p.warning = fmt.Sprintf("error: %v; playing %s %s with %s", err, p.game.Name(), preset, searchers.AlphaBetaSearch)
 	}
 	p.searcher = s
 	return s, p.warning

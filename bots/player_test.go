@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
@@ -123,7 +124,7 @@ func (tr *transcript) search(goArgs string) (maxDepth int, texts []string, move 
 }
 
 func TestPlayerAnnouncesItsOptions(t *testing.T) {
-	tr := newTranscript(t, NewPlayer(checkers.Game{}, PlayerConfig{}), checkers.Game{})
+	tr := newTranscript(t, NewPlayer(checkers.Game{}, searchers.Config{}), checkers.Game{})
 	tr.send("uci")
 	text := strings.Join(tr.until("uciok"), "\n")
 	for _, want := range []string{
@@ -163,7 +164,7 @@ func TestPlayerTranscripts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name(), func(t *testing.T) {
-			player := NewPlayer(tc.game, PlayerConfig{})
+			player := NewPlayer(tc.game, searchers.Config{})
 			tr := newTranscript(t, player, tc.game)
 			tr.send("uci")
 			tr.until("uciok")
@@ -249,7 +250,7 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 	// The test plays the second side with random moves; the Player, first, must record exactly those.
 	for _, g := range bookedGames() {
 		t.Run(g.Name(), func(t *testing.T) {
-			player := NewPlayer(g, PlayerConfig{HashMB: 1})
+			player := NewPlayer(g, searchers.Config{HashMB: 1})
 			tr := newTranscript(t, player, g)
 			tr.send("setoption name UCI_Opponent value none 1500 human alice")
 			tr.send("ucinewgame")
@@ -319,7 +320,7 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 
 func TestPlayerModelSearchOverUCI(t *testing.T) {
 	g := checkers.Game{}
-	player := NewPlayer(g, PlayerConfig{HashMB: 1})
+	player := NewPlayer(g, searchers.Config{HashMB: 1})
 	tr := newTranscript(t, player, g)
 	tr.send("uci")
 	tr.until("uciok")

@@ -5,37 +5,17 @@ package bots
 
 import (
 	"fmt"
-	"maps"
 	"slices"
-	"sync"
 	"time"
 
-	"go.uber.org/zap"
-
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
 	"dossier/play"
+
+	"go.uber.org/zap"
 )
-
-// DefaultModelRisk is how far below its best move (in the game's evaluation units: centipawns, hundredths of
-// a man) the Player will value a move that what it learned of the opponent suggests.
-const DefaultModelRisk = 50
-
-// DefaultMemoryRisk returns the MemoryRisk of a Player of game g that was not given one: 150 in chess, whose
-// values swing by more than half a pawn from one depth to the next (replaying the games a 2+0.05 search had won
-// against Glaurung, the same search at 50 refused 33 of 308 won moves, valued 52-143 below its best at the
-// depth compared, but for four of 190 or more), DefaultModelRisk elsewhere. A won game's move has more behind
-// it than a model's guess: it won against this opponent.
-func DefaultMemoryRisk(g games.Game) int {
-	if g.Name() == "chess" {
-		return 150
-	}
-	return DefaultModelRisk
-}
-
-// maxModelRisk bounds the ModelRisk and MemoryRisk options.
-const maxModelRisk = 10000
 
 // recall is the game memory for one opponent and one game: our moves in the positions of its won and lost
 // games, by position.
@@ -110,10 +90,10 @@ func (p *Player) setRecall(r *recall) {
 // positions, and compares the values at the deepest depth both searches completed (main kept the first
 // search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
 func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
-	main *depthLines, report func(engine.Info)) engine.Result {
+	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
 	r, risk, game := p.recall, float64(p.memoryRiskLocked()), p.game.Name()
-	alphaBeta := p.cfg.Search == "" || p.cfg.Search == AlphaBetaSearch
+	alphaBeta := p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {
 		return res
@@ -166,58 +146,27 @@ func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 // searchOnly searches pos again, restricted to moves, at most as deep as the search that gave res, within a
 // quarter of the time that search took when it had a clock. It returns the result, and the value of its best
 // move and of the first search's best at the deepest depth both completed (depth 0: none).
-func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result, main *depthLines,
+func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result, main *searchers.DepthLines,
 	moves []games.Move) (alt engine.Result, v, best float64, depth int) {
 	lim := engine.Limits{Depth: max(res.Depth, 1), SearchMoves: moves}
 	if outer := ctl.Limits(); outer.MoveTime > 0 || outer.Time[pos.ToMove()] > 0 {
 		lim.MoveTime = max(ctl.Elapsed()/4, 5*time.Millisecond)
 	}
-	lines := newDepthLines(nil)
-	alt = s.Search(pos.Clone(), engine.NewControl(lim, pos.ToMove()), lines.report)
+	lines := searchers.NewDepthLines(nil)
+	alt = s.Search(pos.Clone(), engine.NewControl(lim, pos.ToMove()), lines.Report)
 	if alt.Move == games.NoMove {
 		return alt, 0, 0, 0
 	}
-	first := main.lines()
-	for d, l := range lines.lines() {
-		if b, ok := first[d]; ok && d > depth && slices.Contains(moves, l.move) {
-			depth, v, best = d, l.score, b.score
+	first := main.Lines()
+	for d, l := range lines.Lines() {
+		if b, ok := first[d]; ok && d > depth && slices.Contains(moves, l.Move) {
+			depth, v, best = d, l.Score, b.Score
 		}
 	}
 	if alt.Depth >= res.Depth && alt.Depth > depth { // a search that reported no lines (a test's searcher)
 		depth, v, best = alt.Depth, alt.Score, res.Score
 	}
 	return alt, v, best, depth
-}
-
-// depthLines keeps a search's best line at every depth it completed from its reports, passing them on.
-type depthLines struct {
-	mu      sync.Mutex
-	byDepth map[int]ownLine
-	next    func(engine.Info)
-}
-
-// newDepthLines returns a depthLines passing reports on to next (nil: none).
-func newDepthLines(next func(engine.Info)) *depthLines {
-	return &depthLines{byDepth: map[int]ownLine{}, next: next}
-}
-
-// report is the search's report function.
-func (d *depthLines) report(info engine.Info) {
-	if info.Text == "" && info.Depth > 0 && len(info.PV) > 0 && info.MultiPV <= 1 {
-		d.mu.Lock()
-		d.byDepth[info.Depth] = ownLine{move: info.PV[0], score: info.Score}
-		d.mu.Unlock()
-	}
-	if d.next != nil {
-		d.next(info)
-	}
-}
-
-// lines returns a copy of the lines kept.
-func (d *depthLines) lines() map[int]ownLine {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return maps.Clone(d.byDepth)
 }
 
 // containsText reports whether m, written in p's notation, is among texts.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"dossier/bots/match"
+	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
@@ -39,9 +40,9 @@ func recallGame(t *testing.T, dir string, us match.PlayerSpec, risk, oppDepth in
 	cfg := match.Config{Game: g, Games: 1, MaxMoves: 80, MoveTimeout: time.Minute, Limits: lim,
 		Players: [2]match.PlayerSpec{us, {Name: "fixed", Preset: "mat-tot25", Depth: oppDepth}},
 		NewSearcher: func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-			cfg := PlayerConfig{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4, MemoryRisk: risk}
+			cfg := searchers.Config{Preset: spec.Preset, Depth: spec.Depth, HashMB: 4, MemoryRisk: risk}
 			if spec.Name == "fixed" {
-				s, err := NewSearcher(g, cfg)
+				s, err := searchers.New(g, cfg)
 				return match.InProcess{Engine: match.SearcherEngine(s), Name: spec.Name, Depth: spec.Depth}, err
 			}
 			p := NewPlayer(g, cfg)
@@ -67,11 +68,11 @@ func TestGameMemoryWinsAWonGameAgain(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memory")
 	// At depth 6 dossier beats the depth-2 opponent; at depth 4 alone it only draws (both games are
 	// deterministic: fixed depths, one thread).
-	won := recallMatch(t, dir, 6, DefaultMemoryRisk(checkers.Game{}))
+	won := recallMatch(t, dir, 6, searchers.DefaultMemoryRisk(checkers.Game{}))
 	if won.Result != games.FirstWins {
 		t.Fatalf("depth 6 did not win the first game: %s (%s)", won.Result, won.Termination)
 	}
-	weak := recallMatch(t, "", 4, DefaultMemoryRisk(checkers.Game{}))
+	weak := recallMatch(t, "", 4, searchers.DefaultMemoryRisk(checkers.Game{}))
 	if weak.Result == games.FirstWins {
 		t.Fatalf("depth 4 without memory wins too (%d plies): the test shows nothing", len(weak.Moves))
 	}
@@ -85,17 +86,17 @@ func TestGameMemoryWinsAWonGameAgain(t *testing.T) {
 	}
 	// With the default MemoryRisk it leaves the won game at that move: nothing is replayed that our own
 	// search values more than half a man below its best.
-	careful := recallMatch(t, dir, 4, DefaultMemoryRisk(checkers.Game{}))
+	careful := recallMatch(t, dir, 4, searchers.DefaultMemoryRisk(checkers.Game{}))
 	same := 0
 	for same < min(len(careful.Moves), len(won.Moves)) && careful.Moves[same] == won.Moves[same] {
 		same++
 	}
 	if same == len(won.Moves) || same < 4 {
-		t.Errorf("MemoryRisk %d: %d plies as in the won game of %d", DefaultMemoryRisk(checkers.Game{}), same, len(won.Moves))
+		t.Errorf("MemoryRisk %d: %d plies as in the won game of %d", searchers.DefaultMemoryRisk(checkers.Game{}), same, len(won.Moves))
 	}
 	t.Logf("won at depth 6 in %d plies; depth 4 alone: %s after %d plies; with memory (MemoryRisk 200): %s after %d plies; "+
 		"MemoryRisk %d left the won game after %d plies", len(won.Moves), weak.Result, len(weak.Moves), again.Result,
-		len(again.Moves), DefaultMemoryRisk(checkers.Game{}), same)
+		len(again.Moves), searchers.DefaultMemoryRisk(checkers.Game{}), same)
 }
 
 // Under a clock our own moves vary with the depth each search reaches, and the check of a won game's move,
@@ -129,13 +130,13 @@ func TestGameMemoryReplaysAWonGameUnderAClock(t *testing.T) {
 
 func TestGameMemoryLeavesALostLine(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memory")
-	lost := recallMatchAgainst(t, dir, 2, DefaultMemoryRisk(checkers.Game{}), 6)
+	lost := recallMatchAgainst(t, dir, 2, searchers.DefaultMemoryRisk(checkers.Game{}), 6)
 	if lost.Result != games.SecondWins {
 		t.Fatalf("depth 2 did not lose to depth 6: %s (%s)", lost.Result, lost.Termination)
 	}
 	// The same player, as deterministic as before, leaves the lost game's line at the first of its moves
 	// where another move is within MemoryRisk of its best.
-	again := recallMatchAgainst(t, dir, 2, DefaultMemoryRisk(checkers.Game{}), 6)
+	again := recallMatchAgainst(t, dir, 2, searchers.DefaultMemoryRisk(checkers.Game{}), 6)
 	same := 0
 	for same < min(len(again.Moves), len(lost.Moves)) && again.Moves[same] == lost.Moves[same] {
 		same++
@@ -161,20 +162,20 @@ func TestMemoryRisk(t *testing.T) {
 		}
 		return "missing"
 	}
-	chessPlayer := NewPlayer(chess.Game{}, PlayerConfig{})
+	chessPlayer := NewPlayer(chess.Game{}, searchers.Config{})
 	if got := chessPlayer.memoryRisk(); got != 150 || optionDefault(chessPlayer) != "150" {
 		t.Errorf("chess: MemoryRisk %d, option default %s; want 150", got, optionDefault(chessPlayer))
 	}
 	chessPlayer.NewGame(checkers.Game{})
-	if got := chessPlayer.memoryRisk(); got != DefaultModelRisk {
-		t.Errorf("after a change to checkers: MemoryRisk %d, want %d", got, DefaultModelRisk)
+	if got := chessPlayer.memoryRisk(); got != searchers.DefaultModelRisk {
+		t.Errorf("after a change to checkers: MemoryRisk %d, want %d", got, searchers.DefaultModelRisk)
 	}
 	chessPlayer.SetMemoryRisk(0)
 	chessPlayer.NewGame(chess.Game{})
 	if got := chessPlayer.memoryRisk(); got != 0 || optionDefault(chessPlayer) != "0" {
 		t.Errorf("set to 0: MemoryRisk %d, option default %s", got, optionDefault(chessPlayer))
 	}
-	if got := NewPlayer(connect4.Game{}, PlayerConfig{MemoryRisk: 80}).memoryRisk(); got != 80 {
+	if got := NewPlayer(connect4.Game{}, searchers.Config{MemoryRisk: 80}).memoryRisk(); got != 80 {
 		t.Errorf("configured 80: MemoryRisk %d", got)
 	}
 }

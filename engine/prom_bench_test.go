@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
@@ -33,7 +33,7 @@ var promBenchPositions = []string{
 func BenchmarkPromChess(b *testing.B) {
 	g := chess.Game{}
 	preset := func(name string) engine.Evaluation {
-		p, err := bots.LookupPreset(g, name)
+		p, err := presets.Lookup(g, name)
 		if err != nil {
 			b.Fatal(err)
 		}

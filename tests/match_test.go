@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	notnil "github.com/notnil/chess"
-
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/games/checkers"
+
+	notnil "github.com/notnil/chess"
 )
 
 // matchSummary is the JSON summary of `dossier match --json`.
@@ -68,7 +68,7 @@ func runMatch(t *testing.T, timeout time.Duration, args ...string) matchSummary 
 // presetNames returns the first two presets of a game (the default twice when it has one).
 func presetNames(t *testing.T, game string) (string, string) {
 	t.Helper()
-	names := bots.PresetNames(game)
+	names := presets.Names(game)
 	switch len(names) {
 	case 0:
 		t.Fatalf("bots has no presets for %s", game)

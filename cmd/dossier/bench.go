@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"dossier/bots/searchers"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"dossier/bots"
 	"dossier/bots/match"
 	"dossier/engine"
 	"dossier/games"
@@ -351,7 +351,7 @@ func benchSearch(c benchCase, d time.Duration) (benchFigure, error) {
 			return benchFigure{}, err
 		}
 	}
-	s, err := bots.NewSearcher(g, bots.PlayerConfig{HashMB: 64, Threads: 1})
+	s, err := searchers.New(g, searchers.Config{HashMB: 64, Threads: 1})
 	if err != nil {
 		return benchFigure{}, err
 	}

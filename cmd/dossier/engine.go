@@ -3,6 +3,7 @@
 package main
 
 import (
+	"dossier/bots/searchers"
 	"fmt"
 	"io"
 
@@ -49,7 +50,7 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer log.Sync()
 	fmt.Fprintln(stdout, banner())
-	player := bots.NewPlayer(g, bots.PlayerConfig{})
+	player := bots.NewPlayer(g, searchers.Config{})
 	if err := player.UseMemory(bots.MemoryConfig{Enabled: !*noMemory, Dir: *memoryDir, Logger: log}); err != nil {
 		return cmd.Fail("%v", err)
 	}

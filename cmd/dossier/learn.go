@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"dossier/bots/searchers"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"dossier/bots"
 	"dossier/bots/match"
+	"dossier/bots/presets"
 	"dossier/games"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
@@ -148,13 +150,13 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	if cfg.Openings, err = bots.DiscrepancyStarts(g, plies, (*gamesCount+1)/2, *seed); err != nil {
 		return usageError("%v", err)
 	}
-	online := strings.EqualFold(player.Search, bots.MEUSearch) && player.Model == ""
+	online := strings.EqualFold(player.Search, searchers.MEUSearch) && player.Model == ""
 	cfg.NewSearcher = func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 		built, err := newBotSearcher(g, spec)
 		if err != nil || !online || !reflect.DeepEqual(spec, player) {
 			return built, err
 		}
-		searcher, err := dl.NewMEUSearcher(bots.PlayerConfig{Preset: spec.Preset, Depth: spec.Depth,
+		searcher, err := dl.NewMEUSearcher(searchers.Config{Preset: spec.Preset, Depth: spec.Depth,
 			HashMB: spec.HashMB, Threads: spec.Threads})
 		built.Engine = match.SearcherEngine(searcher)
 		built.Name += "(learning)"
@@ -193,7 +195,7 @@ func learnerDepth(g games.Game, spec match.PlayerSpec, limit int) (int, error) {
 	if spec.Depth > 0 {
 		return spec.Depth, nil
 	}
-	preset, err := bots.LookupPreset(g, spec.Preset)
+	preset, err := presets.Lookup(g, spec.Preset)
 	if err != nil {
 		return 0, err
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/internal/datafile"
@@ -103,7 +103,7 @@ func learnStrategyFromRecords(opt strategyOptions, stdout io.Writer) error {
 	if err := score("learned", s.Player); err != nil {
 		return err
 	}
-	ours, err := bots.LookupPreset(g, bots.DefaultPreset)
+	ours, err := presets.Lookup(g, presets.Default)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
@@ -22,7 +22,7 @@ import (
 func fixedPlayerGames(t *testing.T, preset string, n, plies int) string {
 	t.Helper()
 	g := chess.Game{}
-	p, err := bots.LookupPreset(g, preset)
+	p, err := presets.Lookup(g, preset)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package main
 
 import (
 	"context"
+	"dossier/bots/searchers"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"dossier/bots"
 	"dossier/bots/match"
+	"dossier/bots/presets"
 	"dossier/games"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
@@ -202,8 +204,8 @@ func newMixedPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" {
 		return match.InProcess{}, fmt.Errorf("mix= plays presets with alpha-beta: give it without preset=, search=, model= or memory=")
 	}
-	cfg := bots.PlayerConfig{Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
-	s, err := bots.NewMixedSearcher(g, cfg, spec.Mix, 1)
+	cfg := searchers.Config{Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
+	s, err := searchers.NewMixedSearcher(g, cfg, spec.Mix, 1)
 	if err != nil {
 		return match.InProcess{}, err
 	}
@@ -216,13 +218,13 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 	if spec.Mix != "" {
 		return newMixedPlayer(g, spec)
 	}
-	cfg := bots.PlayerConfig{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
+	cfg := searchers.Config{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
 		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt,
-		Mode: spec.Mode, LimitStrength: spec.Elo > 0, Elo: spec.Elo, ModelRisk: bots.ModelRiskOff}
-	if spec.Search == "" || strings.EqualFold(spec.Search, bots.AlphaBetaSearch) {
+		Mode: spec.Mode, LimitStrength: spec.Elo > 0, Elo: spec.Elo, ModelRisk: searchers.ModelRiskOff}
+	if spec.Search == "" || strings.EqualFold(spec.Search, searchers.AlphaBetaSearch) {
 		cfg.ModelRisk = 0 // the Player's default (alpha-beta plays no model; its game memory reads MemoryRisk)
 	}
-	if _, err := bots.NewSearcher(g, cfg); err != nil {
+	if _, err := searchers.New(g, cfg); err != nil {
 		return match.InProcess{}, err
 	}
 	player := bots.NewPlayer(g, cfg)
@@ -238,7 +240,7 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 		}
 	}
 	name, depth := spec.Preset, spec.Depth
-	for i, p := range bots.Presets(g) {
+	for i, p := range presets.Of(g) {
 		if (spec.Preset == "" && i == 0) || strings.EqualFold(p.Name, spec.Preset) {
 			name = p.Name
 			if depth == 0 {
@@ -253,12 +255,12 @@ func newBotSearcher(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 	switch {
 	case spec.Elo > 0:
 		name += fmt.Sprintf(" elo%d", spec.Elo)
-	case strings.EqualFold(spec.Mode, bots.EvenMode):
+	case strings.EqualFold(spec.Mode, searchers.EvenMode):
 		name += " even"
 	}
-	if spec.Search != "" && !strings.EqualFold(spec.Search, bots.AlphaBetaSearch) {
+	if spec.Search != "" && !strings.EqualFold(spec.Search, searchers.AlphaBetaSearch) {
 		name += " " + strings.ToLower(spec.Search)
-		if model, err := bots.ParseModelSpec(spec.Model); err == nil && !model.IsZero() {
+		if model, err := searchers.ParseModelSpec(spec.Model); err == nil && !model.IsZero() {
 			name += "(" + model.String() + ")"
 		}
 	}

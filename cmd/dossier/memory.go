@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"dossier/bots/searchers"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -283,7 +284,7 @@ func yardstickLines(prof *memory.Profile) []yardstickLine {
 // discrepancy counts); a state that does not read is said so.
 func learnedLines(prof *memory.Profile) []learnedLine {
 	var out []learnedLine
-	for _, name := range []string{learn.ModelTypeProbs, learn.ModelDepth, bots.DiscrepancyModelName} {
+	for _, name := range []string{learn.ModelTypeProbs, learn.ModelDepth, searchers.DiscrepancyModelName} {
 		points := prof.Models[name]
 		if len(points) == 0 {
 			continue
@@ -321,8 +322,8 @@ func learnedLines(prof *memory.Profile) []learnedLine {
 				}
 			}
 			line.Summary = fmt.Sprintf("depth %d with %s's evaluation (of 1..%d, %d moves)", line.Depth, st.Eval.Name, st.MaxDepth, st.Examples)
-		case bots.DiscrepancyModelName:
-			var c bots.DiscrepancyCounts
+		case searchers.DiscrepancyModelName:
+			var c searchers.DiscrepancyCounts
 			if err := json.Unmarshal(pt.State, &c); err != nil {
 				line.Summary = "unreadable: " + err.Error()
 				break
@@ -557,7 +558,7 @@ func drawnPaths(model string) []string {
 		return []string{".probabilities["}
 	case learn.ModelDepth:
 		return []string{".counts["}
-	case bots.DiscrepancyModelName:
+	case searchers.DiscrepancyModelName:
 		return []string{".observations"}
 	case learn.ModelYardstick:
 		return []string{".top1", ".loglik"}

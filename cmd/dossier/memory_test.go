@@ -3,6 +3,7 @@
 package main
 
 import (
+	"dossier/bots/searchers"
 	"encoding/json"
 	"encoding/xml"
 	"io"
@@ -185,7 +186,7 @@ func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
 		for _, sc := range y.Scores {
 			names = append(names, sc.Model)
 		}
-		want := []string{learn.MinimaxModelName, bots.SearchModelName, learn.ModelDepth, bots.DiscrepancyModelName, learn.ModelTypeProbs}
+		want := []string{learn.MinimaxModelName, bots.SearchModelName, learn.ModelDepth, searchers.DiscrepancyModelName, learn.ModelTypeProbs}
 		if y.GameID == "" || !slices.Equal(names, want) || y.Scores[0].Moves == 0 {
 			t.Errorf("yardstick %+v: want the models %v in that order, with moves and the game's ID", y, want)
 		}

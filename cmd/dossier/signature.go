@@ -3,11 +3,12 @@
 package main
 
 import (
+	"dossier/bots/searchers"
 	"fmt"
 	"io"
 	"strings"
 
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/catalog"
@@ -55,11 +56,11 @@ var signatureDepths = map[string]int{"chess": 7, "checkers": 10, "connect4": 10,
 // signatureModels are the model searches the signature runs beside alpha-beta, each with a model written
 // from the game's first two presets (A and B in the templates).
 var signatureModels = []struct{ search, model string }{
-	{bots.MStarSearch, "B,A"},
-	{bots.AlphaBetaStarSearch, "B,A"},
-	{bots.OMSearch, "B@2"},
-	{bots.PromSearch, "A:0.4,B:0.6"},
-	{bots.MEUSearch, "rank:0.7"},
+	{searchers.MStarSearch, "B,A"},
+	{searchers.AlphaBetaStarSearch, "B,A"},
+	{searchers.OMSearch, "B@2"},
+	{searchers.PromSearch, "A:0.4,B:0.6"},
+	{searchers.MEUSearch, "rank:0.7"},
 }
 
 // signatureCases lists the signature's searches, in a fixed order.
@@ -71,10 +72,10 @@ func signatureCases(only string) []signatureCase {
 			continue
 		}
 		depth := signatureDepths[name]
-		presets := bots.PresetNames(name)
+		presets := presets.Names(name)
 		a, b := presets[0], presets[len(presets)-1]
 		for _, fen := range positions {
-			cases = append(cases, signatureCase{Game: name, FEN: fen, Search: bots.AlphaBetaSearch, Depth: depth})
+			cases = append(cases, signatureCase{Game: name, FEN: fen, Search: searchers.AlphaBetaSearch, Depth: depth})
 			for _, m := range signatureModels {
 				model := strings.NewReplacer("A", a, "B", b).Replace(m.model)
 				cases = append(cases, signatureCase{Game: name, FEN: fen, Search: m.search, Model: model,
@@ -99,7 +100,7 @@ func runSignature(only string) (signatureReport, error) {
 				return rep, fmt.Errorf("%s position %q: %v", c.Game, c.FEN, err)
 			}
 		}
-		s, err := bots.NewSearcher(g, bots.PlayerConfig{Search: c.Search, Model: c.Model, Depth: c.Depth, HashMB: 16,
+		s, err := searchers.New(g, searchers.Config{Search: c.Search, Model: c.Model, Depth: c.Depth, HashMB: 16,
 			Threads: 1})
 		if err != nil {
 			return rep, fmt.Errorf("%s %s: %v", c.Game, c.Search, err)

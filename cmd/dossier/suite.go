@@ -4,13 +4,13 @@ package main
 
 import (
 	"bufio"
+	"dossier/bots/searchers"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"time"
 
-	"dossier/bots"
 	"dossier/bots/match"
 	"dossier/engine"
 	"dossier/games"
@@ -106,7 +106,7 @@ func loadSuite(path string) ([]suiteEntry, error) {
 // solves (plays one of the best moves) and the misses, one progress step a position.
 func runSuite(path string, entries []suiteEntry, perPosition time.Duration, progress *match.Progress) (suiteReport, error) {
 	rep := suiteReport{Suite: path, Total: len(entries), PerPosition: perPosition.String(), Missed: []suiteMiss{}}
-	s, err := bots.NewSearcher(chess.Game{}, bots.PlayerConfig{HashMB: 64})
+	s, err := searchers.New(chess.Game{}, searchers.Config{HashMB: 64})
 	if err != nil {
 		return rep, err
 	}

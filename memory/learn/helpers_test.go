@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/catalog"
@@ -26,7 +26,7 @@ func game(t testing.TB, name string) games.Game {
 // preset returns the named preset of g as a player searching depth plies.
 func preset(t testing.TB, g games.Game, name string, depth int) learn.Player {
 	t.Helper()
-	p, err := bots.LookupPreset(g, name)
+	p, err := presets.Lookup(g, name)
 	if err != nil {
 		t.Fatal(err)
 	}

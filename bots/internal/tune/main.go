@@ -28,7 +28,7 @@ import (
 	"strconv"
 	"strings"
 
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/internal/cli"
@@ -247,7 +247,7 @@ func fitFile(path string, lambda float64, iterations int, clip float64) (fitResu
 			train = append(train, s)
 		}
 	}
-	prior, err := bots.Weights(chess.Game{}, priorWeights())
+	prior, err := presets.Weights(chess.Game{}, priorWeights())
 	if err != nil {
 		return res, err
 	}

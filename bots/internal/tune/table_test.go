@@ -4,7 +4,7 @@ package main
 import (
 	"testing"
 
-	"dossier/bots"
+	"dossier/bots/presets"
 	"dossier/games/chess"
 )
 
@@ -14,7 +14,7 @@ func TestCommittedTableIsTheFitOfTheCommittedData(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := chess.Game{}
-	strongest, err := bots.LookupPreset(g, bots.DefaultPreset)
+	strongest, err := presets.Lookup(g, presets.Default)
 	if err != nil {
 		t.Fatal(err)
 	}
