@@ -82,7 +82,7 @@
 //	m/<game id>/<ply %05d>/<0|1>          a move, ours (0) or the opponent's (1) (move record)
 //	s/<key>/<model>/<ns %020d>/<game id>  one state of a learned model (model record)
 //
-// Keys of opponents are play.NameKey of their names; play.UnknownKey files the unnamed opponent, which is
+// Keys of opponents are opponent.NameKey of their names; opponent.UnknownKey files the unnamed opponent, which is
 // recorded like any other and never merged. Game ids come from NewGameID: the UTC time to the nanosecond and 48
 // random bits, so they sort by time and never collide across processes. Version 1 stored a profile with one
 // name and one undated rating ({"key","name","elo",...}); opening such a store rewrites each profile with

@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // openTemp opens a new memory in a temporary directory, closed when the test ends.
@@ -43,7 +43,7 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 func playGame(t testing.TB, m *Memory, name string, start time.Time, plies int, score float64) string {
 	t.Helper()
 	id := NewGameID()
-	opp := play.Opponent{Name: name, Elo: 2000, Kind: play.Computer, Source: "uci"}
+	opp := opponent.Opponent{Name: name, Elo: 2000, Kind: opponent.Computer, Source: "uci"}
 	mustRecord(t, m, Event{Start: &GameStart{GameID: id, Opponent: opp, Game: "chess", Variant: "standard",
 		TimeControl: "40/60", StartFEN: "startpos", At: start}})
 	moves := make([]string, plies)
@@ -58,7 +58,7 @@ func playGame(t testing.TB, m *Memory, name string, start time.Time, plies int, 
 	mustRecord(t, m, Event{End: &GameEnd{GameID: id, Result: result, Reason: "checkmate", OurScore: score,
 		Moves: moves, FinalFEN: "final", At: start.Add(time.Hour)}})
 	state, _ := json.Marshal(map[string]float64{"p": score})
-	mustRecord(t, m, Event{Model: &ModelUpdate{OpponentKey: play.NameKey(name), Model: "typeprobs", State: state,
+	mustRecord(t, m, Event{Model: &ModelUpdate{OpponentKey: opponent.NameKey(name), Model: "typeprobs", State: state,
 		GameID: id, At: start.Add(time.Hour)}})
 	return id
 }

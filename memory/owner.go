@@ -17,7 +17,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // Bounds of the owner's queues.
@@ -393,10 +393,10 @@ func (o *owner) close() error {
 // mergeOp is Merge on the owner: both opponents must exist and neither be the unnamed one.
 func (s *store) mergeOp(alias, into string) error {
 	for _, k := range []*string{&alias, &into} {
-		if *k != play.UnknownKey {
-			*k = play.NameKey(*k)
+		if *k != opponent.UnknownKey {
+			*k = opponent.NameKey(*k)
 		}
-		if *k == play.UnknownKey {
+		if *k == opponent.UnknownKey {
 			return fail(s.dir, ErrMerge, errors.New("the unnamed opponent is never merged"))
 		}
 	}

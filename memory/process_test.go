@@ -20,7 +20,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // The worker's settings, passed in its environment.
@@ -72,7 +72,7 @@ func TestWorker(t *testing.T) {
 			}
 		}
 	}()
-	opp := play.Opponent{Name: "worker " + name, Kind: play.Computer, Source: "match"}
+	opp := opponent.Opponent{Name: "worker " + name, Kind: opponent.Computer, Source: "match"}
 	deadline := time.Now().Add(duration)
 	for time.Now().Before(deadline) {
 		id := NewGameID()

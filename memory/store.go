@@ -18,7 +18,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // Badger's sizes for a per-user store: its defaults (64 MB memtables, five of them, 1 GB value-log files, a
@@ -573,8 +573,8 @@ func (s *store) scanRaw(txn *badger.Txn, prefix []byte, f func(key, value []byte
 // lookup resolves a key or a name given by a user to the profile key it is filed under.
 func (s *store) lookup(txn *badger.Txn, keyOrName string) (string, *opponentRec, error) {
 	key := keyOrName
-	if key != play.UnknownKey {
-		key = play.NameKey(key)
+	if key != opponent.UnknownKey {
+		key = opponent.NameKey(key)
 	}
 	key, err := s.resolve(txn, key)
 	if err != nil {
@@ -896,7 +896,7 @@ func (s *store) forget(keyOrName string) error {
 // merge makes alias an alias of into: its names, aliases, games and models move to into. Merging an opponent
 // into the one it is already an alias of changes nothing.
 func (s *store) merge(b *batchTxn, alias, into string) (bool, error) {
-	if alias == play.UnknownKey || into == play.UnknownKey {
+	if alias == opponent.UnknownKey || into == opponent.UnknownKey {
 		return false, fail(s.dir, ErrMerge, errors.New("the unnamed opponent is never merged"))
 	}
 	var src *opponentRec
