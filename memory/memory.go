@@ -37,28 +37,6 @@ type Options struct {
 	ConnectTimeout time.Duration
 }
 
-// Errors the memory returns, wrapped with the directory and the cause; test them with errors.Is.
-var (
-	// ErrUnknownOpponent says no opponent has the key.
-	ErrUnknownOpponent = errors.New("unknown opponent")
-	// ErrNewerSchema says the store was written by a newer dossier.
-	ErrNewerSchema = errors.New("store written by a newer dossier")
-	// ErrNotAStore says the directory holds files that are not a dossier memory.
-	ErrNotAStore = errors.New("not a dossier memory directory")
-	// ErrCorrupt says the store could not be read.
-	ErrCorrupt = errors.New("memory store is damaged")
-	// ErrBadEvent says an event or a request was malformed; the store is unchanged.
-	ErrBadEvent = errors.New("malformed event")
-	// ErrBadImport says an import was malformed; nothing of it was imported.
-	ErrBadImport = errors.New("malformed import")
-	// ErrUnavailable says no process could serve the store in time (events stay queued).
-	ErrUnavailable = errors.New("memory store unavailable")
-	// ErrClosed says the Memory was closed.
-	ErrClosed = errors.New("memory closed")
-	// ErrMerge says a merge was refused (the unnamed opponent, or an opponent into itself).
-	ErrMerge = errors.New("merge refused")
-)
-
 // DefaultDir returns the memory directory used when Options.Dir is empty: $XDG_DATA_HOME/dossier, else
 // ~/.local/share/dossier.
 func DefaultDir() (string, error) {
@@ -117,7 +95,7 @@ func Open(opts Options) (*Memory, error) {
 	if opts.Dir == "" {
 		dir, err := DefaultDir()
 		if err != nil {
-			return nil, fmt.Errorf("memory: no default directory: %w", err)
+			return nil, &Error{Doing: "no default directory", Err: err}
 		}
 		opts.Dir = dir
 	}
@@ -129,14 +107,14 @@ func Open(opts Options) (*Memory, error) {
 	}
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
-		return nil, fmt.Errorf("memory %s: %w", opts.Dir, err)
+		return nil, &Error{Dir: opts.Dir, Err: err}
 	}
 	if err := checkDir(dir); err != nil {
 		return nil, err
 	}
 	sock, err := socketPath(dir)
 	if err != nil {
-		return nil, fmt.Errorf("memory %s: %w", dir, err)
+		return nil, &Error{Dir: dir, Err: err}
 	}
 	m := &Memory{dir: dir, sock: sock, log: opts.Logger, opts: opts, inflight: map[uint64]*request{},
 		wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
@@ -277,7 +255,7 @@ func (m *Memory) complete(r wireReply) {
 	switch {
 	case req == nil: // answered already, before a resend
 	case req.pending != nil:
-		req.pending.finish(r.err())
+		req.pending.finish(r.err(m.dir))
 	default:
 		req.reply <- r
 	}
@@ -494,14 +472,14 @@ func (m *Memory) ownerForRead() *owner {
 // decodeReply returns a reply's error, or decodes its result into out. Every reply goes through JSON, the
 // owner's own too, so a client and the owner see the same values.
 func decodeReply(dir string, rep wireReply, out any) error {
-	if err := rep.err(); err != nil {
+	if err := rep.err(dir); err != nil {
 		return err
 	}
 	if out == nil || rep.Data == nil {
 		return nil
 	}
 	if err := json.Unmarshal(rep.Data, out); err != nil {
-		return fmt.Errorf("memory %s: decoding the owner's reply: %w", dir, err)
+		return errStorage(dir, "decoding the owner's reply", err)
 	}
 	return nil
 }
@@ -563,7 +541,7 @@ func (m *Memory) Dump(w io.Writer) error {
 		after = page.Next
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("memory %s: writing the dump: %w", m.dir, err)
+		return errStorage(m.dir, "writing the dump", err)
 	}
 	return nil
 }

@@ -196,14 +196,14 @@ func (o *owner) serve(c net.Conn) {
 		var req wireRequest
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			replies.Add(1)
-			reply(newReply(0, nil, fmt.Errorf("memory %s: %w: request: %v", o.st.dir, ErrBadEvent, err)))
+			reply(newReply(0, nil, fail(o.st.dir, ErrBadEvent, fmt.Errorf("request: %v", err))))
 			return
 		}
 		replies.Add(1)
 		if !hello {
 			if req.Op != opHello || req.Version != protocolVersion {
-				reply(newReply(req.Seq, nil, fmt.Errorf("memory %s: the owner speaks protocol %d; got %s version %d",
-					o.st.dir, protocolVersion, req.Op, req.Version)))
+				refusal := fmt.Errorf("the owner speaks protocol %d; got %s version %d", protocolVersion, req.Op, req.Version)
+				reply(newReply(req.Seq, nil, &Error{Dir: o.st.dir, Err: refusal}))
 				return
 			}
 			hello = true

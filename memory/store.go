@@ -44,19 +44,6 @@ type store struct {
 	log *zap.Logger
 }
 
-// fail wraps a sentinel error and its cause with the memory directory.
-func fail(dir string, sentinel error, cause error) error {
-	if cause == nil {
-		return fmt.Errorf("memory %s: %w", dir, sentinel)
-	}
-	return fmt.Errorf("memory %s: %w: %w", dir, sentinel, cause)
-}
-
-// errStorage wraps an error of the storage itself (a failed write or read) with the directory.
-func errStorage(dir, doing string, cause error) error {
-	return fmt.Errorf("memory %s: %s: %w", dir, doing, cause)
-}
-
 // badgerLogger passes badger's messages to zap.
 type badgerLogger struct{ s *zap.SugaredLogger }
 
@@ -295,12 +282,6 @@ func (s *store) update(f func(txn *badger.Txn) error) error {
 	}
 	return err
 }
-
-// isMemoryError reports whether err already names the directory.
-func isMemoryError(err error) bool { return strings.HasPrefix(err.Error(), "memory ") }
-
-// ErrDiskFull says the disk holding the store has too little space left to write safely.
-var ErrDiskFull = errors.New("disk full")
 
 // checkSpace refuses a write when the file system is nearly full (see diskReserve).
 func (s *store) checkSpace() error {
