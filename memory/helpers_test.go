@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"dossier/play/opponent"
@@ -23,6 +24,43 @@ func openTemp(t testing.TB) *Memory {
 	}
 	t.Cleanup(func() { m.Close() })
 	return m
+}
+
+// openTwice opens the memory directory dir twice, first and second in that order; the test closes them.
+func openTwice(t *testing.T, dir string) (first, second *Memory) {
+	t.Helper()
+	first, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err = Open(Options{Dir: dir})
+	if err != nil {
+		first.Close()
+		t.Fatal(err)
+	}
+	return first, second
+}
+
+// waitAll waits up to 20 s for the moves' pending events, failing the test at the first that fails; when says
+// at what point of the test ("" for none).
+func waitAll(t *testing.T, pendings []*Pending, when string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for ply, p := range pendings {
+		if err := p.Wait(ctx); err != nil {
+			t.Fatalf("move %d%s: %v", ply, when, err)
+		}
+	}
+}
+
+// storedMoves counts the move records of game id in the store m owns.
+func storedMoves(m *Memory, id string) int {
+	n := 0
+	m.own.st.db.View(func(txn *badger.Txn) error {
+		return m.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
+	})
+	return n
 }
 
 // mustRecord records an event and waits for its commit.

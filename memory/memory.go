@@ -2,6 +2,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -203,7 +204,7 @@ func (m *Memory) pump(l link) bool {
 		resend = append(resend, r)
 	}
 	m.mu.Unlock()
-	slices.SortFunc(resend, func(a, b *request) int { return compareSeq(a.wire.Seq, b.wire.Seq) })
+	slices.SortFunc(resend, func(a, b *request) int { return cmp.Compare(a.wire.Seq, b.wire.Seq) })
 	for _, r := range resend {
 		if l.send(&r.wire) != nil {
 			return true
@@ -230,16 +231,6 @@ func (m *Memory) pump(l link) bool {
 			return false
 		}
 	}
-}
-
-func compareSeq(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // complete takes a reply: it finishes the event or hands the reply to the waiting operation.

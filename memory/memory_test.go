@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
@@ -387,14 +386,7 @@ func TestImportRefusesMalformedInputWhole(t *testing.T) {
 
 func TestSecondMemoryIsAClientAndTakesOver(t *testing.T) {
 	dir := t.TempDir()
-	a, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := openTwice(t, dir)
 	defer b.Close()
 	if !a.Owner() || b.Owner() {
 		t.Fatalf("owner: a %v b %v, want a only", a.Owner(), b.Owner())
@@ -554,14 +546,7 @@ func TestClosedMemoryRefusesEvents(t *testing.T) {
 // the store through whoever owns it next, none fails.
 func TestOwnerCloseWhileClientWrites(t *testing.T) {
 	dir := t.TempDir()
-	a, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := openTwice(t, dir)
 	defer b.Close()
 	id := NewGameID()
 	var pendings []*Pending
@@ -574,20 +559,11 @@ func TestOwnerCloseWhileClientWrites(t *testing.T) {
 			}
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	for ply, p := range pendings {
-		if err := p.Wait(ctx); err != nil {
-			t.Fatalf("move %d: %v", ply, err)
-		}
-	}
+	waitAll(t, pendings, "")
 	if !b.Owner() {
 		t.Error("the client did not take over")
 	}
-	n := 0
-	b.own.st.db.View(func(txn *badger.Txn) error {
-		return b.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
-	})
+	n := storedMoves(b, id)
 	if n != 2000 {
 		t.Errorf("%d moves in the store, want 2000", n)
 	}
