@@ -17,8 +17,8 @@
 //
 // The protocol is newline-delimited JSON: a request carries a sequence number and an operation (hello, event,
 // profile, opponents, games, dump, import, forget, merge, compact); its reply carries the number, the result
-// and an error with a code that maps back to this package's sentinel errors, so errors.Is works the same in a
-// client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or
+// and an error with a code that maps back to this package's sentinel errors, so errors.Is (and errors.As, for
+// an *Error) works the same in a client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or
 // was killed) the client loops: connect to the socket, else take the lock and become the owner, else back off
 // (2 ms doubling to 200 ms, with jitter) and try again; once through, it resends every unanswered request in
 // order. It never gives up: after ConnectTimeout it logs an error and keeps the events queued, so the engine
