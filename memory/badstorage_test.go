@@ -14,7 +14,7 @@ import (
 
 	badger "github.com/dgraph-io/badger/v4"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // checkUnchanged compares the files under dir with a snapshot taken before, but badger's LOCK (its pid) and
@@ -214,7 +214,7 @@ func TestFullDiskFailsWritesAndRecovers(t *testing.T) {
 	if err := os.WriteFile(filler, make([]byte, free-8<<20), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	err = m.Record(Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "during"}}}).Wait(context.Background())
+	err = m.Record(Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "during"}}}).Wait(context.Background())
 	if !errors.Is(err, ErrDiskFull) || !strings.Contains(err.Error(), dir) || !strings.Contains(err.Error(), "KiB free") {
 		t.Fatalf("recording on a full disk: %v, want ErrDiskFull naming %s", err, dir)
 	}
@@ -222,7 +222,7 @@ func TestFullDiskFailsWritesAndRecovers(t *testing.T) {
 		t.Errorf("reading on a full disk: %+v %v", p, err)
 	}
 	os.Remove(filler)
-	mustRecord(t, m, Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "after"}}})
+	mustRecord(t, m, Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "after"}}})
 	sums, err := m.Opponents()
 	if err != nil || len(sums) != 2 || sums[0].Key != "after" || sums[1].Key != "before" {
 		t.Errorf("opponents after the disk was freed: %+v %v", sums, err)

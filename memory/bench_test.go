@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // reportLatencies reports the 50th and 99th percentiles and the maximum of the latencies.
@@ -137,7 +137,7 @@ func BenchmarkScale(b *testing.B) {
 	b.Logf("%d opponents, %d games, %d move records: %d MB on disk, %d bytes a game",
 		scaleOpponents, games, games*movesEach, size>>20, size/int64(games))
 
-	key := func(i int) string { return play.NameKey(fmt.Sprintf("Opponent %05d", i)) }
+	key := func(i int) string { return opponent.NameKey(fmt.Sprintf("Opponent %05d", i)) }
 	opened := time.Now()
 	m, err := Open(Options{Dir: dir, GCInterval: -1})
 	if err != nil {
@@ -218,7 +218,7 @@ func buildScale(b *testing.B, dir string) {
 	}
 	games := 0
 	for o := range scaleOpponents {
-		opp := play.Opponent{Name: fmt.Sprintf("Opponent %05d", o), Elo: 1500 + o%1000, Kind: play.Computer, Source: "uci"}
+		opp := opponent.Opponent{Name: fmt.Sprintf("Opponent %05d", o), Elo: 1500 + o%1000, Kind: opponent.Computer, Source: "uci"}
 		for g := range scaleGamesEach {
 			id := fmt.Sprintf("%s-%05d-%d", t0.Format(gameIDTime), o, g)
 			at := t0.Add(time.Duration(o*scaleGamesEach+g) * time.Hour)

@@ -67,9 +67,9 @@ func dial(sock string, complete func(wireReply)) (*socketLink, error) {
 		return nil, fmt.Errorf("no answer to hello: %v", sc.Err())
 	}
 	var r wireReply
-	if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.err() != nil {
+	if err := json.Unmarshal(sc.Bytes(), &r); err != nil || r.err("") != nil {
 		c.Close()
-		return nil, fmt.Errorf("hello refused: %v %v", err, r.err())
+		return nil, fmt.Errorf("hello refused: %v %v", err, r.err(""))
 	}
 	c.SetReadDeadline(time.Time{})
 	go l.readLoop(sc, complete)

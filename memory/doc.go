@@ -17,8 +17,8 @@
 //
 // The protocol is newline-delimited JSON: a request carries a sequence number and an operation (hello, event,
 // profile, opponents, games, dump, import, forget, merge, compact); its reply carries the number, the result
-// and an error with a code that maps back to this package's sentinel errors, so errors.Is works the same in a
-// client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or
+// and an error with a code that maps back to this package's sentinel errors, so errors.Is (and errors.As, for
+// an *Error) works the same in a client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or
 // was killed) the client loops: connect to the socket, else take the lock and become the owner, else back off
 // (2 ms doubling to 200 ms, with jitter) and try again; once through, it resends every unanswered request in
 // order. It never gives up: after ConnectTimeout it logs an error and keeps the events queued, so the engine
@@ -82,7 +82,7 @@
 //	m/<game id>/<ply %05d>/<0|1>          a move, ours (0) or the opponent's (1) (move record)
 //	s/<key>/<model>/<ns %020d>/<game id>  one state of a learned model (model record)
 //
-// Keys of opponents are play.NameKey of their names; play.UnknownKey files the unnamed opponent, which is
+// Keys of opponents are opponent.NameKey of their names; opponent.UnknownKey files the unnamed opponent, which is
 // recorded like any other and never merged. Game ids come from NewGameID: the UTC time to the nanosecond and 48
 // random bits, so they sort by time and never collide across processes. Version 1 stored a profile with one
 // name and one undated rating ({"key","name","elo",...}); opening such a store rewrites each profile with

@@ -82,31 +82,33 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 	return false
 }
 
-// dumpLine encodes a decoded record as a dump line, with its type.
+// dumpLine encodes a decoded record as a dump line, with its type (set for the encoding and cleared again).
 func dumpLine(rec any) []byte {
+	field, name := dumpType(rec)
+	if field == nil {
+		panic(fmt.Sprintf("memory: no dump line for %T", rec))
+	}
+	*field = name
+	defer func() { *field = "" }()
+	return encodeValue(rec)
+}
+
+// dumpType returns the Type field of a record a dump holds, which only its dump line sets, and the type that
+// line names; nil for any other record.
+func dumpType(rec any) (field *string, name string) {
 	switch r := rec.(type) {
 	case *opponentRec:
-		c := *r
-		c.Type = typeOpponent
-		return encodeValue(&c)
+		return &r.Type, typeOpponent
 	case *aliasRec:
-		c := *r
-		c.Type = typeAlias
-		return encodeValue(&c)
+		return &r.Type, typeAlias
 	case *gameRec:
-		c := *r
-		c.Type = typeGame
-		return encodeValue(&c)
+		return &r.Type, typeGame
 	case *moveRec:
-		c := *r
-		c.Type = typeMove
-		return encodeValue(&c)
+		return &r.Type, typeMove
 	case *modelRec:
-		c := *r
-		c.Type = typeModel
-		return encodeValue(&c)
+		return &r.Type, typeModel
 	}
-	panic(fmt.Sprintf("memory: no dump line for %T", rec))
+	return nil, ""
 }
 
 // parseLine reads one dump line into its checked record (a *schemaRec, *opponentRec, *aliasRec, *gameRec,
@@ -157,17 +159,8 @@ func parseLine(line []byte) (any, error) {
 
 // clearType drops the dump's type from a record, which the store does not keep.
 func clearType(rec any) {
-	switch r := rec.(type) {
-	case *opponentRec:
-		r.Type = ""
-	case *aliasRec:
-		r.Type = ""
-	case *gameRec:
-		r.Type = ""
-	case *moveRec:
-		r.Type = ""
-	case *modelRec:
-		r.Type = ""
+	if field, _ := dumpType(rec); field != nil {
+		*field = ""
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // Event is one change to the store; exactly one of its pointer fields is set.
@@ -31,7 +31,7 @@ type Event struct {
 
 // Sighting is an opponent as a front end described it at one moment.
 type Sighting struct {
-	Opponent play.Opponent
+	Opponent opponent.Opponent
 	At       time.Time
 }
 
@@ -39,10 +39,10 @@ type Sighting struct {
 type GameStart struct {
 	// GameID is the game's unique identifier, made by NewGameID.
 	GameID string
-	// OpponentKey is the opponent's store key (play.NameKey of its name); Opponent.Key() when empty.
+	// OpponentKey is the opponent's store key (opponent.NameKey of its name); Opponent.Key() when empty.
 	OpponentKey string
 	// Opponent is the opponent as the front end knows it at the start; it is recorded as a sighting too.
-	Opponent play.Opponent
+	Opponent opponent.Opponent
 	// Game names the game: "chess", "checkers", "connect4", "tictactoe".
 	Game string
 	// Variant names the variant, e.g. "standard" or "chess960"; "" when the game has one.
@@ -203,9 +203,9 @@ func (ev Event) record(now time.Time) (*eventRec, error) {
 }
 
 // sighting is the stored form of an opponent named under key at a time.
-func sighting(o play.Opponent, key string, at time.Time) *sightingRec {
+func sighting(o opponent.Opponent, key string, at time.Time) *sightingRec {
 	r := &sightingRec{Key: key, Name: strings.TrimSpace(o.Name), Title: o.Title, Elo: o.Elo, Source: o.Source, At: at}
-	if o.Kind != play.UnknownKind {
+	if o.Kind != opponent.UnknownKind {
 		r.Kind = o.Kind.String()
 	}
 	return r

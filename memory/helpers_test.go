@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // openTemp opens a new memory in a temporary directory, closed when the test ends.
@@ -23,6 +24,43 @@ func openTemp(t testing.TB) *Memory {
 	}
 	t.Cleanup(func() { m.Close() })
 	return m
+}
+
+// openTwice opens the memory directory dir twice, first and second in that order; the test closes them.
+func openTwice(t *testing.T, dir string) (first, second *Memory) {
+	t.Helper()
+	first, err := Open(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err = Open(Options{Dir: dir})
+	if err != nil {
+		first.Close()
+		t.Fatal(err)
+	}
+	return first, second
+}
+
+// waitAll waits up to 20 s for the moves' pending events, failing the test at the first that fails; when says
+// at what point of the test ("" for none).
+func waitAll(t *testing.T, pendings []*Pending, when string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	for ply, p := range pendings {
+		if err := p.Wait(ctx); err != nil {
+			t.Fatalf("move %d%s: %v", ply, when, err)
+		}
+	}
+}
+
+// storedMoves counts the move records of game id in the store m owns.
+func storedMoves(m *Memory, id string) int {
+	n := 0
+	m.own.st.db.View(func(txn *badger.Txn) error {
+		return m.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
+	})
+	return n
 }
 
 // mustRecord records an event and waits for its commit.
@@ -43,7 +81,7 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 func playGame(t testing.TB, m *Memory, name string, start time.Time, plies int, score float64) string {
 	t.Helper()
 	id := NewGameID()
-	opp := play.Opponent{Name: name, Elo: 2000, Kind: play.Computer, Source: "uci"}
+	opp := opponent.Opponent{Name: name, Elo: 2000, Kind: opponent.Computer, Source: "uci"}
 	mustRecord(t, m, Event{Start: &GameStart{GameID: id, Opponent: opp, Game: "chess", Variant: "standard",
 		TimeControl: "40/60", StartFEN: "startpos", At: start}})
 	moves := make([]string, plies)
@@ -58,7 +96,7 @@ func playGame(t testing.TB, m *Memory, name string, start time.Time, plies int, 
 	mustRecord(t, m, Event{End: &GameEnd{GameID: id, Result: result, Reason: "checkmate", OurScore: score,
 		Moves: moves, FinalFEN: "final", At: start.Add(time.Hour)}})
 	state, _ := json.Marshal(map[string]float64{"p": score})
-	mustRecord(t, m, Event{Model: &ModelUpdate{OpponentKey: play.NameKey(name), Model: "typeprobs", State: state,
+	mustRecord(t, m, Event{Model: &ModelUpdate{OpponentKey: opponent.NameKey(name), Model: "typeprobs", State: state,
 		GameID: id, At: start.Add(time.Hour)}})
 	return id
 }

@@ -1,14 +1,11 @@
-// The memory's public face: Open, the asynchronous Record with its Pending, and the reads, whether this process
-// owns the store or reaches it through the process that does.
+// The memory's public face: Options, Open, the link to the store's owner (this process or another), and Close.
 package memory
 
 import (
-	"bufio"
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -36,28 +33,6 @@ type Options struct {
 	// means 5 s. Events are never dropped when it passes: they stay queued and are resent.
 	ConnectTimeout time.Duration
 }
-
-// Errors the memory returns, wrapped with the directory and the cause; test them with errors.Is.
-var (
-	// ErrUnknownOpponent says no opponent has the key.
-	ErrUnknownOpponent = errors.New("unknown opponent")
-	// ErrNewerSchema says the store was written by a newer dossier.
-	ErrNewerSchema = errors.New("store written by a newer dossier")
-	// ErrNotAStore says the directory holds files that are not a dossier memory.
-	ErrNotAStore = errors.New("not a dossier memory directory")
-	// ErrCorrupt says the store could not be read.
-	ErrCorrupt = errors.New("memory store is damaged")
-	// ErrBadEvent says an event or a request was malformed; the store is unchanged.
-	ErrBadEvent = errors.New("malformed event")
-	// ErrBadImport says an import was malformed; nothing of it was imported.
-	ErrBadImport = errors.New("malformed import")
-	// ErrUnavailable says no process could serve the store in time (events stay queued).
-	ErrUnavailable = errors.New("memory store unavailable")
-	// ErrClosed says the Memory was closed.
-	ErrClosed = errors.New("memory closed")
-	// ErrMerge says a merge was refused (the unnamed opponent, or an opponent into itself).
-	ErrMerge = errors.New("merge refused")
-)
 
 // DefaultDir returns the memory directory used when Options.Dir is empty: $XDG_DATA_HOME/dossier, else
 // ~/.local/share/dossier.
@@ -117,7 +92,7 @@ func Open(opts Options) (*Memory, error) {
 	if opts.Dir == "" {
 		dir, err := DefaultDir()
 		if err != nil {
-			return nil, fmt.Errorf("memory: no default directory: %w", err)
+			return nil, &Error{Doing: "no default directory", Err: err}
 		}
 		opts.Dir = dir
 	}
@@ -129,14 +104,14 @@ func Open(opts Options) (*Memory, error) {
 	}
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
-		return nil, fmt.Errorf("memory %s: %w", opts.Dir, err)
+		return nil, &Error{Dir: opts.Dir, Err: err}
 	}
 	if err := checkDir(dir); err != nil {
 		return nil, err
 	}
 	sock, err := socketPath(dir)
 	if err != nil {
-		return nil, fmt.Errorf("memory %s: %w", dir, err)
+		return nil, &Error{Dir: dir, Err: err}
 	}
 	m := &Memory{dir: dir, sock: sock, log: opts.Logger, opts: opts, inflight: map[uint64]*request{},
 		wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
@@ -229,7 +204,7 @@ func (m *Memory) pump(l link) bool {
 		resend = append(resend, r)
 	}
 	m.mu.Unlock()
-	slices.SortFunc(resend, func(a, b *request) int { return compareSeq(a.wire.Seq, b.wire.Seq) })
+	slices.SortFunc(resend, func(a, b *request) int { return cmp.Compare(a.wire.Seq, b.wire.Seq) })
 	for _, r := range resend {
 		if l.send(&r.wire) != nil {
 			return true
@@ -258,16 +233,6 @@ func (m *Memory) pump(l link) bool {
 	}
 }
 
-func compareSeq(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // complete takes a reply: it finishes the event or hands the reply to the waiting operation.
 func (m *Memory) complete(r wireReply) {
 	m.mu.Lock()
@@ -277,7 +242,7 @@ func (m *Memory) complete(r wireReply) {
 	switch {
 	case req == nil: // answered already, before a resend
 	case req.pending != nil:
-		req.pending.finish(r.err())
+		req.pending.finish(r.err(m.dir))
 	default:
 		req.reply <- r
 	}
@@ -354,262 +319,4 @@ func (m *Memory) Close() error {
 		return fail(m.dir, ErrUnavailable, fmt.Errorf("%d events were not acknowledged within %v", len(unsent), closeTimeout))
 	}
 	return closeErr
-}
-
-// Pending is an event on its way into the store.
-type Pending struct {
-	done chan struct{}
-	err  error
-}
-
-func newPending() *Pending { return &Pending{done: make(chan struct{})} }
-
-// finish records the outcome; only the first call counts.
-func (p *Pending) finish(err error) {
-	select {
-	case <-p.done:
-	default:
-		p.err = err
-		close(p.done)
-	}
-}
-
-// Done returns a channel closed when the event is committed durably or has failed.
-func (p *Pending) Done() <-chan struct{} { return p.done }
-
-// Err returns the event's error after Done is closed: nil when it was committed (and before Done).
-func (p *Pending) Err() error {
-	select {
-	case <-p.done:
-		return p.err
-	default:
-		return nil
-	}
-}
-
-// Wait waits until the event is committed or has failed, or ctx ends.
-func (p *Pending) Wait(ctx context.Context) error {
-	select {
-	case <-p.done:
-		return p.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// Record queues an event and returns at once, never blocking on the disk or the owner; a background
-// goroutine sends events, in order, to the store. A malformed event fails its Pending at once.
-func (m *Memory) Record(ev Event) *Pending {
-	p := newPending()
-	rec, err := ev.record(time.Now())
-	if err != nil {
-		p.finish(fail(m.dir, ErrBadEvent, err))
-		return p
-	}
-	if err := m.enqueue(&request{wire: wireRequest{Op: opEvent, Event: rec}, pending: p}); err != nil {
-		p.finish(err)
-	}
-	return p
-}
-
-// Flush waits until every event recorded so far is committed or has failed, or ctx ends; it returns ctx's
-// error, or the first failed event's.
-func (m *Memory) Flush(ctx context.Context) error { return m.flush(ctx) }
-
-func (m *Memory) flush(ctx context.Context) error {
-	m.mu.Lock()
-	var waits []*Pending
-	for _, r := range m.queue {
-		if r.pending != nil {
-			waits = append(waits, r.pending)
-		}
-	}
-	for _, r := range m.inflight {
-		if r.pending != nil {
-			waits = append(waits, r.pending)
-		}
-	}
-	m.mu.Unlock()
-	var first error
-	for _, p := range waits {
-		if err := p.Wait(ctx); err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			if first == nil {
-				first = err
-			}
-		}
-	}
-	return first
-}
-
-// call sends an operation after the events recorded before it (so reads see them) and decodes its result
-// into out. A profile, which the engine reads while it plays, is bounded by the connect timeout, the rest by
-// opTimeout, and all by ctx.
-func (m *Memory) call(ctx context.Context, req wireRequest, out any) error {
-	limit := opTimeout
-	if req.Op == opProfile {
-		limit = m.opts.ConnectTimeout
-	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
-	if err := m.flush(ctx); err != nil && ctx.Err() != nil {
-		return fail(m.dir, ErrUnavailable, fmt.Errorf("earlier events are still unacknowledged after %v", limit))
-	}
-	if isRead(req.Op) {
-		// The owner reads its store at once: the events before are committed, and the queue would only add
-		// hand-offs between goroutines.
-		if o := m.ownerForRead(); o != nil {
-			data, err := o.st.read(&req)
-			o.reads.Done()
-			return decodeReply(m.dir, newReply(0, data, err), out)
-		}
-	}
-	r := &request{wire: req, reply: make(chan wireReply, 1)}
-	if err := m.enqueue(r); err != nil {
-		return err
-	}
-	select {
-	case rep := <-r.reply:
-		return decodeReply(m.dir, rep, out)
-	case <-ctx.Done():
-		m.abandon(r)
-		return fail(m.dir, ErrUnavailable, fmt.Errorf("no answer to %s: %w", req.Op, ctx.Err()))
-	}
-}
-
-// ownerForRead returns the owner when this process owns the store and is not closing, counting a read in
-// progress that the owner's close waits for (the caller calls o.reads.Done).
-func (m *Memory) ownerForRead() *owner {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.own == nil || m.closing {
-		return nil
-	}
-	m.own.reads.Add(1)
-	return m.own
-}
-
-// decodeReply returns a reply's error, or decodes its result into out. Every reply goes through JSON, the
-// owner's own too, so a client and the owner see the same values.
-func decodeReply(dir string, rep wireReply, out any) error {
-	if err := rep.err(); err != nil {
-		return err
-	}
-	if out == nil || rep.Data == nil {
-		return nil
-	}
-	if err := json.Unmarshal(rep.Data, out); err != nil {
-		return fmt.Errorf("memory %s: decoding the owner's reply: %w", dir, err)
-	}
-	return nil
-}
-
-// Profile returns an opponent's profile by its key (or a name, which is normalised), following aliases;
-// ErrUnknownOpponent when there is none.
-func (m *Memory) Profile(key string) (*Profile, error) {
-	return m.ProfileContext(context.Background(), key)
-}
-
-// ProfileContext is Profile bounded by ctx as well as by the connect timeout, for a caller that must not wait
-// long (the engine at UCI_Opponent time).
-func (m *Memory) ProfileContext(ctx context.Context, key string) (*Profile, error) {
-	var p Profile
-	if err := m.call(ctx, wireRequest{Op: opProfile, Key: key}, &p); err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
-
-// Opponents lists every opponent, for `dossier memory ls`.
-func (m *Memory) Opponents() ([]Summary, error) {
-	var out []Summary
-	err := m.call(context.Background(), wireRequest{Op: opOpponents}, &out)
-	return out, err
-}
-
-// Games returns an opponent's games with their move records, oldest first.
-func (m *Memory) Games(key string) ([]Game, error) {
-	var wire []gameData
-	if err := m.call(context.Background(), wireRequest{Op: opGames, Key: key}, &wire); err != nil {
-		return nil, err
-	}
-	out := make([]Game, len(wire))
-	for i, g := range wire {
-		out[i] = g.public()
-	}
-	return out, nil
-}
-
-// Dump writes the whole store as JSON lines, the schema line first (the format is in the package comment).
-// Pages are read one at a time, so a dump taken while games are played may hold some of their moves only.
-func (m *Memory) Dump(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "{\"type\":%q,\"version\":%d}\n", typeSchema, schemaVersion)
-	after := ""
-	for {
-		var page dumpPage
-		if err := m.call(context.Background(), wireRequest{Op: opDump, After: after}, &page); err != nil {
-			return err
-		}
-		for _, line := range page.Lines {
-			bw.Write(line)
-			bw.WriteByte('\n')
-		}
-		if page.Done {
-			break
-		}
-		after = page.Next
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("memory %s: writing the dump: %w", m.dir, err)
-	}
-	return nil
-}
-
-// Import merges a dump into the store; importing the same dump twice changes nothing. The whole input is
-// read and checked first: malformed input is refused whole, naming the line at fault.
-func (m *Memory) Import(r io.Reader) (ImportStats, error) {
-	lines, records, err := readDump(r)
-	if err != nil {
-		return ImportStats{}, fail(m.dir, ErrBadImport, err)
-	}
-	stats := ImportStats{Records: 1, Unchanged: 1} // the schema line
-	if records == 0 {
-		return ImportStats{}, fail(m.dir, ErrBadImport, errors.New("the input is empty"))
-	}
-	for len(lines) > 0 {
-		var batch []json.RawMessage
-		size := 0
-		for len(lines) > 0 && len(batch) < pageRecords && size < pageBytes {
-			batch = append(batch, lines[0])
-			size += len(lines[0])
-			lines = lines[1:]
-		}
-		var got ImportStats
-		if err := m.call(context.Background(), wireRequest{Op: opImport, Records: batch}, &got); err != nil {
-			return stats, err
-		}
-		stats.Records += got.Records
-		stats.Added += got.Added
-		stats.Unchanged += got.Unchanged
-	}
-	return stats, nil
-}
-
-// Forget removes an opponent with its games, models and aliases.
-func (m *Memory) Forget(key string) error {
-	return m.call(context.Background(), wireRequest{Op: opForget, Key: key}, nil)
-}
-
-// Merge makes the opponent alias an alias of into: its names, games and models move to into, and later
-// sightings of alias are filed under into. The unnamed opponent is never merged.
-func (m *Memory) Merge(alias, into string) error {
-	return m.call(context.Background(), wireRequest{Op: opMerge, Key: alias, Into: into}, nil)
-}
-
-// Compact runs badger's value-log garbage collection now; what it freed is logged.
-func (m *Memory) Compact() error {
-	return m.call(context.Background(), wireRequest{Op: opCompact}, nil)
 }

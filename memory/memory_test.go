@@ -15,18 +15,17 @@ import (
 	"testing"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 func TestProfileAfterSightingsAndGames(t *testing.T) {
 	m := openTemp(t)
-	sightings := []play.Opponent{
-		{Name: "Stockfish 16", Elo: 3000, Kind: play.Computer, Source: "uci"},
-		{Name: "stockfish  16", Elo: 3000, Kind: play.Computer, Source: "uci"}, // same rating: not history
+	sightings := []opponent.Opponent{
+		{Name: "Stockfish 16", Elo: 3000, Kind: opponent.Computer, Source: "uci"},
+		{Name: "stockfish  16", Elo: 3000, Kind: opponent.Computer, Source: "uci"}, // same rating: not history
 		{Name: "STOCKFISH 16", Elo: 3100, Title: "BOT", Source: "uci"},
 	}
 	for i, o := range sightings {
@@ -86,7 +85,7 @@ func TestProfileAfterSightingsAndGames(t *testing.T) {
 func TestMoveRecordsKeepWhatWasRecorded(t *testing.T) {
 	m := openTemp(t)
 	id := NewGameID()
-	mustRecord(t, m, Event{Start: &GameStart{GameID: id, Opponent: play.Opponent{Name: "alice", Kind: play.Human},
+	mustRecord(t, m, Event{Start: &GameStart{GameID: id, Opponent: opponent.Opponent{Name: "alice", Kind: opponent.Human},
 		Game: "checkers", OurSide: 1, StartFEN: "B:W21,22:B1,2", At: t0}})
 	recs := []MoveRecord{
 		{GameID: id, Ply: 0, ByOpponent: true, PositionKey: math.MaxUint64, FEN: "f0", Move: "11-15", TimeMS: -1,
@@ -130,7 +129,7 @@ func TestMoveRecordsKeepWhatWasRecorded(t *testing.T) {
 func TestTakeBackRemovesMovesFromThePly(t *testing.T) {
 	m := openTemp(t)
 	id := NewGameID()
-	mustRecord(t, m, Event{Start: &GameStart{GameID: id, Opponent: play.Opponent{Name: "bob"}, Game: "connect4", At: t0}})
+	mustRecord(t, m, Event{Start: &GameStart{GameID: id, Opponent: opponent.Opponent{Name: "bob"}, Game: "connect4", At: t0}})
 	for ply := range 6 {
 		mustRecord(t, m, Event{Move: &MoveRecord{GameID: id, Ply: ply, ByOpponent: ply%2 == 1, Move: "P@d1",
 			TimeMS: -1, Probability: -1, Eval: math.NaN()}})
@@ -153,7 +152,7 @@ func TestTakeBackRemovesMovesFromThePly(t *testing.T) {
 func TestEventsAreIdempotent(t *testing.T) {
 	once, twice := openTemp(t), openTemp(t)
 	id := "game-1"
-	opp := play.Opponent{Name: "Carol", Elo: 1500, Kind: play.Human, Source: "cecp"}
+	opp := opponent.Opponent{Name: "Carol", Elo: 1500, Kind: opponent.Human, Source: "cecp"}
 	events := []Event{
 		{Sighting: &Sighting{Opponent: opp, At: t0}},
 		{Start: &GameStart{GameID: id, Opponent: opp, Game: "tictactoe", At: t0}},
@@ -223,7 +222,7 @@ func TestBadEventsFailTheirPendingOnly(t *testing.T) {
 		{"model key not normalised", Event{Model: &ModelUpdate{OpponentKey: "X", Model: "m", State: []byte("1")}}, "not a normalised"},
 		{"side 2", Event{Start: &GameStart{GameID: "g", OurSide: 2}}, "our side 2"},
 		{"score 2", Event{End: &GameEnd{GameID: "g", OurScore: 2}}, "our score 2"},
-		{"elo", Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "x", Elo: 10000}}}, "rating 10000"},
+		{"elo", Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "x", Elo: 10000}}}, "rating 10000"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -240,14 +239,14 @@ func TestMergeMovesGamesAndNames(t *testing.T) {
 	m := openTemp(t)
 	playGame(t, m, "SF", t0, 2, 1)
 	playGame(t, m, "Stockfish", t0.Add(time.Hour), 2, 0)
-	mustRecord(t, m, Event{Sighting: &Sighting{Opponent: play.Opponent{}, At: t0}}) // the unnamed opponent
+	mustRecord(t, m, Event{Sighting: &Sighting{Opponent: opponent.Opponent{}, At: t0}}) // the unnamed opponent
 	if err := m.Merge("sf", "stockfish"); err != nil {
 		t.Fatal(err)
 	}
 	if err := m.Merge("SF", "Stockfish"); err != nil {
 		t.Errorf("merging again: %v, want nothing to do", err)
 	}
-	mustRecord(t, m, Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "sf", Title: "BOT"}, At: t0.Add(5 * time.Hour)}})
+	mustRecord(t, m, Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "sf", Title: "BOT"}, At: t0.Add(5 * time.Hour)}})
 	for _, name := range []string{"sf", "stockfish"} {
 		p, err := m.Profile(name)
 		if err != nil {
@@ -267,7 +266,7 @@ func TestMergeMovesGamesAndNames(t *testing.T) {
 			t.Errorf("game %s still filed under %q", g.ID, g.OpponentKey)
 		}
 	}
-	refused := []struct{ alias, into string }{{"", "stockfish"}, {"stockfish", ""}, {play.UnknownKey, "stockfish"},
+	refused := []struct{ alias, into string }{{"", "stockfish"}, {"stockfish", ""}, {opponent.UnknownKey, "stockfish"},
 		{"stockfish", "stockfish"}}
 	for _, r := range refused {
 		if err := m.Merge(r.alias, r.into); !errors.Is(err, ErrMerge) {
@@ -278,7 +277,7 @@ func TestMergeMovesGamesAndNames(t *testing.T) {
 		t.Errorf("merging an unknown opponent: %v, want ErrUnknownOpponent", err)
 	}
 	sums, _ := m.Opponents()
-	if len(sums) != 2 || sums[0].Key != play.UnknownKey || sums[1].Key != "stockfish" || sums[1].Games != 2 {
+	if len(sums) != 2 || sums[0].Key != opponent.UnknownKey || sums[1].Key != "stockfish" || sums[1].Games != 2 {
 		t.Errorf("opponents after the merge %+v", sums)
 	}
 }
@@ -310,7 +309,7 @@ func TestDumpImportRoundTrip(t *testing.T) {
 	src := openTemp(t)
 	playGame(t, src, "Leela", t0, 5, 1)
 	playGame(t, src, "lc0", t0.Add(time.Hour), 4, 0.5)
-	mustRecord(t, src, Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "  "}, At: t0}})
+	mustRecord(t, src, Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "  "}, At: t0}})
 	if err := src.Merge("lc0", "leela"); err != nil {
 		t.Fatal(err)
 	}
@@ -387,14 +386,7 @@ func TestImportRefusesMalformedInputWhole(t *testing.T) {
 
 func TestSecondMemoryIsAClientAndTakesOver(t *testing.T) {
 	dir := t.TempDir()
-	a, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := openTwice(t, dir)
 	defer b.Close()
 	if !a.Owner() || b.Owner() {
 		t.Fatalf("owner: a %v b %v, want a only", a.Owner(), b.Owner())
@@ -410,7 +402,7 @@ func TestSecondMemoryIsAClientAndTakesOver(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, socketFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the closed owner left its socket: %v", err)
 	}
-	mustRecord(t, b, Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "gamma"}}})
+	mustRecord(t, b, Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "gamma"}}})
 	if !b.Owner() {
 		t.Error("the client did not take the store over")
 	}
@@ -456,7 +448,7 @@ func TestLongDirectoryUsesATempSocket(t *testing.T) {
 	if b.Owner() {
 		t.Error("the second Memory owns the store too")
 	}
-	mustRecord(t, b, Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "far"}}})
+	mustRecord(t, b, Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "far"}}})
 	if _, err := a.Profile("far"); err != nil {
 		t.Error(err)
 	}
@@ -535,14 +527,14 @@ func TestClosedMemoryRefusesEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := m.Record(Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "late"}}})
+	p := m.Record(Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "late"}}})
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Err(); err != nil {
 		t.Errorf("an event recorded before Close: %v, want it committed", err)
 	}
-	if err := m.Record(Event{Sighting: &Sighting{Opponent: play.Opponent{Name: "later"}}}).Err(); !errors.Is(err, ErrClosed) {
+	if err := m.Record(Event{Sighting: &Sighting{Opponent: opponent.Opponent{Name: "later"}}}).Err(); !errors.Is(err, ErrClosed) {
 		t.Errorf("after Close: %v, want ErrClosed", err)
 	}
 	if _, err := m.Profile("late"); !errors.Is(err, ErrClosed) {
@@ -554,14 +546,7 @@ func TestClosedMemoryRefusesEvents(t *testing.T) {
 // the store through whoever owns it next, none fails.
 func TestOwnerCloseWhileClientWrites(t *testing.T) {
 	dir := t.TempDir()
-	a, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Open(Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, b := openTwice(t, dir)
 	defer b.Close()
 	id := NewGameID()
 	var pendings []*Pending
@@ -574,20 +559,11 @@ func TestOwnerCloseWhileClientWrites(t *testing.T) {
 			}
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	for ply, p := range pendings {
-		if err := p.Wait(ctx); err != nil {
-			t.Fatalf("move %d: %v", ply, err)
-		}
-	}
+	waitAll(t, pendings, "")
 	if !b.Owner() {
 		t.Error("the client did not take over")
 	}
-	n := 0
-	b.own.st.db.View(func(txn *badger.Txn) error {
-		return b.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
-	})
+	n := storedMoves(b, id)
 	if n != 2000 {
 		t.Errorf("%d moves in the store, want 2000", n)
 	}

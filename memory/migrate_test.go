@@ -14,7 +14,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // v1Fixture is the memory directory schema version 1 wrote.
@@ -42,7 +42,7 @@ func TestWriteV1Fixture(t *testing.T) {
 	records := map[string]any{
 		string(profileKey("stockfish 16")): &opponentV1{Key: "stockfish 16", Name: "Stockfish 16", Elo: 3000,
 			Kind: "computer", First: at, Last: at.Add(time.Hour)},
-		string(profileKey(play.UnknownKey)): &opponentV1{Key: play.UnknownKey, First: at, Last: at},
+		string(profileKey(opponent.UnknownKey)): &opponentV1{Key: opponent.UnknownKey, First: at, Last: at},
 		string(gameKey(v1Game)): &gameRec{ID: v1Game, Key: "stockfish 16", Game: "chess", Variant: "standard",
 			StartFEN: "startpos", Start: at, Result: "1-0", Reason: "resignation", Score: &score,
 			Moves: []string{"e2e4", "e7e5"}, End: at.Add(time.Hour)},
@@ -129,7 +129,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 			games[0].Records[1].PositionKey != 0x823c9b50fd114196 {
 			t.Errorf("open %d: game records %+v %v", open, games, err)
 		}
-		if _, err := m.Profile(play.UnknownKey); err != nil {
+		if _, err := m.Profile(opponent.UnknownKey); err != nil {
 			t.Errorf("open %d: the unnamed opponent: %v", open, err)
 		}
 		version := ""

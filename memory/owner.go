@@ -17,7 +17,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // Bounds of the owner's queues.
@@ -196,14 +196,14 @@ func (o *owner) serve(c net.Conn) {
 		var req wireRequest
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
 			replies.Add(1)
-			reply(newReply(0, nil, fmt.Errorf("memory %s: %w: request: %v", o.st.dir, ErrBadEvent, err)))
+			reply(newReply(0, nil, fail(o.st.dir, ErrBadEvent, fmt.Errorf("request: %v", err))))
 			return
 		}
 		replies.Add(1)
 		if !hello {
 			if req.Op != opHello || req.Version != protocolVersion {
-				reply(newReply(req.Seq, nil, fmt.Errorf("memory %s: the owner speaks protocol %d; got %s version %d",
-					o.st.dir, protocolVersion, req.Op, req.Version)))
+				refusal := fmt.Errorf("the owner speaks protocol %d; got %s version %d", protocolVersion, req.Op, req.Version)
+				reply(newReply(req.Seq, nil, &Error{Dir: o.st.dir, Err: refusal}))
 				return
 			}
 			hello = true
@@ -393,10 +393,10 @@ func (o *owner) close() error {
 // mergeOp is Merge on the owner: both opponents must exist and neither be the unnamed one.
 func (s *store) mergeOp(alias, into string) error {
 	for _, k := range []*string{&alias, &into} {
-		if *k != play.UnknownKey {
-			*k = play.NameKey(*k)
+		if *k != opponent.UnknownKey {
+			*k = opponent.NameKey(*k)
 		}
-		if *k == play.UnknownKey {
+		if *k == opponent.UnknownKey {
 			return fail(s.dir, ErrMerge, errors.New("the unnamed opponent is never merged"))
 		}
 	}

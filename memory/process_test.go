@@ -20,7 +20,7 @@ import (
 	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // The worker's settings, passed in its environment.
@@ -72,7 +72,7 @@ func TestWorker(t *testing.T) {
 			}
 		}
 	}()
-	opp := play.Opponent{Name: "worker " + name, Kind: play.Computer, Source: "match"}
+	opp := opponent.Opponent{Name: "worker " + name, Kind: opponent.Computer, Source: "match"}
 	deadline := time.Now().Add(duration)
 	for time.Now().Before(deadline) {
 		id := NewGameID()
@@ -352,20 +352,11 @@ func TestEventsOutliveAHungOwner(t *testing.T) {
 	default:
 	}
 	w.kill()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	for ply, p := range pendings {
-		if err := p.Wait(ctx); err != nil {
-			t.Fatalf("move %d after the takeover: %v", ply, err)
-		}
-	}
+	waitAll(t, pendings, " after the takeover")
 	if !m.Owner() {
 		t.Error("the client did not take over")
 	}
-	n := 0
-	m.own.st.db.View(func(txn *badger.Txn) error {
-		return m.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
-	})
+	n := storedMoves(m, id)
 	if n != len(pendings) {
 		t.Errorf("%d of %d moves in the store", n, len(pendings))
 	}

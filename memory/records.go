@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"dossier/play"
+	"dossier/play/opponent"
 )
 
 // schemaVersion is the version of the layout below; stores written with an older one are migrated on open.
@@ -228,13 +228,13 @@ func checkID(what, s string) error {
 	return nil
 }
 
-// checkKey checks an opponent key: what play.NameKey makes of some name.
+// checkKey checks an opponent key: what opponent.NameKey makes of some name.
 func checkKey(what, key string) error {
 	if err := checkText(what, key, maxNameLen); err != nil {
 		return err
 	}
-	if key != play.UnknownKey && play.NameKey(key) != key {
-		return errField("%s %q is not a normalised name key (play.NameKey gives %q)", what, key, play.NameKey(key))
+	if key != opponent.UnknownKey && opponent.NameKey(key) != key {
+		return errField("%s %q is not a normalised name key (opponent.NameKey gives %q)", what, key, opponent.NameKey(key))
 	}
 	return nil
 }
@@ -267,7 +267,7 @@ func (r *opponentRec) check() error {
 		if err := checkKey("alias", a); err != nil {
 			return err
 		}
-		if a == r.Key || a == play.UnknownKey {
+		if a == r.Key || a == opponent.UnknownKey {
 			return errField("alias %q of %q cannot be merged", a, r.Key)
 		}
 	}
@@ -303,7 +303,7 @@ func (r *aliasRec) check() error {
 	if err := checkKey("alias target", r.Key); err != nil {
 		return err
 	}
-	if r.Alias == r.Key || r.Alias == play.UnknownKey || r.Key == play.UnknownKey {
+	if r.Alias == r.Key || r.Alias == opponent.UnknownKey || r.Key == opponent.UnknownKey {
 		return errField("alias %q of %q cannot be merged", r.Alias, r.Key)
 	}
 	return nil

@@ -74,18 +74,6 @@ var errorCodes = map[string]error{
 	"disk_full":        ErrDiskFull,
 }
 
-// remoteError is an error the owner returned: its message, and the sentinel it wrapped.
-type remoteError struct {
-	msg      string
-	sentinel error
-}
-
-// Error returns the owner's message, which names the directory.
-func (e *remoteError) Error() string { return e.msg }
-
-// Unwrap returns the sentinel error, so that errors.Is works across the socket.
-func (e *remoteError) Unwrap() error { return e.sentinel }
-
 // newReply builds the reply to seq from a result and an error.
 func newReply(seq uint64, data any, err error) wireReply {
 	r := wireReply{Seq: seq}
@@ -110,12 +98,13 @@ func newReply(seq uint64, data any, err error) wireReply {
 	return r
 }
 
-// err returns the reply's error, nil when it succeeded.
-func (r *wireReply) err() error {
+// err returns the reply's error, nil when it succeeded: an *Error of the memory directory dir with the owner's
+// message and the sentinel its code names.
+func (r *wireReply) err(dir string) error {
 	if r.Err == "" {
 		return nil
 	}
-	return &remoteError{msg: r.Err, sentinel: errorCodes[r.Code]}
+	return &Error{Dir: dir, Kind: errorCodes[r.Code], remote: r.Err}
 }
 
 // socketPath returns where the owner of the memory directory dir listens: dir/socket, or, when that path is

@@ -1,5 +1,5 @@
 // UCI_Opponent parsing.
-package play
+package opponent
 
 import (
 	"strings"
