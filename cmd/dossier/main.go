@@ -3,10 +3,13 @@
 package main
 
 import (
+	"context"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"dossier/internal/cli"
 )
@@ -75,4 +78,10 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmd.UsageError("unknown subcommand %q (want one of %s)", name, strings.Join(names, ", "))
 	}
 	return sub([]string{"--help"}, stdout, stderr)
+}
+
+// interruptible returns a context cancelled by an interrupt or SIGTERM, so that a long command stops cleanly
+// and still reports what it did.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
