@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -84,4 +86,14 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // and still reports what it did.
 func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// printJSON prints v as one line of JSON.
+func printJSON(cmd *cli.Command, stdout io.Writer, v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return cmd.Fail("%v", err)
+	}
+	fmt.Fprintln(stdout, string(b))
+	return cli.ExitOK
 }
