@@ -13,13 +13,7 @@ import (
 )
 
 // scholarsMate is a miniature with one blunder: 3...Nf6?? allows the mate 4.Qxf7#.
-const scholarsMate = `[Event "test"]
-[White "Alice"]
-[Black "Bob"]
-[Result "1-0"]
-
-1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
-`
+const scholarsMate = "../../internal/pgntext/testdata/scholars-mate.pgn"
 
 // TestReviewWithStockfish reviews the miniature with Debian's Stockfish: Bob's 3...Nf6 is his one blunder,
 // and Alice, who played the mate, made none.
@@ -28,10 +22,7 @@ func TestReviewWithStockfish(t *testing.T) {
 	if _, err := exec.LookPath(sf); err != nil {
 		t.Skip("needs Debian's stockfish: apt-get install stockfish")
 	}
-	path := filepath.Join(t.TempDir(), "mini.pgn")
-	if err := os.WriteFile(path, []byte(scholarsMate), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := scholarsMate
 	code, out, errText := runCase([]string{"review", path, "--engine", sf, "--depth", "10", "--json"}, "")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errText)
@@ -56,10 +47,7 @@ func TestReviewWithStockfish(t *testing.T) {
 }
 
 func TestReviewCommandLine(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "mini.pgn")
-	if err := os.WriteFile(path, []byte(scholarsMate), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := scholarsMate
 	bad := filepath.Join(t.TempDir(), "bad.pgn")
 	if err := os.WriteFile(bad, []byte("1. e4 e5 2. Ke3"), 0o644); err != nil {
 		t.Fatal(err)

@@ -89,15 +89,9 @@ func SignatureCases(only string) []SignatureCase {
 func Signature(only string) (SignatureReport, error) {
 	var rep SignatureReport
 	for _, c := range SignatureCases(only) {
-		g, err := catalog.Lookup(c.Game)
+		g, p, err := casePosition(c.Game, c.FEN)
 		if err != nil {
-			return rep, err
-		}
-		p := g.Start()
-		if c.FEN != "" {
-			if p, err = g.ParsePosition(c.FEN); err != nil {
-				return rep, fmt.Errorf("%s position %q: %v", c.Game, c.FEN, err)
-			}
+			return rep, fmt.Errorf("%s position %q: %v", c.Game, c.FEN, err)
 		}
 		s, err := bots.NewSearcher(g, bots.PlayerConfig{Search: c.Search, Model: c.Model, Depth: c.Depth, HashMB: 16,
 			Threads: 1})

@@ -138,15 +138,9 @@ func Speed(o SpeedOptions, text io.Writer, warn func(format string, a ...any)) (
 
 // timePerft times the case's perft on one thread, keeping the fastest of repeat runs.
 func timePerft(c Case, repeat int) (Figure, error) {
-	g, err := catalog.Lookup(c.Game)
+	_, p, err := casePosition(c.Game, c.FEN)
 	if err != nil {
 		return Figure{}, err
-	}
-	p := g.Start()
-	if c.FEN != "" {
-		if p, err = g.ParsePosition(c.FEN); err != nil {
-			return Figure{}, err
-		}
 	}
 	fig := Figure{Case: c}
 	for i := 0; i < repeat; i++ {
@@ -251,15 +245,9 @@ var searchCases = []Case{
 // timeSearch runs the default player's searcher on the case's position for the given time, on one thread
 // with a fresh table, and reports the nodes searched per second and the depth reached.
 func timeSearch(c Case, d time.Duration) (Figure, error) {
-	g, err := catalog.Lookup(c.Game)
+	g, p, err := casePosition(c.Game, c.FEN)
 	if err != nil {
 		return Figure{}, err
-	}
-	p := g.Start()
-	if c.FEN != "" {
-		if p, err = g.ParsePosition(c.FEN); err != nil {
-			return Figure{}, err
-		}
 	}
 	s, err := bots.NewSearcher(g, bots.PlayerConfig{HashMB: 64, Threads: 1})
 	if err != nil {
@@ -282,4 +270,17 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// casePosition returns a case's game and its position: the start, or the FEN's.
+func casePosition(game, fen string) (games.Game, games.Position, error) {
+	g, err := catalog.Lookup(game)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fen == "" {
+		return g, g.Start(), nil
+	}
+	p, err := g.ParsePosition(fen)
+	return g, p, err
 }

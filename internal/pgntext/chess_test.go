@@ -2,18 +2,20 @@
 package pgntext
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
 
-// scholarsMate is a miniature with one blunder: 3...Nf6?? allows the mate 4.Qxf7#.
-const scholarsMate = `[Event "test"]
-[White "Alice"]
-[Black "Bob"]
-[Result "1-0"]
-
-1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
-`
+// scholarsMate is a miniature with one blunder, 3...Nf6?? allowing the mate 4.Qxf7#; review's tests and the
+// command's read it too.
+var scholarsMate = func() string {
+	data, err := os.ReadFile("testdata/scholars-mate.pgn")
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
+}()
 
 func TestReadChessGames(t *testing.T) {
 	tests := []struct {

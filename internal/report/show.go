@@ -191,62 +191,6 @@ func yardstickLines(prof *memory.Profile) []YardstickLine {
 	return out
 }
 
-// learnedLines summarises the latest state of each learner the Player keeps (type probabilities, depth,
-// discrepancy counts); a state that does not read is said so.
-func learnedLines(prof *memory.Profile) []LearnedLine {
-	var out []LearnedLine
-	for _, name := range []string{learn.ModelTypeProbs, learn.ModelDepth, bots.DiscrepancyModelName} {
-		points := prof.Models[name]
-		if len(points) == 0 {
-			continue
-		}
-		pt := points[len(points)-1]
-		line := LearnedLine{Model: name, At: pt.At, GameID: pt.GameID}
-		switch name {
-		case learn.ModelTypeProbs:
-			var st learn.TypeLearnerState
-			if err := json.Unmarshal(pt.State, &st); err != nil {
-				line.Summary = "unreadable: " + err.Error()
-				break
-			}
-			line.Moves = st.Moves
-			for i, t := range st.Types {
-				line.Types = append(line.Types, TypeProbability{Type: fmt.Sprintf("%s@%d", t.Eval.Name, t.Depth), Probability: st.Probabilities[i]})
-			}
-			sort.SliceStable(line.Types, func(i, j int) bool { return line.Types[i].Probability > line.Types[j].Probability })
-			line.Types = line.Types[:min(len(line.Types), maxShownTypes)]
-			parts := make([]string, len(line.Types))
-			for i, t := range line.Types {
-				parts[i] = fmt.Sprintf("%s %.2f", t.Type, t.Probability)
-			}
-			line.Summary = fmt.Sprintf("%s (of %d types, %d moves)", strings.Join(parts, ", "), len(st.Types), st.Moves)
-		case learn.ModelDepth:
-			var st learn.DepthLearnerState
-			if err := json.Unmarshal(pt.State, &st); err != nil {
-				line.Summary = "unreadable: " + err.Error()
-				break
-			}
-			line.Moves, line.Depth = st.Examples, 1
-			for d, c := range st.Counts {
-				if c > st.Counts[line.Depth-1] {
-					line.Depth = d + 1
-				}
-			}
-			line.Summary = fmt.Sprintf("depth %d with %s's evaluation (of 1..%d, %d moves)", line.Depth, st.Eval.Name, st.MaxDepth, st.Examples)
-		case bots.DiscrepancyModelName:
-			var c bots.DiscrepancyCounts
-			if err := json.Unmarshal(pt.State, &c); err != nil {
-				line.Summary = "unreadable: " + err.Error()
-				break
-			}
-			line.Moves = c.Observations
-			line.Summary = fmt.Sprintf("%d moves counted in %d games, %s at depth %d", c.Observations, c.Games, c.Evaluation, c.ReplyDepth)
-		}
-		out = append(out, line)
-	}
-	return out
-}
-
 // orDash returns s, or "-" when it is empty.
 func orDash(s string) string {
 	if s == "" {

@@ -2,7 +2,7 @@
 package review
 
 import (
-	"strings"
+	"os"
 	"testing"
 
 	"dossier/games"
@@ -10,13 +10,7 @@ import (
 )
 
 // scholarsMate is a miniature with one blunder: 3...Nf6?? allows the mate 4.Qxf7#.
-const scholarsMate = `[Event "test"]
-[White "Alice"]
-[Black "Bob"]
-[Result "1-0"]
-
-1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
-`
+const scholarsMate = "../pgntext/testdata/scholars-mate.pgn"
 
 func TestMoveLoss(t *testing.T) {
 	tests := []struct {
@@ -46,7 +40,12 @@ func TestMoveLoss(t *testing.T) {
 // TestReviewAllCounts reviews the miniature with made-up values: each position's value is given, and the
 // classification must follow the thresholds.
 func TestReviewAllCounts(t *testing.T) {
-	list, err := pgntext.ReadChessGames(strings.NewReader(scholarsMate))
+	f, err := os.Open(scholarsMate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	list, err := pgntext.ReadChessGames(f)
 	if err != nil {
 		t.Fatal(err)
 	}
