@@ -68,11 +68,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if code, stop := cmd.Refuse("without --suite", "suite-time"); stop {
 		return code
 	}
-	switch {
-	case speed.Repeat < 1:
-		return cmd.UsageError("--repeat must be at least 1")
-	case speed.SearchTime < 0:
-		return cmd.UsageError("--search-time must not be negative")
+	if err := speed.Check(); err != nil {
+		return cmd.Exit(err)
 	}
 	if !bench.BenchesChess(speed.Game) {
 		if code, stop := cmd.Refuse("without chess", "search-time", "reference"); stop {

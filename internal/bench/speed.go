@@ -70,6 +70,17 @@ type SpeedOptions struct {
 	ReferenceGiven bool
 }
 
+// Check refuses a repeat count or a search time the figures cannot be measured with.
+func (o SpeedOptions) Check() error {
+	switch {
+	case o.Repeat < 1:
+		return cli.Usagef("--repeat must be at least 1")
+	case o.SearchTime < 0:
+		return cli.Usagef("--search-time must not be negative")
+	}
+	return nil
+}
+
 // chessName is chess's name in the cases.
 var chessName = chess.Game{}.Name()
 
