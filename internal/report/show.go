@@ -254,12 +254,9 @@ func predictions(list []memory.Game) PredictionStats {
 	return s
 }
 
-// sideName names a side of a stored game in its game's own terms; a game this build does not know has its
-// sides named by their order, as games without side names do.
+// sideName names a side of a stored game in its game's own terms. A game this build does not know looks up as
+// nil, whose sides SideName names by their order, as it does for games without side names.
 func sideName(game string, side int) string {
-	g, err := catalog.Lookup(game)
-	if err != nil {
-		g = nil
-	}
+	g, _ := catalog.Lookup(game)
 	return games.SideName(g, games.Side(side))
 }
