@@ -3,11 +3,11 @@
 package main
 
 import (
-	"dossier/bots/searchers"
 	"fmt"
 	"io"
 
 	"dossier/bots"
+	"dossier/bots/searchers"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
 	"dossier/play"

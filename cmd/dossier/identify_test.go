@@ -1,4 +1,4 @@
-// dossier memory identify: the PGN reader's tokens, and the command against a real store of two opponents.
+// dossier memory identify: the command against a real store of two opponents.
 package main
 
 import (
@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,40 +13,10 @@ import (
 	"dossier/bots"
 	"dossier/games/connect4"
 	"dossier/internal/cli"
+	"dossier/internal/identify"
 	"dossier/memory"
 	"dossier/play"
 )
-
-func TestSplitPGN(t *testing.T) {
-	tests := []struct {
-		name   string
-		text   string
-		tags   []string // White of each game
-		tokens [][]string
-	}{
-		{"numbers, comments, variations, NAGs", "[White \"a\"]\n[Black \"b\"]\n\n1. e4 {best} e5 (1... c5 2. Nf3) 2.Nf3 $1 Nc6+ 1-0\n",
-			[]string{"a"}, [][]string{{"e4", "e5", "Nf3", "Nc6"}}},
-		{"two games, the second black to move", "[White \"a\"]\n1. P@d1 P@d2 *\n[White \"c\"]\n[FEN \"x\"]\n5... P@a1 6. P@b1 0-1\n",
-			[]string{"a", "c"}, [][]string{{"P@d1", "P@d2"}, {"P@a1", "P@b1"}}},
-		{"no result marker", "[White \"a\"]\n1. e4 e5", []string{"a"}, [][]string{{"e4", "e5"}}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := splitPGN(tc.text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(tc.tags) {
-				t.Fatalf("%d games, want %d: %+v", len(got), len(tc.tags), got)
-			}
-			for i, g := range got {
-				if g.tags["White"] != tc.tags[i] || !slices.Equal(g.tokens, tc.tokens[i]) {
-					t.Errorf("game %d: White %q tokens %q, want %q %q", i+1, g.tags["White"], g.tokens, tc.tags[i], tc.tokens[i])
-				}
-			}
-		})
-	}
-}
 
 func TestMemoryIdentify(t *testing.T) {
 	g := connect4.Game{}
@@ -111,7 +80,7 @@ func TestMemoryIdentify(t *testing.T) {
 				}
 				return
 			}
-			var rep IdentifyReport
+			var rep identify.Report
 			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 				t.Fatal(err)
 			}

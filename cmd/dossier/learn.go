@@ -1,26 +1,14 @@
 // The learn subcommand: Sen & Arora's training phase, learning an opponent's discrepancy counts by playing it,
-// or Carmel & Markovitch's strategy learning from a player's recorded games (learnstrategy.go).
+// or Carmel & Markovitch's strategy learning from a player's recorded games (internal/training runs both).
 package main
 
 import (
-	"context"
-	"dossier/bots/searchers"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"reflect"
-	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
-	"dossier/bots"
-	"dossier/bots/match"
-	"dossier/bots/presets"
-	"dossier/games"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
+	"dossier/internal/training"
 )
 
 const learnHelp = `usage: dossier learn --learner discrepancy --player SPEC --opponent SPEC --out FILE [options]
@@ -47,33 +35,34 @@ with dossier's own evaluation at each depth up to --max-depth predict the held-o
 log-likelihood; moves of equal value share their places).
 e.g. dossier learn --learner strategy --records glaurung-games.pgn --name glaurung --max-depth 2`
 
-// runLearn plays the training games and writes the counts; 2 is a usage error, 1 a failure.
+// runLearn runs the learner --learner names; 2 is a usage error, 1 a failure.
 func runLearn(args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier learn", learnHelp, stdout, stderr)
 	fs := cmd.Flags
-	gameName := fs.String("game", "connect4", "game: "+strings.Join(catalog.Names(), ", "))
+	var d training.DiscrepancyOptions
+	var s training.StrategyOptions
+	fs.StringVar(&d.GameName, "game", "connect4", "game: "+strings.Join(catalog.Names(), ", "))
 	learner := fs.String("learner", "discrepancy", "what to learn: discrepancy (Sen & Arora's counts by discrepancy range, by playing) or strategy (Carmel & Markovitch's linear programming, from --records)")
-	playerText := fs.String("player", "", "the learning player's spec (required, in-process)")
-	opponentText := fs.String("opponent", "", "the opponent's spec (required)")
-	gamesCount := fs.Int("games", 400, "number of training games (each starting configuration is played twice)")
-	startPlies := fs.String("start-plies", "2,4,6,8,10,12,14,16", "random moves played before each starting configuration, cycled")
-	seed := fs.Uint64("seed", 1, "seed of the starting configurations")
-	out := fs.String("out", "", "the counts file to write (required)")
-	edgesText := fs.String("edges", "", "discrepancy range edges, increasing (default: from the evaluation's weights, see bots.DefaultDiscrepancyEdges)")
-	bandPlies := fs.Int("band-plies", 6, "width of a band of move numbers in plies (0: one band)")
-	concurrency := fs.Int("concurrency", 1, "games played at once")
-	depth := fs.Int("depth", 0, "depth limit of every move, in plies")
-	movetime := fs.Int("movetime", 0, "time of every move in milliseconds")
-	maxMoves := fs.Int("max-moves", 0, "a draw after this many moves of each side; 0: none")
-	records := fs.String("records", "", "strategy: the chess games to learn from (PGN, gzip-compressed when it ends in .gz)")
-	name := fs.String("name", "", "strategy: the player whose moves are learned (its White or Black tag)")
-	maxDepth := fs.Int("max-depth", 2, "strategy: the deepest search depth tried (1..4)")
-	examples := fs.Int("examples", 800, "strategy: at most this many of the player's moves, drawn by --seed (more can make the solver fail: see the README)")
-	asJSON := fs.Bool("json", false, "strategy: print the report as one JSON object")
+	fs.StringVar(&d.Player, "player", "", "the learning player's spec (required, in-process)")
+	fs.StringVar(&d.Opponent, "opponent", "", "the opponent's spec (required)")
+	fs.IntVar(&d.Games, "games", 400, "number of training games (each starting configuration is played twice)")
+	fs.StringVar(&d.StartPlies, "start-plies", "2,4,6,8,10,12,14,16", "random moves played before each starting configuration, cycled")
+	fs.Uint64Var(&d.Seed, "seed", 1, "seed of the starting configurations")
+	fs.StringVar(&d.Out, "out", "", "the counts file to write (required)")
+	fs.StringVar(&d.Edges, "edges", "", "discrepancy range edges, increasing (default: from the evaluation's weights, see bots.DefaultDiscrepancyEdges)")
+	fs.IntVar(&d.BandPlies, "band-plies", 6, "width of a band of move numbers in plies (0: one band)")
+	fs.IntVar(&d.Concurrency, "concurrency", 1, "games played at once")
+	fs.IntVar(&d.Depth, "depth", 0, "depth limit of every move, in plies")
+	fs.IntVar(&d.MoveTimeMS, "movetime", 0, "time of every move in milliseconds")
+	fs.IntVar(&d.MaxMoves, "max-moves", 0, "a draw after this many moves of each side; 0: none")
+	fs.StringVar(&s.Records, "records", "", "strategy: the chess games to learn from (PGN, gzip-compressed when it ends in .gz)")
+	fs.StringVar(&s.Name, "name", "", "strategy: the player whose moves are learned (its White or Black tag)")
+	fs.IntVar(&s.MaxDepth, "max-depth", 2, "strategy: the deepest search depth tried (1..4)")
+	fs.IntVar(&s.Examples, "examples", 800, "strategy: at most this many of the player's moves, drawn by --seed (more can make the solver fail: see the README)")
+	fs.BoolVar(&s.JSON, "json", false, "strategy: print the report as one JSON object")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
 	}
-	usageError := cmd.UsageError
 	discrepancyOnly := []string{"player", "opponent", "games", "start-plies", "out", "edges", "band-plies", "concurrency",
 		"depth", "movetime", "max-moves"}
 	strategyOnly := []string{"records", "name", "max-depth", "examples", "json"}
@@ -82,142 +71,19 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		if code, stop := cmd.Refuse("with --learner strategy", discrepancyOnly...); stop {
 			return code
 		}
-		switch {
-		case *records == "" || *name == "":
-			return usageError("--records and --name are required with --learner strategy (dossier learn --help)")
-		case cmd.Changed("game") && !strings.EqualFold(*gameName, "chess"):
-			return usageError("--game %s: the strategy learner reads chess games (PGN)", *gameName)
-		case *maxDepth < 1 || *maxDepth > maxStrategyDepth:
-			return usageError("--max-depth must be 1..%d", maxStrategyDepth)
-		case *examples < 20:
-			return usageError("--examples must be at least 20")
+		if cmd.Changed("game") {
+			s.Game = d.GameName
 		}
-		err := learnStrategyFromRecords(strategyOptions{records: *records, name: *name, maxDepth: *maxDepth,
-			examples: *examples, seed: *seed, asJSON: *asJSON}, stdout)
-		if err != nil {
-			return cmd.Fail("%v", err)
-		}
-		return cli.ExitOK
+		s.Seed = d.Seed
+		return cmd.Exit(training.LearnStrategy(s, stdout))
 	case "discrepancy":
 		if code, stop := cmd.Refuse("with --learner discrepancy", strategyOnly...); stop {
 			return code
 		}
 	default:
-		return usageError("--learner %q: the learners are discrepancy and strategy", *learner)
+		return cmd.UsageError("--learner %q: the learners are discrepancy and strategy", *learner)
 	}
-	switch {
-	case *playerText == "" || *opponentText == "" || *out == "":
-		return usageError("--player, --opponent and --out are required (dossier learn --help)")
-	case *gamesCount < 1 || *concurrency < 1:
-		return usageError("--games and --concurrency must be at least 1")
-	case *depth < 0 || *movetime < 0 || *maxMoves < 0 || *bandPlies < 0:
-		return usageError("--depth, --movetime, --max-moves and --band-plies must not be negative")
-	}
-	g, err := catalog.Lookup(*gameName)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	plies, err := parseList(*startPlies, strconv.Atoi)
-	if err != nil {
-		return usageError("--start-plies: %v", err)
-	}
-	var edges []float64
-	if *edgesText != "" {
-		if edges, err = parseList(*edgesText, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
-			return usageError("--edges: %v", err)
-		}
-	}
-	cfg := match.Config{Game: g, Games: *gamesCount, Concurrency: *concurrency, MaxMoves: *maxMoves,
-		Limits: match.Limits{Depth: *depth, MoveTime: time.Duration(*movetime) * time.Millisecond}}
-	for i, text := range []string{*playerText, *opponentText} {
-		if cfg.Players[i], err = match.ParseSpec(text); err != nil {
-			return usageError("--%s: %v", []string{"player", "opponent"}[i], err)
-		}
-	}
-	player := cfg.Players[0]
-	if player.External() {
-		return usageError("--player: the learning player must be in-process (its evaluation measures the discrepancies)")
-	}
-	playerDepth, err := learnerDepth(g, player, *depth)
-	if err != nil {
-		return usageError("--player: %v", err)
-	}
-	dl, err := bots.NewDiscrepancyLearner(g, bots.DiscrepancyLearnerConfig{Preset: player.Preset, Depth: playerDepth,
-		Edges: edges, BandPlies: *bandPlies, Opponent: *opponentText})
-	if err != nil {
-		return usageError("%v", err)
-	}
-	if cfg.Openings, err = bots.DiscrepancyStarts(g, plies, (*gamesCount+1)/2, *seed); err != nil {
-		return usageError("%v", err)
-	}
-	online := strings.EqualFold(player.Search, searchers.MEUSearch) && player.Model == ""
-	cfg.NewSearcher = func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-		built, err := newBotSearcher(g, spec)
-		if err != nil || !online || !reflect.DeepEqual(spec, player) {
-			return built, err
-		}
-		searcher, err := dl.NewMEUSearcher(searchers.Config{Preset: spec.Preset, Depth: spec.Depth,
-			HashMB: spec.HashMB, Threads: spec.Threads})
-		built.Engine = match.SearcherEngine(searcher)
-		built.Name += "(learning)"
-		return built, err
-	}
-	progress := match.NewProgress(stderr, *gamesCount, match.IsTerminal(stderr))
-	cfg.OnGame = func(rec match.GameRecord, sum match.Summary) { progress.Game(rec, sum) }
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
-	sum, err := bots.TrainDiscrepancies(ctx, cfg, dl)
-	progress.Done()
-	if err != nil && sum.Games == 0 {
-		return cmd.Fail("%v", err)
-	}
-	counts := dl.Counts()
-	if sum.Players[1] != "" {
-		counts.Opponent = sum.Players[1]
-	}
-	if saveErr := counts.Save(*out); saveErr != nil {
-		return cmd.Fail("%v", saveErr)
-	}
-	fmt.Fprintf(stdout, "%s vs %s: +%d =%d -%d in %d games\n", sum.Players[0], sum.Players[1], sum.Wins, sum.Draws,
-		sum.Losses, sum.Games)
-	counts.WriteTable(stdout)
-	fmt.Fprintf(stdout, "\nwrote %s\n", *out)
-	if err != nil {
-		return cmd.Fail("stopped after %d of %d games: %v", sum.Games, *gamesCount, err)
-	}
-	return cli.ExitOK
-}
-
-// learnerDepth returns the search depth of the learning player: its spec's depth, else the smaller of the
-// match's depth limit and its preset's depth.
-func learnerDepth(g games.Game, spec match.PlayerSpec, limit int) (int, error) {
-	if spec.Depth > 0 {
-		return spec.Depth, nil
-	}
-	preset, err := presets.Lookup(g, spec.Preset)
-	if err != nil {
-		return 0, err
-	}
-	d := preset.Depth
-	if limit > 0 && (d == 0 || limit < d) {
-		d = limit
-	}
-	if d == 0 {
-		return 0, fmt.Errorf("preset %s searches as deep as time allows: give depth= or --depth, the depth the counts are for", preset.Name)
-	}
-	return d, nil
-}
-
-// parseList reads comma-separated values.
-func parseList[T any](text string, parse func(string) (T, error)) ([]T, error) {
-	var out []T
-	for _, field := range strings.Split(text, ",") {
-		v, err := parse(strings.TrimSpace(field))
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", strings.TrimSpace(field))
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return cmd.Exit(training.LearnDiscrepancies(ctx, d, stdout, stderr))
 }

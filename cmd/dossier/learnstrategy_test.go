@@ -15,6 +15,7 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/internal/training"
 )
 
 // fixedPlayerGames writes a PGN of n games in which White, named "truth", plays the first best move of a
@@ -68,7 +69,7 @@ func TestLearnStrategyFromRecords(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errText)
 	}
-	var rep StrategyReport
+	var rep training.StrategyReport
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v: %s", err, out)
 	}

@@ -3,10 +3,15 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 
 	"dossier/internal/cli"
 )
@@ -75,4 +80,20 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmd.UsageError("unknown subcommand %q (want one of %s)", name, strings.Join(names, ", "))
 	}
 	return sub([]string{"--help"}, stdout, stderr)
+}
+
+// interruptible returns a context cancelled by an interrupt or SIGTERM, so that a long command stops cleanly
+// and still reports what it did.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// printJSON prints v as one line of JSON.
+func printJSON(cmd *cli.Command, stdout io.Writer, v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return cmd.Fail("%v", err)
+	}
+	fmt.Fprintln(stdout, string(b))
+	return cli.ExitOK
 }

@@ -1,12 +1,8 @@
-// The memory subcommand's own parts: the terminal sparkline, the SVG chart, the series drawn from a profile,
-// and its command lines against a real store.
+// The memory subcommand's command lines against a real store.
 package main
 
 import (
-	"dossier/bots/searchers"
 	"encoding/json"
-	"encoding/xml"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,85 +11,14 @@ import (
 
 	"dossier/bots"
 	"dossier/bots/match"
+	"dossier/bots/searchers"
 	"dossier/games/tictactoe"
+	"dossier/internal/contest"
+	"dossier/internal/report"
 	"dossier/memory"
 	"dossier/memory/learn"
 	"dossier/play"
 )
-
-func TestSparkline(t *testing.T) {
-	tests := []struct {
-		values []float64
-		want   string
-	}{
-		{[]float64{0, 1}, "▁█"},
-		{[]float64{0, 0.5, 1}, "▁▄█"},
-		{[]float64{3, 3, 3}, "▁▁▁"},
-		{[]float64{1}, "▁"},
-	}
-	for _, tc := range tests {
-		if got := sparkline(tc.values); got != tc.want {
-			t.Errorf("sparkline(%v) = %q, want %q", tc.values, got, tc.want)
-		}
-	}
-	long := make([]float64, 100)
-	if got := []rune(sparkline(long)); len(got) != maxSparkWidth {
-		t.Errorf("a sparkline of 100 points has %d runes, want %d", len(got), maxSparkWidth)
-	}
-}
-
-func TestChartSVGIsWellFormed(t *testing.T) {
-	for _, series := range [][]chartSeries{nil, {{Name: "our score <&>", Values: []float64{0, 0.5, 0.75}}, {Name: "typeprobs.p[0]", Values: []float64{0.2}}}} {
-		svg := chartSVG(`dossier & "friends"`, series)
-		d := xml.NewDecoder(strings.NewReader(svg))
-		polylines := 0
-		for {
-			tok, err := d.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("not well-formed XML: %v\n%s", err, svg)
-			}
-			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
-				polylines++
-			}
-		}
-		if polylines != len(series) {
-			t.Errorf("%d polylines for %d series", polylines, len(series))
-		}
-	}
-}
-
-func TestModelSeries(t *testing.T) {
-	prof := &memory.Profile{
-		Games: []memory.GameSummary{{OurScore: 1}, {OurScore: -1}, {OurScore: 0}, {OurScore: 0.5}},
-		Models: map[string][]memory.ModelPoint{
-			"typeprobs": {{State: json.RawMessage(`{"probabilities":[0.5,0.5],"types":[{"depth":2}]}`)},
-				{State: json.RawMessage(`{"probabilities":[0.7,0.3],"types":[{"depth":2}]}`)}},
-			"other": {{State: json.RawMessage(`{"p":[1]}`)}},
-		},
-	}
-	got := modelSeries(prof)
-	want := []chartSeries{
-		{"our score", []float64{1, 0.5, 0.5}}, // the unknown result is left out
-		{"other.p[0]", []float64{1}},
-		{"typeprobs.probabilities[0]", []float64{0.5, 0.7}}, // the types' configuration is not drawn
-		{"typeprobs.probabilities[1]", []float64{0.5, 0.3}},
-	}
-	if gotJSON, wantJSON := mustJSON(t, got), mustJSON(t, want); gotJSON != wantJSON {
-		t.Errorf("series %s, want %s", gotJSON, wantJSON)
-	}
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 func TestMemoryCommandLines(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "memory")
@@ -156,7 +81,7 @@ func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
 	g := tictactoe.Game{}
 	cfg := match.Config{Game: g, Games: 2, MoveTimeout: time.Minute, RandomPlies: 1, Seed: 3,
 		Players:     [2]match.PlayerSpec{{Name: "dossier", Depth: 4, Memory: dir}, {Name: "lines", Preset: "open-lines", Depth: 2}},
-		NewSearcher: newBotSearcher}
+		NewSearcher: contest.NewPlayer}
 	if _, err := match.Run(t.Context(), cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -174,14 +99,14 @@ func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var report showReport
-	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+	var show report.Show
+	if err := json.Unmarshal([]byte(stdout), &show); err != nil {
 		t.Fatal(err)
 	}
-	if len(report.Yardsticks) != 2 {
-		t.Fatalf("%d yardsticks, want 2:\n%s", len(report.Yardsticks), stdout)
+	if len(show.Yardsticks) != 2 {
+		t.Fatalf("%d yardsticks, want 2:\n%s", len(show.Yardsticks), stdout)
 	}
-	for _, y := range report.Yardsticks {
+	for _, y := range show.Yardsticks {
 		var names []string
 		for _, sc := range y.Scores {
 			names = append(names, sc.Model)
@@ -191,11 +116,11 @@ func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
 			t.Errorf("yardstick %+v: want the models %v in that order, with moves and the game's ID", y, want)
 		}
 	}
-	models := map[string]learnedLine{}
-	for _, l := range report.Learned {
+	models := map[string]report.LearnedLine{}
+	for _, l := range show.Learned {
 		models[l.Model] = l
 	}
-	moves := report.Yardsticks[0].Scores[0].Moves + report.Yardsticks[1].Scores[0].Moves
+	moves := show.Yardsticks[0].Scores[0].Moves + show.Yardsticks[1].Scores[0].Moves
 	if tp := models[learn.ModelTypeProbs]; tp.Moves != moves || len(tp.Types) == 0 {
 		t.Errorf("type probabilities %+v, want %d moves", tp, moves)
 	}

@@ -108,3 +108,31 @@ func (c *Command) Refuse(what string, flags ...string) (code int, stop bool) {
 	}
 	return ExitOK, false
 }
+
+// usageError is an error that is the command line's fault, for Exit to report as a usage error.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// Usagef returns an error that Exit reports as a usage error: the packages that run a command's work say so
+// whether a bad value or a missing file is the command line's fault, since only they find out.
+func Usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// IsUsage reports whether err, or an error it wraps, was made by Usagef.
+func IsUsage(err error) bool {
+	var u usageError
+	return errors.As(err, &u)
+}
+
+// Exit reports err and returns the exit code: ExitOK for nil, ExitUsage for an error made by Usagef, else
+// ExitFailure.
+func (c *Command) Exit(err error) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case IsUsage(err):
+		return c.UsageError("%v", err)
+	}
+	return c.Fail("%v", err)
+}

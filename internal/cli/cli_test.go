@@ -3,6 +3,8 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -110,4 +112,20 @@ func FuzzParse(f *testing.F) {
 			t.Errorf("%q: Parse returned %d", line, code)
 		}
 	})
+}
+
+func TestExit(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	c, _ := newTestCommand(&stdout, &stderr)
+	if code := c.Exit(nil); code != ExitOK || stderr.Len() != 0 {
+		t.Errorf("Exit(nil) = %d, stderr %q", code, stderr.String())
+	}
+	if code := c.Exit(fmt.Errorf("wrapped: %w", Usagef("--n %d is too big", 9))); code != ExitUsage ||
+		!strings.HasPrefix(stderr.String(), "tool sub: wrapped: --n 9 is too big\nusage: tool sub") {
+		t.Errorf("a usage error: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := c.Exit(errors.New("disk full")); code != ExitFailure || stderr.String() != "tool sub: disk full\n" {
+		t.Errorf("a failure: exit %d, stderr %q", code, stderr.String())
+	}
 }

@@ -1,21 +1,21 @@
 // The bench signature: node counts of fixed-depth searches over a fixed position set, which change exactly
 // when a search's or an evaluation's behaviour changes (not with the machine's speed or load).
-package main
+package bench
 
 import (
-	"dossier/bots/searchers"
 	"fmt"
 	"io"
 	"strings"
 
 	"dossier/bots/presets"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/catalog"
 )
 
-// signatureCase is one fixed-depth search of the signature: a game's position, a search and its model.
-type signatureCase struct {
+// SignatureCase is one fixed-depth search of the signature: a game's position, a search and its model.
+type SignatureCase struct {
 	Game   string `json:"game"`
 	FEN    string `json:"fen,omitempty"`
 	Search string `json:"search"`
@@ -23,17 +23,17 @@ type signatureCase struct {
 	Depth  int    `json:"depth"`
 }
 
-// signatureFigure is a signatureCase's outcome.
-type signatureFigure struct {
-	signatureCase
+// SignatureFigure is a SignatureCase's outcome.
+type SignatureFigure struct {
+	SignatureCase
 	Nodes uint64 `json:"nodes"`
 	Move  string `json:"move"`
 	Value int    `json:"value"`
 }
 
-// signatureReport is what bench --signature prints: every case and the total, the signature itself.
-type signatureReport struct {
-	Cases     []signatureFigure `json:"cases"`
+// SignatureReport is what bench --signature prints: every case and the total, the signature itself.
+type SignatureReport struct {
+	Cases     []SignatureFigure `json:"cases"`
 	Signature uint64            `json:"signature"`
 }
 
@@ -63,9 +63,9 @@ var signatureModels = []struct{ search, model string }{
 	{searchers.MEUSearch, "rank:0.7"},
 }
 
-// signatureCases lists the signature's searches, in a fixed order.
-func signatureCases(only string) []signatureCase {
-	var cases []signatureCase
+// SignatureCases lists the signature's searches, in a fixed order.
+func SignatureCases(only string) []SignatureCase {
+	var cases []SignatureCase
 	for _, name := range catalog.Names() {
 		positions, ok := signaturePositions[name]
 		if !ok || (only != "" && only != name) {
@@ -75,10 +75,10 @@ func signatureCases(only string) []signatureCase {
 		presets := presets.Names(name)
 		a, b := presets[0], presets[len(presets)-1]
 		for _, fen := range positions {
-			cases = append(cases, signatureCase{Game: name, FEN: fen, Search: searchers.AlphaBetaSearch, Depth: depth})
+			cases = append(cases, SignatureCase{Game: name, FEN: fen, Search: searchers.AlphaBetaSearch, Depth: depth})
 			for _, m := range signatureModels {
 				model := strings.NewReplacer("A", a, "B", b).Replace(m.model)
-				cases = append(cases, signatureCase{Game: name, FEN: fen, Search: m.search, Model: model,
+				cases = append(cases, SignatureCase{Game: name, FEN: fen, Search: m.search, Model: model,
 					Depth: max(depth-3, 1)})
 			}
 		}
@@ -86,19 +86,13 @@ func signatureCases(only string) []signatureCase {
 	return cases
 }
 
-// runSignature searches every case on one thread with a fresh table and adds up the nodes.
-func runSignature(only string) (signatureReport, error) {
-	var rep signatureReport
-	for _, c := range signatureCases(only) {
-		g, err := catalog.Lookup(c.Game)
+// Signature searches every case of the game ("" for every game) on one thread with a fresh table and adds up the nodes.
+func Signature(only string) (SignatureReport, error) {
+	var rep SignatureReport
+	for _, c := range SignatureCases(only) {
+		g, p, err := casePosition(c.Game, c.FEN)
 		if err != nil {
-			return rep, err
-		}
-		p := g.Start()
-		if c.FEN != "" {
-			if p, err = g.ParsePosition(c.FEN); err != nil {
-				return rep, fmt.Errorf("%s position %q: %v", c.Game, c.FEN, err)
-			}
+			return rep, fmt.Errorf("%s position %q: %v", c.Game, c.FEN, err)
 		}
 		s, err := searchers.New(g, searchers.Config{Search: c.Search, Model: c.Model, Depth: c.Depth, HashMB: 16,
 			Threads: 1})
@@ -106,7 +100,7 @@ func runSignature(only string) (signatureReport, error) {
 			return rep, fmt.Errorf("%s %s: %v", c.Game, c.Search, err)
 		}
 		res := s.Search(p, engine.NewControl(engine.Limits{Depth: c.Depth}, p.ToMove()), nil)
-		fig := signatureFigure{signatureCase: c, Nodes: res.Nodes, Value: int(res.Score)}
+		fig := SignatureFigure{SignatureCase: c, Nodes: res.Nodes, Value: int(res.Score)}
 		if res.Move != games.NoMove {
 			fig.Move = p.FormatMove(res.Move)
 		}
@@ -116,8 +110,8 @@ func runSignature(only string) (signatureReport, error) {
 	return rep, nil
 }
 
-// writeText prints one line a case and the signature last.
-func (rep signatureReport) writeText(w io.Writer) {
+// WriteText prints one line a case and the signature last.
+func (rep SignatureReport) WriteText(w io.Writer) {
 	for _, f := range rep.Cases {
 		pos := f.FEN
 		if pos == "" {

@@ -1,10 +1,9 @@
 // Test suites for bench: EPD positions with best moves (WinAtChess), solved by the default chess player under
 // a fixed time per position.
-package main
+package bench
 
 import (
 	"bufio"
-	"dossier/bots/searchers"
 	"fmt"
 	"io"
 	"slices"
@@ -12,9 +11,11 @@ import (
 	"time"
 
 	"dossier/bots/match"
+	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/internal/cli"
 	"dossier/internal/datafile"
 )
 
@@ -70,19 +71,19 @@ func readSuite(r io.Reader) ([]suiteEntry, error) {
 	return out, sc.Err()
 }
 
-// suiteMiss is a suite position the player did not solve, and the move it played there.
-type suiteMiss struct {
+// SuiteMiss is a suite position the player did not solve, and the move it played there.
+type SuiteMiss struct {
 	ID     string `json:"id"`
 	Played string `json:"played"`
 }
 
-// suiteReport is the outcome of a suite run, printed as text or, under --json, as one JSON object.
-type suiteReport struct {
+// SuiteReport is the outcome of a suite run, printed as text or, under --json, as one JSON object.
+type SuiteReport struct {
 	Suite       string      `json:"suite"`
 	Solved      int         `json:"solved"`
 	Total       int         `json:"total"`
 	PerPosition string      `json:"per_position"`
-	Missed      []suiteMiss `json:"missed"`
+	Missed      []SuiteMiss `json:"missed"`
 }
 
 // loadSuite reads the EPD suite at path.
@@ -104,8 +105,8 @@ func loadSuite(path string) ([]suiteEntry, error) {
 
 // runSuite searches every position for perPosition with the default chess player and reports how many it
 // solves (plays one of the best moves) and the misses, one progress step a position.
-func runSuite(path string, entries []suiteEntry, perPosition time.Duration, progress *match.Progress) (suiteReport, error) {
-	rep := suiteReport{Suite: path, Total: len(entries), PerPosition: perPosition.String(), Missed: []suiteMiss{}}
+func runSuite(path string, entries []suiteEntry, perPosition time.Duration, progress *match.Progress) (SuiteReport, error) {
+	rep := SuiteReport{Suite: path, Total: len(entries), PerPosition: perPosition.String(), Missed: []SuiteMiss{}}
 	s, err := searchers.New(chess.Game{}, searchers.Config{HashMB: 64})
 	if err != nil {
 		return rep, err
@@ -117,7 +118,7 @@ func runSuite(path string, entries []suiteEntry, perPosition time.Duration, prog
 		if slices.Contains(e.best, res.Move) {
 			rep.Solved++
 		} else {
-			rep.Missed = append(rep.Missed, suiteMiss{ID: e.id, Played: played})
+			rep.Missed = append(rep.Missed, SuiteMiss{ID: e.id, Played: played})
 			outcome = "missed"
 		}
 		tally := fmt.Sprintf("%d of %d solved", rep.Solved, i+1)
@@ -127,8 +128,8 @@ func runSuite(path string, entries []suiteEntry, perPosition time.Duration, prog
 	return rep, nil
 }
 
-// writeText prints the report as two lines: the score, then the misses.
-func (rep suiteReport) writeText(w io.Writer) {
+// WriteText prints the report as two lines: the score, then the misses.
+func (rep SuiteReport) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "suite %s: %d of %d solved at %s per position\n", rep.Suite, rep.Solved, rep.Total, rep.PerPosition)
 	if len(rep.Missed) > 0 {
 		missed := make([]string, len(rep.Missed))
@@ -137,4 +138,23 @@ func (rep suiteReport) writeText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "missed: %s\n", strings.Join(missed, ", "))
 	}
+}
+
+// SolveSuite checks the suite's options, reads the EPD suite at path and solves it (game is --game's, "" when
+// not given) with its progress on stderr.
+func SolveSuite(path, game string, perPosition time.Duration, stderr io.Writer) (SuiteReport, error) {
+	if game != "" && game != chessName {
+		return SuiteReport{}, cli.Usagef("--suite is a chess EPD suite, not %s", game)
+	}
+	if perPosition <= 0 {
+		return SuiteReport{}, cli.Usagef("--suite-time must be positive")
+	}
+	entries, err := loadSuite(path)
+	if err != nil {
+		return SuiteReport{}, cli.Usagef("--suite: %v", err)
+	}
+	progress := match.NewProgress(stderr, len(entries), match.IsTerminal(stderr))
+	rep, err := runSuite(path, entries, perPosition, progress)
+	progress.Done()
+	return rep, err
 }

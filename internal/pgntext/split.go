@@ -1,6 +1,6 @@
-// The PGN text reader that review, identify and the strategy learner share: a size-bounded read and the split
-// into games of tags and move tokens, before each replays the moves on its game.
-package main
+// Package pgntext reads game records as review, identify and the strategy learner need them: a size-bounded
+// read of a PGN (PDN) file, its split into games of tags and move tokens, and chess games replayed from them.
+package pgntext
 
 import (
 	"fmt"
@@ -11,8 +11,8 @@ import (
 // maxPGN bounds a PGN file the subcommands read.
 const maxPGN = 256 << 20
 
-// readPGNText reads a whole PGN file of at most maxPGN bytes.
-func readPGNText(r io.Reader) (string, error) {
+// Read reads a whole PGN file of at most maxPGN bytes.
+func Read(r io.Reader) (string, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxPGN+1))
 	if err != nil {
 		return "", err
@@ -23,30 +23,30 @@ func readPGNText(r io.Reader) (string, error) {
 	return string(data), nil
 }
 
-// pgnText is one game of a PGN text: its tags and its move tokens (move numbers, comments, variations, NAGs,
+// Game is one game of a PGN text: its tags and its move tokens (move numbers, comments, variations, NAGs,
 // annotation marks and the result left out).
-type pgnText struct {
-	tags   map[string]string
-	tokens []string
+type Game struct {
+	Tags   map[string]string
+	Tokens []string
 }
 
-// splitPGN splits a PGN text into games: tag pairs, then the movetext, where comments ({...} and ; to the end
+// Split splits a PGN text into games: tag pairs, then the movetext, where comments ({...} and ; to the end
 // of the line), %-escaped lines, variations (nested, with comments inside), move numbers (glued to the move
 // or not), NAGs, annotation marks and stray closing brackets are skipped and a result marker ends the game.
 // A tag that is never closed is an error naming the game.
-func splitPGN(text string) ([]pgnText, error) {
-	var out []pgnText
-	var cur *pgnText
+func Split(text string) ([]Game, error) {
+	var out []Game
+	var cur *Game
 	inMoves := false
 	finish := func() {
-		if cur != nil && (len(cur.tags) > 0 || len(cur.tokens) > 0) {
+		if cur != nil && (len(cur.Tags) > 0 || len(cur.Tokens) > 0) {
 			out = append(out, *cur)
 		}
 		cur, inMoves = nil, false
 	}
 	begin := func() {
 		if cur == nil {
-			cur = &pgnText{tags: map[string]string{}}
+			cur = &Game{Tags: map[string]string{}}
 		}
 	}
 	for i := 0; i < len(text); {
@@ -83,7 +83,7 @@ func splitPGN(text string) ([]pgnText, error) {
 			}
 			begin()
 			k, v, _ := strings.Cut(strings.TrimSpace(text[i+1:i+end]), " ")
-			cur.tags[k] = strings.ReplaceAll(strings.Trim(strings.TrimSpace(v), `"`), `\"`, `"`)
+			cur.Tags[k] = strings.ReplaceAll(strings.Trim(strings.TrimSpace(v), `"`), `\"`, `"`)
 			i += end + 1
 		case c == ')' || c == ']' || c == '}':
 			i++ // a stray closing bracket
@@ -106,7 +106,7 @@ func splitPGN(text string) ([]pgnText, error) {
 				tok = strings.TrimLeft(body, ".")
 			}
 			if tok = strings.TrimRight(tok, "!?+#"); tok != "" && !strings.HasPrefix(tok, "$") {
-				cur.tokens = append(cur.tokens, tok)
+				cur.Tokens = append(cur.Tokens, tok)
 			}
 		}
 	}

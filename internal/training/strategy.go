@@ -1,6 +1,6 @@
 // dossier learn --learner strategy: Carmel and Markovitch's strategy learning (their Figure 9) on the moves of
 // a player in recorded chess games, measured on held-out moves against minimax with dossier's own evaluation.
-package main
+package training
 
 import (
 	"encoding/json"
@@ -14,7 +14,9 @@ import (
 	"dossier/bots/presets"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/internal/cli"
 	"dossier/internal/datafile"
+	"dossier/internal/pgntext"
 	"dossier/memory/learn"
 )
 
@@ -41,41 +43,62 @@ type StrategyModelScore struct {
 	Score learn.Score `json:"score"`
 }
 
-// maxStrategyDepth bounds --max-depth: every alternative of every example is searched that deep, again at
+// MaxStrategyDepth bounds --max-depth: every alternative of every example is searched that deep, again at
 // each iteration, without quiescence, and a chess search of 5 plies from a few hundred positions would take hours.
-const maxStrategyDepth = 4
+const MaxStrategyDepth = 4
 
-// strategyOptions are the flags of the strategy learner.
-type strategyOptions struct {
-	records, name string
-	maxDepth      int
-	examples      int
-	seed          uint64
-	asJSON        bool
+// StrategyOptions are the flags of the strategy learner.
+type StrategyOptions struct {
+	// Game is --game when it was given, else "": the learner reads chess games alone.
+	Game          string
+	Records, Name string
+	MaxDepth      int
+	Examples      int
+	Seed          uint64
+	JSON          bool
 }
 
-// learnStrategyFromRecords reads the records, learns the named player's strategy and writes the report.
-func learnStrategyFromRecords(opt strategyOptions, stdout io.Writer) error {
-	f, err := datafile.Open(opt.records)
+// check refuses options the learner cannot work with, as the command line's fault.
+func (opt StrategyOptions) check() error {
+	switch {
+	case opt.Records == "" || opt.Name == "":
+		return cli.Usagef("--records and --name are required with --learner strategy (dossier learn --help)")
+	case opt.Game != "" && !strings.EqualFold(opt.Game, chess.Game{}.Name()):
+		return cli.Usagef("--game %s: the strategy learner reads chess games (PGN)", opt.Game)
+	case opt.MaxDepth < 1 || opt.MaxDepth > MaxStrategyDepth:
+		return cli.Usagef("--max-depth must be 1..%d", MaxStrategyDepth)
+	case opt.Examples < 20:
+		return cli.Usagef("--examples must be at least 20")
+	}
+	return nil
+}
+
+// LearnStrategy checks the options, reads the records, learns the named player's strategy and writes the
+// report.
+func LearnStrategy(opt StrategyOptions, stdout io.Writer) error {
+	if err := opt.check(); err != nil {
+		return err
+	}
+	f, err := datafile.Open(opt.Records)
 	if err != nil {
 		return err
 	}
-	list, err := readReviewGames(f)
+	list, err := pgntext.ReadChessGames(f)
 	f.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w", opt.records, err)
+		return fmt.Errorf("%s: %w", opt.Records, err)
 	}
-	obs, err := playerObservations(list, opt.name)
+	obs, err := playerObservations(list, opt.Name)
 	if err != nil {
-		return fmt.Errorf("%s: %w", opt.records, err)
+		return fmt.Errorf("%s: %w", opt.Records, err)
 	}
-	rng := rand.New(rand.NewPCG(opt.seed, 0x5eed))
+	rng := rand.New(rand.NewPCG(opt.Seed, 0x5eed))
 	rng.Shuffle(len(obs), func(i, j int) { obs[i], obs[j] = obs[j], obs[i] })
-	if len(obs) > opt.examples {
-		obs = obs[:opt.examples]
+	if len(obs) > opt.Examples {
+		obs = obs[:opt.Examples]
 	}
 	if len(obs) < 20 {
-		return fmt.Errorf("%s: %d moves of %s in positions with a choice; want at least 20", opt.records, len(obs), opt.name)
+		return fmt.Errorf("%s: %d moves of %s in positions with a choice; want at least 20", opt.Records, len(obs), opt.Name)
 	}
 	// Carmel and Markovitch's proportions: most to train, a monitoring set to choose the depth and the
 	// iterations by, and a quarter held out for the report.
@@ -83,11 +106,11 @@ func learnStrategyFromRecords(opt strategyOptions, stdout io.Writer) error {
 	nMonitor := len(obs) * 15 / 100
 	test, monitor, train := obs[:nTest], obs[nTest:nTest+nMonitor], obs[nTest+nMonitor:]
 	g := chess.Game{}
-	s, err := learn.LearnStrategy(g, train, monitor, learn.StrategyConfig{MaxDepth: opt.maxDepth})
+	s, err := learn.LearnStrategy(g, train, monitor, learn.StrategyConfig{MaxDepth: opt.MaxDepth})
 	if err != nil {
 		return err
 	}
-	rep := StrategyReport{Player: opt.name, Observed: len(obs), Train: len(train), Monitor: len(monitor), Test: len(test), Strategy: s}
+	rep := StrategyReport{Player: opt.Name, Observed: len(obs), Train: len(train), Monitor: len(monitor), Test: len(test), Strategy: s}
 	score := func(label string, pl learn.Player) error {
 		m, err := learn.MinimaxModel(g, pl)
 		if err != nil {
@@ -107,12 +130,12 @@ func learnStrategyFromRecords(opt strategyOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for d := 1; d <= opt.maxDepth; d++ {
+	for d := 1; d <= opt.MaxDepth; d++ {
 		if err := score("minimax "+ours.Name, learn.Player{Eval: ours.Eval, Depth: d}); err != nil {
 			return err
 		}
 	}
-	if opt.asJSON {
+	if opt.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
@@ -123,25 +146,25 @@ func learnStrategyFromRecords(opt strategyOptions, stdout io.Writer) error {
 
 // playerObservations returns the named player's moves in the games (by the White and Black tags), each
 // position once (the first time it occurs), and only where the player had a choice.
-func playerObservations(list []reviewGame, name string) ([]learn.Observation, error) {
+func playerObservations(list []pgntext.ChessGame, name string) ([]learn.Observation, error) {
 	var names []string
 	seen := map[uint64]bool{}
 	var obs []learn.Observation
 	var buf [games.MaxMoves]games.Move
 	for _, rg := range list {
-		for _, n := range []string{rg.white, rg.black} {
+		for _, n := range []string{rg.White, rg.Black} {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
 		}
-		if rg.white != name && rg.black != name {
+		if rg.White != name && rg.Black != name {
 			continue
 		}
-		p := rg.start.Clone()
-		for _, m := range rg.moves {
-			mover := rg.white
+		p := rg.Start.Clone()
+		for _, m := range rg.Moves {
+			mover := rg.White
 			if p.ToMove() != games.First {
-				mover = rg.black
+				mover = rg.Black
 			}
 			if mover == name && !seen[p.Hash()] && len(p.AppendMoves(buf[:0])) >= 2 {
 				seen[p.Hash()] = true

@@ -1,16 +1,16 @@
 // Tests of the bench signature: repeatable, the sum of its cases, and one case per search and position.
-package main
+package bench
 
 import (
 	"testing"
 )
 
 func TestSignatureIsRepeatableAndTheSumOfItsCases(t *testing.T) {
-	first, err := runSignature("tictactoe")
+	first, err := Signature("tictactoe")
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := runSignature("tictactoe")
+	second, err := Signature("tictactoe")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,102 @@
+// Tests of the match runner: the players' names, the options refused as the command line's fault, and a short
+// match played to its records.
+package contest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"dossier/bots/match"
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
+	"dossier/games/tictactoe"
+	"dossier/internal/cli"
+)
+
+func TestNewPlayerNames(t *testing.T) {
+	g := tictactoe.Game{}
+	first := presets.Of(g)[0].Name
+	tests := []struct {
+		spec match.PlayerSpec
+		want string
+	}{
+		{match.PlayerSpec{Depth: 2}, first + " d2"},
+		{match.PlayerSpec{Depth: 3, Elo: 1500}, first + " d3 elo1500"},
+		{match.PlayerSpec{Depth: 3, Mode: searchers.EvenMode}, first + " d3 even"},
+		{match.PlayerSpec{Depth: 3, Search: "mstar", Model: first + "@2"}, first + " d3 mstar(" + first + "@2)"},
+		{match.PlayerSpec{Depth: 2, Mix: first + ":1"}, "mix(" + first + ":1)"},
+	}
+	for _, tc := range tests {
+		p, err := NewPlayer(g, tc.spec)
+		if err != nil {
+			t.Fatalf("%+v: %v", tc.spec, err)
+		}
+		if p.Name != tc.want {
+			t.Errorf("%+v: named %q, want %q", tc.spec, p.Name, tc.want)
+		}
+	}
+	if _, err := NewPlayer(g, match.PlayerSpec{Mix: first + ":1", Preset: first}); err == nil {
+		t.Error("a mix with a preset was accepted")
+	}
+}
+
+// options returns options that play one quick game of tic-tac-toe; changed sees the flags named set.
+func options(set ...string) (Options, func(string) bool) {
+	o := Options{GameName: "tictactoe", Player1: "depth=2", Player2: "depth=1", Games: 1, Concurrency: 1,
+		ResignMoves: 3, Seed: 1, DrawScore: 10, Event: "test", MoveTimeout: time.Minute, StartupTimeout: time.Second}
+	return o, func(flag string) bool {
+		for _, s := range set {
+			if s == flag {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func TestRunRefusesBadOptions(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*Options)
+		set    []string
+		want   string
+	}{
+		{"a flag without the one it refines", nil, []string{"seed"}, "--seed needs --random-plies"},
+		{"an unknown game", func(o *Options) { o.GameName = "go" }, nil, "go"},
+		{"no second player", func(o *Options) { o.Player2 = "" }, nil, "--player1 and --player2 are required"},
+		{"no games", func(o *Options) { o.Games = 0 }, nil, "--games must be at least 1"},
+		{"both record formats", func(o *Options) { o.PGN, o.PDN = "a", "b" }, nil, "not both"},
+		{"a bad clock", func(o *Options) { o.TimeControl = "x" }, nil, "--tc"},
+		{"PDN for tic-tac-toe", func(o *Options) { o.PDN = filepath.Join(t.TempDir(), "x.pdn") }, nil, "PDN"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, changed := options(tc.set...)
+			if tc.change != nil {
+				tc.change(&o)
+			}
+			_, err := Run(t.Context(), o, changed, &bytes.Buffer{}, t.Errorf)
+			if !cli.IsUsage(err) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want a usage error with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunPlaysAndRecords(t *testing.T) {
+	o, changed := options()
+	o.Games = 2
+	o.PGN = filepath.Join(t.TempDir(), "games.pgn")
+	out, err := Run(t.Context(), o, changed, &bytes.Buffer{}, t.Errorf)
+	if err != nil || out.RecordFailed || out.Summary.Games != 2 {
+		t.Fatalf("outcome %+v, error %v", out, err)
+	}
+	data, err := os.ReadFile(o.PGN)
+	if err != nil || strings.Count(string(data), `[Event "test"]`) != 2 {
+		t.Errorf("records %q, %v: want two games", data, err)
+	}
+}

@@ -1,0 +1,83 @@
+// The in-process players of matches: a dossier bots.Player (or a mix of presets) built from a match spec and
+// named after its preset, depth and search.
+package contest
+
+import (
+	"fmt"
+	"strings"
+
+	"dossier/bots"
+	"dossier/bots/match"
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
+	"dossier/games"
+)
+
+// newMixedPlayer builds a mix= player: a searchers.MixedSearcher (seeded with 1, so a match replays) named after
+// its mixture.
+func newMixedPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
+	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" {
+		return match.InProcess{}, fmt.Errorf("mix= plays presets with alpha-beta: give it without preset=, search=, model= or memory=")
+	}
+	cfg := searchers.Config{Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
+	s, err := searchers.NewMixedSearcher(g, cfg, spec.Mix, 1)
+	if err != nil {
+		return match.InProcess{}, err
+	}
+	return match.InProcess{Engine: match.SearcherEngine(s), Name: "mix(" + spec.Mix + ")", Depth: spec.Depth}, nil
+}
+
+// NewPlayer builds an in-process player with searchers.New (match.Config's NewSearcher); its name is the preset's, with the depth
+// and, for a model search, the search and its model ("mat-tot25 d4 mstar(mat-tot25@3)").
+func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
+	if spec.Mix != "" {
+		return newMixedPlayer(g, spec)
+	}
+	cfg := searchers.Config{Preset: spec.Preset, Search: spec.Search, Model: spec.Model,
+		Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt,
+		Mode: spec.Mode, LimitStrength: spec.Elo > 0, Elo: spec.Elo, ModelRisk: searchers.ModelRiskOff}
+	if spec.Search == "" || strings.EqualFold(spec.Search, searchers.AlphaBetaSearch) {
+		cfg.ModelRisk = 0 // the Player's default (alpha-beta plays no model; its game memory reads MemoryRisk)
+	}
+	if _, err := searchers.New(g, cfg); err != nil {
+		return match.InProcess{}, err
+	}
+	player := bots.NewPlayer(g, cfg)
+	if spec.Guarded {
+		player.SetModelRisk(spec.ModelRisk)
+	}
+	if spec.Memory != "" {
+		if err := player.UseMemory(bots.MemoryConfig{Enabled: true, Dir: spec.Memory}); err != nil {
+			return match.InProcess{}, err
+		}
+		if err := player.OpenMemory(); err != nil {
+			return match.InProcess{}, err
+		}
+	}
+	name, depth := spec.Preset, spec.Depth
+	for i, p := range presets.Of(g) {
+		if (spec.Preset == "" && i == 0) || strings.EqualFold(p.Name, spec.Preset) {
+			name = p.Name
+			if depth == 0 {
+				depth = p.Depth
+			}
+			break
+		}
+	}
+	if depth > 0 {
+		name += fmt.Sprintf(" d%d", depth)
+	}
+	switch {
+	case spec.Elo > 0:
+		name += fmt.Sprintf(" elo%d", spec.Elo)
+	case strings.EqualFold(spec.Mode, searchers.EvenMode):
+		name += " even"
+	}
+	if spec.Search != "" && !strings.EqualFold(spec.Search, searchers.AlphaBetaSearch) {
+		name += " " + strings.ToLower(spec.Search)
+		if model, err := searchers.ParseModelSpec(spec.Model); err == nil && !model.IsZero() {
+			name += "(" + model.String() + ")"
+		}
+	}
+	return match.InProcess{Engine: player, Name: name, Depth: depth}, nil
+}
