@@ -52,7 +52,7 @@ func cecpVariant(g games.Game) string {
 
 // startCECP runs the CECP engine of spec for game g: the xboard and protover handshake, the variant check,
 // the spec's options, and a ping round trip, each answered within timeout.
-func startCECP(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Player, error) {
+func startCECP(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Contestant, error) {
 	proc, err := startProcess(spec)
 	if err != nil {
 		return nil, err

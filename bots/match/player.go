@@ -1,4 +1,4 @@
-// The players of a match: the Player interface, how a game can end badly for one, and the in-process player.
+// The contestants of a match: the Contestant interface, how a game can end badly for one, and the in-process player.
 package match
 
 import (
@@ -12,9 +12,9 @@ import (
 	"dossier/play"
 )
 
-// Player is one side of a game, in-process or external. A Player plays one game at a time; the runner
+// Contestant is one side of a game, in-process or external. A Contestant plays one game at a time; the runner
 // gives every concurrent game its own players.
-type Player interface {
+type Contestant interface {
 	// Name returns the display name.
 	Name() string
 	// NewGame tells the player a new game begins.
@@ -136,8 +136,8 @@ type enginePlayer struct {
 	seen    int
 }
 
-// NewEnginePlayer returns a Player of game g that moves with eng.
-func NewEnginePlayer(name string, g games.Game, eng play.Engine) Player {
+// NewEngineContestant returns a Contestant of game g that moves with eng.
+func NewEngineContestant(name string, g games.Game, eng play.Engine) Contestant {
 	return &enginePlayer{name: name, game: g, engine: eng}
 }
 

@@ -105,7 +105,7 @@ const engineWaitDelay = 2 * time.Second
 
 // StartEngine runs the external engine of spec for game g, in CECP when the spec says cecp=, else in UCI: the uci handshake, UCI_Variant for a game other
 // than chess, UCI_Chess960 for Chess960, the spec's options, and isready, each answered within timeout.
-func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Player, error) {
+func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Contestant, error) {
 	if spec.Protocol == CECP {
 		return startCECP(ctx, g, spec, timeout)
 	}
