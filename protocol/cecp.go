@@ -12,17 +12,6 @@ import (
 	"dossier/play"
 )
 
-// cecpVariants maps the CECP variant names dossier offers to the game names a lookup resolves: xboard's and
-// cutechess's names for chess, Chess960, Connect-Four and tic-tac-toe, and dossier's own for checkers (no
-// GUI has one).
-var cecpVariants = []struct{ cecp, game string }{
-	{"normal", "chess"},
-	{"fischerandom", "chess960"},
-	{"checkers", "checkers"},
-	{"cfour", "connect4"},
-	{"tictactoe", "tictactoe"},
-}
-
 // CECP's defaults: the time control before any level command (the protocol's own default), and the score
 // magnitude that writes a mate in n moves as 100000+n, as xboard reads it.
 const (

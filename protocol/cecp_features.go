@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"dossier/games"
+	"dossier/games/catalog"
 	"dossier/play"
 )
 
@@ -35,32 +36,34 @@ func (c *cecp) cmdProtover(command) {
 	s.send("feature done=1")
 }
 
-// variants returns the CECP names of the games the session can play.
+// variants returns the CECP names of the games the session can play, or of the game being played when its
+// lookup knows none of the catalog's.
 func (c *cecp) variants() []string {
-	var names []string
-	for _, v := range cecpVariants {
-		if _, err := c.s.lookup(v.game); err == nil {
-			names = append(names, v.cecp)
-		}
+	playable := c.playableGames()
+	if len(playable) == 0 {
+		playable = []games.Game{c.s.game}
 	}
-	if len(names) == 0 {
-		names = []string{c.variantName(c.s.game)}
+	names := make([]string, len(playable))
+	for i, g := range playable {
+		names[i] = games.VariantsOf(g).CECP
 	}
 	return names
 }
 
-// variantName returns the CECP name of g.
-func (c *cecp) variantName(g games.Game) string {
-	name := g.Name()
-	if v, ok := g.(interface{ Variant() string }); ok && name == "chess" && v.Variant() == "chess960" {
-		name = "chess960"
-	}
-	for _, v := range cecpVariants {
-		if v.game == name {
-			return v.cecp
+// playableGames returns the catalog's games that the session's lookup resolves, in the catalog's order and
+// one for each CECP variant name.
+func (c *cecp) playableGames() []games.Game {
+	var playable []games.Game
+	offered := map[string]bool{}
+	for _, name := range catalog.Names() {
+		g, err := c.s.lookup(name)
+		if err != nil || offered[games.VariantsOf(g).CECP] {
+			continue
 		}
+		offered[games.VariantsOf(g).CECP] = true
+		playable = append(playable, g)
 	}
-	return name
+	return playable
 }
 
 // cecpOptionLine writes an option as the value of feature option="...".

@@ -45,14 +45,13 @@ func (c *cecp) cmdVariant(cmd command) {
 		return
 	}
 	name := strings.ToLower(w[0])
-	game := ""
-	for _, v := range cecpVariants {
-		if v.cecp == name {
-			game = v.game
+	var g games.Game
+	for _, playable := range c.playableGames() {
+		if games.VariantsOf(playable).CECP == name {
+			g = playable
 		}
 	}
-	g, err := s.lookup(game)
-	if game == "" || err != nil {
+	if g == nil {
 		s.errorf("unsupported variant; this engine plays %s", strings.Join(c.variants(), ", "))
 		return
 	}
@@ -147,7 +146,7 @@ func (c *cecp) cmdResult(cmd command) {
 		return
 	}
 	var result games.Result
-	white, black := games.WinFor(whiteSide(s.game)), games.WinFor(whiteSide(s.game).Other())
+	white, black := games.WinFor(games.WhiteSide(s.game)), games.WinFor(games.WhiteSide(s.game).Other())
 	switch w[0] {
 	case "1-0":
 		result = white
@@ -251,7 +250,7 @@ func (c *cecp) think() {
 	}
 	ours := s.pos.ToMove()
 	lim := c.limits(ours)
-	s.startGame(c.variantName(s.game), c.timeControl())
+	s.startGame(games.VariantsOf(s.game).CECP, c.timeControl())
 	elapsed := time.Duration(-1)
 	if s.record.hasLimits && c.oppTime >= 0 { // only clocks the GUI sent tell
 		elapsed = opponentElapsed(s.record.lastLimits, lim, ours.Other())
@@ -274,7 +273,7 @@ func (c *cecp) joined(r *runningSearch) {
 
 // resultLine writes the result claim of a finished game of g: "1-0 {White mates}", "1/2-1/2 {Stalemate}".
 func resultLine(g games.Game, o games.Outcome) string {
-	white := whiteSide(g)
+	white := games.WhiteSide(g)
 	colour := func(side games.Side) string {
 		if side == white {
 			return "White"
