@@ -39,17 +39,6 @@ type cecpEngine struct {
 	known int
 }
 
-// cecpVariant returns the CECP variant name of a game (xboard's and cutechess's names; checkers is dossier's).
-func cecpVariant(g games.Game) string {
-	switch {
-	case isChess960(g):
-		return "fischerandom"
-	case g.Name() == "chess":
-		return "normal"
-	}
-	return variantName(g)
-}
-
 // startCECP runs the CECP engine of spec for game g: the xboard and protover handshake, the variant check,
 // the spec's options, and a ping round trip, each answered within timeout.
 func startCECP(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Contestant, error) {
@@ -124,7 +113,7 @@ reading:
 			return ctx.Err()
 		}
 	}
-	if variant := cecpVariant(e.game); variant != "normal" {
+	if variant := games.VariantsOf(e.game).CECP; variant != "normal" {
 		offered := strings.Split(e.features["variants"], ",")
 		if !containsFold(offered, variant) {
 			return fmt.Errorf("the engine's variants (%s) do not include %s", e.features["variants"], variant)
@@ -205,7 +194,7 @@ func (e *cecpEngine) SetOpponentName(name string) { e.opponent = name }
 func (e *cecpEngine) NewGame(ctx context.Context) error {
 	e.drain()
 	lines := []string{"new"}
-	if variant := cecpVariant(e.game); variant != "normal" {
+	if variant := games.VariantsOf(e.game).CECP; variant != "normal" {
 		lines = append(lines, "variant "+variant)
 	}
 	lines = append(lines, "post", "easy", "computer")
@@ -372,7 +361,7 @@ func isResult(word string) bool {
 
 // resultLoses reports whether a CECP result is a loss for side (White is the first player but in checkers).
 func resultLoses(g games.Game, result string, side games.Side) bool {
-	white := whiteSide(g)
+	white := games.WhiteSide(g)
 	return (result == "1-0" && side != white) || (result == "0-1" && side == white)
 }
 
@@ -405,7 +394,7 @@ func (e *cecpEngine) EndGame(rec GameRecord) {
 	result := "*"
 	if winner, won := rec.Result.Winner(); won {
 		result = "0-1"
-		if winner == whiteSide(e.game) {
+		if winner == games.WhiteSide(e.game) {
 			result = "1-0"
 		}
 	} else if rec.Result == games.Draw {

@@ -76,27 +76,10 @@ func startProcess(spec PlayerSpec) (*engineProcess, error) {
 	return p, nil
 }
 
-// variantName returns the UCI_Variant value of a game, as cutechess names it.
-func variantName(g games.Game) string {
-	if g.Name() == "connect4" {
-		return "cfour"
-	}
-	return g.Name()
-}
-
 // isChess960 reports whether g is chess played as Chess960 (castling written as the king taking its rook).
 func isChess960(g games.Game) bool {
 	cg, ok := g.(chess.Game)
 	return ok && cg.Chess960
-}
-
-// whiteSide returns the side whose clock wtime and winc carry: Black moves first in checkers, so White is
-// the second player there; in every other game the first player is White.
-func whiteSide(g games.Game) games.Side {
-	if g.Name() == "checkers" {
-		return games.Second
-	}
-	return games.First
 }
 
 // engineWaitDelay bounds how long the end of an engine's output is awaited after the process exited (a
@@ -151,8 +134,7 @@ func (e *uciEngine) handshake(ctx context.Context, spec PlayerSpec, timeout time
 		return err
 	}
 	var setup []string
-	if g := e.game; g.Name() != "chess" {
-		variant := variantName(g)
+	if g, variant := e.game, games.VariantsOf(e.game).UCI; variant != "" {
 		vars, ok := e.options["uci_variant"]
 		if !ok {
 			return fmt.Errorf("the engine has no UCI_Variant option, so it cannot play %s", g.Name())
@@ -355,10 +337,10 @@ func positionCommand(g games.Game, start games.Position, moves []games.Move) str
 	return b.String()
 }
 
-// goCommand writes the go command of the limits, clocks by colour (see whiteSide).
+// goCommand writes the go command of the limits, clocks by colour (see games.WhiteSide).
 func goCommand(g games.Game, lim engine.Limits) string {
 	ms := func(d time.Duration) string { return strconv.FormatInt(max(d.Milliseconds(), 1), 10) }
-	white := whiteSide(g)
+	white := games.WhiteSide(g)
 	words := []string{"go"}
 	if t := lim.Time[white]; t > 0 {
 		words = append(words, "wtime", ms(t))
