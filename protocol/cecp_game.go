@@ -15,7 +15,7 @@ func (c *cecp) newRecord(p games.Position) {
 	s := c.s
 	start := p.Clone()
 	s.pos = p.Clone()
-	s.record = gameRecord{gameName: s.game.Name(), start: start, startKey: start.FEN()}
+	s.record = s.openRecord(start)
 	c.infoMu.Lock()
 	c.verdict = verdict{}
 	c.infoMu.Unlock()
@@ -268,7 +268,7 @@ func (c *cecp) joined(r *runningSearch) {
 	}
 	s.pos.Play(r.best)
 	s.record.moves = append(s.record.moves, r.best)
-	s.record.accounted = len(s.record.moves)
+	s.record.tracker.Played(len(s.record.moves))
 }
 
 // resultLine writes the result claim of a finished game of g: "1-0 {White mates}", "1/2-1/2 {Stalemate}".
