@@ -3,7 +3,6 @@ package match
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -258,22 +257,14 @@ func (e *cecpEngine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return false
 	})
 	if err != nil {
-		var pe *PlayerError
-		if errors.As(err, &pe) && pe.Kind == EngineStalled {
-			e.kill()
-		}
-		return Reply{}, err
+		return Reply{}, e.killIfStalled(err)
 	}
 	if failure != nil {
 		return Reply{}, failure
 	}
-	m, err := req.Position.ParseMove(move)
-	if err != nil || !games.IsLegal(req.Position, m) {
-		why := "not a legal move"
-		if err != nil {
-			why = err.Error()
-		}
-		return Reply{}, playerErrorf(IllegalMove, "%s played the illegal move %s (%s) in %s", e.name, move, why, req.Position.FEN())
+	m, err := e.legalMove(req.Position, move)
+	if err != nil {
+		return Reply{}, err
 	}
 	e.known = len(req.Moves) + 1
 	reply.Move = m

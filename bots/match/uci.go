@@ -255,22 +255,14 @@ func (e *uciEngine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return false
 	})
 	if err != nil {
-		var pe *PlayerError
-		if errors.As(err, &pe) && pe.Kind == EngineStalled {
-			e.kill()
-		}
-		return Reply{}, err
+		return Reply{}, e.killIfStalled(err)
 	}
 	if best == "" || best == "0000" || best == "(none)" {
 		return Reply{}, playerErrorf(IllegalMove, "%s answered bestmove %q in a position with legal moves", e.name, best)
 	}
-	m, err := req.Position.ParseMove(best)
-	if err != nil || !games.IsLegal(req.Position, m) {
-		why := "not a legal move"
-		if err != nil {
-			why = err.Error()
-		}
-		return Reply{}, playerErrorf(IllegalMove, "%s played the illegal move %s (%s) in %s", e.name, best, why, req.Position.FEN())
+	m, err := e.legalMove(req.Position, best)
+	if err != nil {
+		return Reply{}, err
 	}
 	reply.Move = m
 	return reply, nil
@@ -434,6 +426,30 @@ func (e *engineProcess) diedError() error {
 		msg += "; its last error output: " + tail
 	}
 	return &PlayerError{Kind: EngineDied, Err: errors.New(msg)}
+}
+
+// killIfStalled kills the engine when err says it stalled (its process may still be thinking, and would
+// answer into the next game), and returns err.
+func (e *engineProcess) killIfStalled(err error) error {
+	var pe *PlayerError
+	if errors.As(err, &pe) && pe.Kind == EngineStalled {
+		e.kill()
+	}
+	return err
+}
+
+// legalMove reads the engine's move in p; a move that does not parse or is not legal there loses the
+// engine the game.
+func (e *engineProcess) legalMove(p games.Position, text string) (games.Move, error) {
+	m, err := p.ParseMove(text)
+	if err != nil || !games.IsLegal(p, m) {
+		why := "not a legal move"
+		if err != nil {
+			why = err.Error()
+		}
+		return games.NoMove, playerErrorf(IllegalMove, "%s played the illegal move %s (%s) in %s", e.name, text, why, p.FEN())
+	}
+	return m, nil
 }
 
 // kill ends the process at once.
