@@ -50,12 +50,7 @@ func startCECP(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.
 		e.Close()
 		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
 	}
-	switch {
-	case spec.Name != "":
-		e.name = spec.Name
-	case e.features["myname"] != "":
-		e.name = e.features["myname"]
-	}
+	e.nameAfter(spec, e.features["myname"])
 	return e, nil
 }
 

@@ -82,6 +82,16 @@ func isChess960(g games.Game) bool {
 	return ok && cg.Chess960
 }
 
+// nameAfter names the engine as the spec does, else as it announced itself, else (as it is) after its file.
+func (e *engineProcess) nameAfter(spec PlayerSpec, announced string) {
+	switch {
+	case spec.Name != "":
+		e.name = spec.Name
+	case announced != "":
+		e.name = announced
+	}
+}
+
 // engineWaitDelay bounds how long the end of an engine's output is awaited after the process exited (a
 // child process of the engine could hold its pipes open).
 const engineWaitDelay = 2 * time.Second
@@ -101,12 +111,7 @@ func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout tim
 		e.Close()
 		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
 	}
-	switch {
-	case spec.Name != "":
-		e.name = spec.Name
-	case e.idName != "":
-		e.name = e.idName
-	}
+	e.nameAfter(spec, e.idName)
 	return e, nil
 }
 
