@@ -1,5 +1,4 @@
-// Openings files as games read them: one opening a line by default, and the games' own formats (EPD lines,
-// PDN games, Connect-Four column digits) through the optional interfaces here.
+// Openings files: one position a line by default, the games' own forms (EPD, PDN, column digits) by interface.
 package games
 
 // OpeningParser is implemented by games whose openings files hold more than the game's position strings

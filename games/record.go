@@ -1,5 +1,4 @@
-// Game records: the record format of a game (PGN unless the game has its own, as checkers has PDN) and the
-// movetext line wrapper every record writer shares.
+// Game records: a game's record format (PGN, or its own such as checkers' PDN) and the shared movetext wrapper.
 package games
 
 import "io"

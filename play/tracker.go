@@ -1,5 +1,4 @@
-// The game tracker every front end shares: it tells the engine of a game's start, of each opponent move
-// once, of take-backs, and of the end with the result the final position shows.
+// The game tracker front ends share: a game's start, each opponent move once, take-backs and the inferred end.
 package play
 
 import (

@@ -11,12 +11,12 @@ import (
 	"dossier/games"
 )
 
-// ReadOpenings reads an openings file for game g, one opening per line; blank lines and lines starting
-// with # are skipped.
+// ReadOpenings reads an openings file for game g, one opening per line as the game reads it
+// (games.ParseOpening); blank lines and lines starting with # are skipped. These are, by game:
 //   - chess: a FEN or an EPD line (its four position fields; the operations after them are ignored);
 //   - checkers: a PDN FEN (B:W21,22:B1,2, also inside [FEN "..."]), or PDN movetext from the start
-//     ("1. 11-15 23-19 2. 8-11"); a file of whole PDN games with tags gives the position after each game's
-//     moves;
+//     ("1. 11-15 23-19 2. 8-11"); a file of whole PDN games with tags (games.RecordOpeningsReader) gives
+//     the position after each game's moves;
 //   - connect4: Pons's column digits ("4453", the first field; the solver sets' scores after it are
 //     ignored) or a cfour FEN;
 //   - other games: the game's position string.
