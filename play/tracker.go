@@ -11,6 +11,7 @@ import (
 // tells its engine what the Engine interface promises: StartGame at the first search, each opponent move
 // exactly once, take-backs, and GameOver once per StartGame with the outcome inferred from the final
 // position when the front end was told none. The front end keeps the game's moves and passes them in.
+// Make one with NewTracker; a zero Tracker is a game never started, and must not be started.
 type Tracker struct {
 	engine Engine
 	guard  func(what string, call func())
