@@ -14,7 +14,7 @@ type OpeningParser interface {
 type RecordOpeningsReader interface {
 	// ReadRecordOpenings reports whether text is a file of game records and, when it is, returns the
 	// position after each game's moves (its first maxPlies moves when maxPlies > 0) with the line the game
-	// starts on.
+	// starts on. An error may come with the openings read before it.
 	ReadRecordOpenings(text string, maxPlies int) (openings []Position, lines []int, isRecords bool, err error)
 }
 

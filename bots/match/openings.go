@@ -39,16 +39,16 @@ func ReadOpenings(g games.Game, r io.Reader, maxPlies int) ([]games.Position, er
 	}
 	if r, ok := g.(games.RecordOpeningsReader); ok {
 		openings, lines, isRecords, err := r.ReadRecordOpenings(string(text), maxPlies)
+		for i, p := range openings {
+			if err := playable(p); err != nil {
+				return nil, fmt.Errorf("openings: game at line %d: %w", lines[i], err)
+			}
+			add(p)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("openings: %w", err)
 		}
 		if isRecords {
-			for i, p := range openings {
-				if err := playable(p); err != nil {
-					return nil, fmt.Errorf("openings: game at line %d: %w", lines[i], err)
-				}
-				add(p)
-			}
 			return out, nil
 		}
 	}

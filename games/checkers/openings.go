@@ -36,7 +36,8 @@ func (g Game) ParseOpening(line string, maxPlies int) (games.Position, error) {
 }
 
 // ReadRecordOpenings reads a text with PDN tag pairs (other than FEN tags) as PDN games and returns the
-// position after each game's moves (its first maxPlies when maxPlies > 0) and the line the game starts on.
+// position after each game's moves (its first maxPlies when maxPlies > 0) and the line the game starts on;
+// with the error of a game that cannot be replayed come the openings of the games before it.
 func (Game) ReadRecordOpenings(text string, maxPlies int) (openings []games.Position, lines []int, isRecords bool, err error) {
 	if !hasPDNTags(text) {
 		return nil, nil, false, nil
@@ -51,7 +52,7 @@ func (Game) ReadRecordOpenings(text string, maxPlies int) (openings []games.Posi
 	for i := range parsed {
 		p, err := replayOpening(parsed[i], maxPlies)
 		if err != nil {
-			return nil, nil, true, err
+			return openings, lines, true, err
 		}
 		openings = append(openings, p)
 		lines = append(lines, parsed[i].Line)
