@@ -38,11 +38,12 @@ type AlphaBetaOptions struct {
 
 // DefaultAlphaBetaOptions returns the options dossier plays a game with: a 16 MiB table, one thread, the
 // move-ordering and window techniques for every game, and the selective techniques (null move, late-move
-// reductions, check extension) for chess only, where they were measured (material and piece-square
-// evaluation, equal nodes per move; BenchmarkWinAtChess, BenchmarkTechniques): late-move reductions
-// +45±40 Elo over 300 games and +13 WinAtChess positions at 100k nodes, the check extension +19 WinAtChess
-// positions, null move +19±35 Elo over 400 games (no WinAtChess change). For checkers, Connect-Four and
-// tic-tac-toe no gain was measured (Connect-Four and tic-tac-toe are solved exactly without them).
+// reductions, check extension) for the games whose positions can pass the move (games.NullMover: chess
+// only), where they were measured (material and piece-square evaluation, equal nodes per move;
+// BenchmarkWinAtChess, BenchmarkTechniques): late-move reductions +45±40 Elo over 300 games and +13
+// WinAtChess positions at 100k nodes, the check extension +19 WinAtChess positions, null move +19±35 Elo
+// over 400 games (no WinAtChess change). For checkers, Connect-Four and tic-tac-toe no gain was measured
+// (Connect-Four and tic-tac-toe are solved exactly without them).
 func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 	o := AlphaBetaOptions{
 		HashMB:     16,
@@ -53,7 +54,10 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		Killers:    true,
 		History:    true,
 	}
-	if g != nil && g.Name() == "chess" {
+	if g == nil {
+		return o
+	}
+	if _, passes := g.Start().(games.NullMover); passes {
 		o.NullMove = true
 		o.LMR = true
 		o.CheckExtension = true

@@ -10,6 +10,7 @@ import (
 
 	"dossier/engine"
 	"dossier/games"
+	"dossier/games/chess"
 	"dossier/play"
 )
 
@@ -49,7 +50,7 @@ func (s *Session) sessionOptions() []play.Option {
 func (s *Session) setChess960(value string) error {
 	on := value == "true"
 	s.chess960 = on
-	if s.game.Name() != "chess" {
+	if !isChess(s.game) {
 		return nil
 	}
 	name := "chess"
@@ -64,6 +65,13 @@ func (s *Session) setChess960(value string) error {
 		s.resetGame(g)
 	}
 	return nil
+}
+
+// isChess reports whether g is chess, standard or Chess960: the game whose two forms UCI_Chess960 switches
+// between.
+func isChess(g games.Game) bool {
+	_, ok := g.(chess.Game)
+	return ok
 }
 
 // sameGame reports whether a and b are one game, telling variants that share a name (chess and chess960)
@@ -106,7 +114,7 @@ func (s *Session) setVariant(name string) error {
 	if err != nil {
 		return err
 	}
-	if s.chess960 && g.Name() == "chess" {
+	if s.chess960 && isChess(g) {
 		if g, err = s.lookup("chess960"); err != nil {
 			return err
 		}

@@ -18,12 +18,10 @@ type gameRecord struct {
 	start    games.Position // the record's start position, never played on
 	startKey string         // start.FEN(), to recognise the same start however the GUI wrote it
 	moves    []games.Move
-	// accounted counts the moves at the front of moves that were observed or found to be the engine's own.
-	accounted int
-	// started says whether the engine was told of this game (StartGame, at its first search); ourSide is
-	// then the side the engine plays.
-	started bool
-	ourSide games.Side
+	// tracker tells the engine of this game: its start at the first search, the opponent's moves, take-backs
+	// and its end. Its Observed counts the moves at the front of moves that were observed or found to be the
+	// engine's own.
+	tracker play.Tracker
 	// lastBest is the engine's last bestmove, played after the first lastBestAt moves: the move that may
 	// have ended the game when no position command follows it.
 	lastBest   games.Move
@@ -39,11 +37,18 @@ type gameRecord struct {
 // moves happen to repeat the last game's).
 const maxTakeBack = 4
 
+// openRecord returns a new, empty game record of the session's game from start.
+func (s *Session) openRecord(start games.Position) gameRecord {
+	return gameRecord{gameName: s.game.Name(), start: start, startKey: start.FEN(),
+		tracker: play.NewTracker(s.engine, s.safely)}
+}
+
 // shortenedBy reports whether a position command with this start and these moves takes back the record's
 // last few moves: the same game and start, and a strict prefix of the accounted-for moves.
 func (r *gameRecord) shortenedBy(gameName, startKey string, moves []games.Move) bool {
-	if r.gameName == "" || r.gameName != gameName || r.startKey != startKey || len(moves) >= r.accounted ||
-		r.accounted-len(moves) > maxTakeBack {
+	accounted := r.tracker.Observed()
+	if r.gameName == "" || r.gameName != gameName || r.startKey != startKey || len(moves) >= accounted ||
+		accounted-len(moves) > maxTakeBack {
 		return false
 	}
 	for i := range moves {
@@ -56,10 +61,11 @@ func (r *gameRecord) shortenedBy(gameName, startKey string, moves []games.Move) 
 
 // extendedBy reports whether a position command with this start and these moves continues the record.
 func (r *gameRecord) extendedBy(gameName, startKey string, moves []games.Move) bool {
-	if r.gameName == "" || r.gameName != gameName || r.startKey != startKey || len(moves) < r.accounted {
+	accounted := r.tracker.Observed()
+	if r.gameName == "" || r.gameName != gameName || r.startKey != startKey || len(moves) < accounted {
 		return false
 	}
-	for i := 0; i < r.accounted; i++ {
+	for i := 0; i < accounted; i++ {
 		if moves[i] != r.moves[i] {
 			return false
 		}
@@ -130,7 +136,7 @@ func (s *Session) cmdPosition(c command) {
 		s.takeBack(len(moves))
 	default:
 		s.endGame()
-		s.record = gameRecord{gameName: s.game.Name(), start: start, startKey: key}
+		s.record = s.openRecord(start)
 	}
 	s.record.moves = moves
 }
@@ -181,29 +187,11 @@ func (c *moveChecker) first(p games.Position) games.Move {
 	return c.buf[0]
 }
 
-// observe hands the engine the record's unaccounted-for moves up to (not including) index end that the
-// side other than ours played, then counts them accounted for. lastElapsed is the opponent's thinking time
-// for the last of them (-1: unknown).
+// observe hands the engine the record's moves up to (not including) index end that the side other than ours
+// played and it was not told of yet, then counts them accounted for. lastElapsed is the opponent's thinking
+// time for the last of them (-1: unknown).
 func (s *Session) observe(end int, ours games.Side, lastElapsed time.Duration) {
-	r := &s.record
-	end = min(end, len(r.moves))
-	if r.gameName == "" || end <= r.accounted {
-		return
+	for _, o := range s.record.tracker.Observe(s.record.moves, end, ours, lastElapsed) {
+		s.debugf("opponent move %d: %s", o.Ply+1, o.Before.FormatMove(o.Move))
 	}
-	var observed []play.ObservedMove
-	p := r.start.Clone()
-	for i, m := range r.moves[:end] {
-		if i >= r.accounted && p.ToMove() != ours {
-			s.debugf("opponent move %d: %s", i+1, p.FormatMove(m))
-			observed = append(observed, play.ObservedMove{Before: p.Clone(), Move: m, Ply: i, Elapsed: -1})
-		}
-		p.Play(m)
-	}
-	if len(observed) > 0 {
-		observed[len(observed)-1].Elapsed = lastElapsed
-	}
-	for _, o := range observed {
-		s.safely("ObserveMove", func() { s.engine.ObserveMove(o) })
-	}
-	r.accounted = end
 }

@@ -172,16 +172,6 @@ var goKeywords = map[string]bool{
 	"mate": true, "movetime": true, "infinite": true, "ponder": true, "searchmoves": true, "perft": true,
 }
 
-// whiteSide returns the side whose clock wtime and winc give. White moves first in chess, and cutechess
-// calls the first player White in its other variants (Connect-Four, tic-tac-toe); in checkers Black moves
-// first and White second.
-func whiteSide(g games.Game) games.Side {
-	if g.Name() == "checkers" {
-		return games.Second
-	}
-	return games.First
-}
-
 // cmdGo starts a search of the current position (or a perft). Bad values are reported and replaced by the
 // nearest sensible ones rather than refusing the go, since a GUI would wait forever for the bestmove.
 // In a finished game (no legal move, or a Status that ends the game) it answers bestmove 0000 at once, with
@@ -233,7 +223,7 @@ func (s *Session) cmdGo(c command) {
 
 // parseGo reads the go arguments into limits, or a perft depth.
 func (s *Session) parseGo(words []string) (lim engine.Limits, perftDepth int) {
-	white := whiteSide(s.game)
+	white := games.WhiteSide(s.game)
 	mateDepth := 0
 	for i := 0; i < len(words); i++ {
 		key := strings.ToLower(words[i])

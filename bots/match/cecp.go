@@ -3,7 +3,6 @@ package match
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -39,20 +38,9 @@ type cecpEngine struct {
 	known int
 }
 
-// cecpVariant returns the CECP variant name of a game (xboard's and cutechess's names; checkers is dossier's).
-func cecpVariant(g games.Game) string {
-	switch {
-	case isChess960(g):
-		return "fischerandom"
-	case g.Name() == "chess":
-		return "normal"
-	}
-	return variantName(g)
-}
-
 // startCECP runs the CECP engine of spec for game g: the xboard and protover handshake, the variant check,
 // the spec's options, and a ping round trip, each answered within timeout.
-func startCECP(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Player, error) {
+func startCECP(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Contestant, error) {
 	proc, err := startProcess(spec)
 	if err != nil {
 		return nil, err
@@ -62,12 +50,7 @@ func startCECP(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.
 		e.Close()
 		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
 	}
-	switch {
-	case spec.Name != "":
-		e.name = spec.Name
-	case e.features["myname"] != "":
-		e.name = e.features["myname"]
-	}
+	e.nameAfter(spec, e.features["myname"])
 	return e, nil
 }
 
@@ -124,7 +107,7 @@ reading:
 			return ctx.Err()
 		}
 	}
-	if variant := cecpVariant(e.game); variant != "normal" {
+	if variant := games.VariantsOf(e.game).CECP; variant != "normal" {
 		offered := strings.Split(e.features["variants"], ",")
 		if !containsFold(offered, variant) {
 			return fmt.Errorf("the engine's variants (%s) do not include %s", e.features["variants"], variant)
@@ -205,7 +188,7 @@ func (e *cecpEngine) SetOpponentName(name string) { e.opponent = name }
 func (e *cecpEngine) NewGame(ctx context.Context) error {
 	e.drain()
 	lines := []string{"new"}
-	if variant := cecpVariant(e.game); variant != "normal" {
+	if variant := games.VariantsOf(e.game).CECP; variant != "normal" {
 		lines = append(lines, "variant "+variant)
 	}
 	lines = append(lines, "post", "easy", "computer")
@@ -269,22 +252,14 @@ func (e *cecpEngine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return false
 	})
 	if err != nil {
-		var pe *PlayerError
-		if errors.As(err, &pe) && pe.Kind == EngineStalled {
-			e.kill()
-		}
-		return Reply{}, err
+		return Reply{}, e.killIfStalled(err)
 	}
 	if failure != nil {
 		return Reply{}, failure
 	}
-	m, err := req.Position.ParseMove(move)
-	if err != nil || !games.IsLegal(req.Position, m) {
-		why := "not a legal move"
-		if err != nil {
-			why = err.Error()
-		}
-		return Reply{}, playerErrorf(IllegalMove, "%s played the illegal move %s (%s) in %s", e.name, move, why, req.Position.FEN())
+	m, err := e.legalMove(req.Position, move)
+	if err != nil {
+		return Reply{}, err
 	}
 	e.known = len(req.Moves) + 1
 	reply.Move = m
@@ -372,7 +347,7 @@ func isResult(word string) bool {
 
 // resultLoses reports whether a CECP result is a loss for side (White is the first player but in checkers).
 func resultLoses(g games.Game, result string, side games.Side) bool {
-	white := whiteSide(g)
+	white := games.WhiteSide(g)
 	return (result == "1-0" && side != white) || (result == "0-1" && side == white)
 }
 
@@ -405,7 +380,7 @@ func (e *cecpEngine) EndGame(rec GameRecord) {
 	result := "*"
 	if winner, won := rec.Result.Winner(); won {
 		result = "0-1"
-		if winner == whiteSide(e.game) {
+		if winner == games.WhiteSide(e.game) {
 			result = "1-0"
 		}
 	} else if rec.Result == games.Draw {

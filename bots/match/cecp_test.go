@@ -163,7 +163,7 @@ func TestCECPEnginePlaysEveryGame(t *testing.T) {
 			want := []string{"xboard", "protover 2", "accepted ping", "accepted usermove", "accepted setboard",
 				"accepted name", "accepted myname", "accepted variants", "accepted option", "accepted done", "option Level=3", "ping 1", "new"}
 			if g.Name() != "chess" {
-				want = append(want, "variant "+cecpVariant(g))
+				want = append(want, "variant "+games.VariantsOf(g).CECP)
 			}
 			want = append(want, "post", "easy", "computer", "name zero", "ping 2")
 			if len(received) < len(want) || !slices.Equal(received[:len(want)], want) {

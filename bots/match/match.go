@@ -128,7 +128,7 @@ type gameEnder interface{ EndGame(rec GameRecord) }
 
 // seat is one player of a worker: the player and what its spec and factory say about its limits.
 type seat struct {
-	player Player
+	player Contestant
 	limits Limits
 }
 
@@ -162,7 +162,7 @@ func (cfg *Config) newSeat(ctx context.Context, i int) (*seat, error) {
 	if limits.IsZero() {
 		return nil, fmt.Errorf("player %d (%s) has no limit: give --depth, --nodes, --movetime or --tc, or depth= in its spec", i+1, name)
 	}
-	return &seat{player: NewEnginePlayer(name, cfg.Game, built.Engine), limits: limits}, nil
+	return &seat{player: NewEngineContestant(name, cfg.Game, built.Engine), limits: limits}, nil
 }
 
 // Run plays the match and returns its tally. It fails before the first game when a player cannot be

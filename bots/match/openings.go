@@ -6,19 +6,17 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"dossier/games"
-	"dossier/games/checkers"
 )
 
-// ReadOpenings reads an openings file for game g, one opening per line; blank lines and lines starting
-// with # are skipped.
+// ReadOpenings reads an openings file for game g, one opening per line as the game reads it
+// (games.ParseOpening); blank lines and lines starting with # are skipped. These are, by game:
 //   - chess: a FEN or an EPD line (its four position fields; the operations after them are ignored);
 //   - checkers: a PDN FEN (B:W21,22:B1,2, also inside [FEN "..."]), or PDN movetext from the start
-//     ("1. 11-15 23-19 2. 8-11"); a file of whole PDN games with tags gives the position after each game's
-//     moves;
+//     ("1. 11-15 23-19 2. 8-11"); a file of whole PDN games with tags (games.RecordOpeningsReader) gives
+//     the position after each game's moves;
 //   - connect4: Pons's column digits ("4453", the first field; the solver sets' scores after it are
 //     ignored) or a cfour FEN;
 //   - other games: the game's position string.
@@ -39,11 +37,20 @@ func ReadOpenings(g games.Game, r io.Reader, maxPlies int) ([]games.Position, er
 			out = append(out, p)
 		}
 	}
-	if g.Name() == "checkers" && hasPDNTags(string(text)) {
-		if err := pdnOpenings(string(text), maxPlies, add); err != nil {
-			return nil, err
+	if r, ok := g.(games.RecordOpeningsReader); ok {
+		openings, lines, isRecords, err := r.ReadRecordOpenings(string(text), maxPlies)
+		for i, p := range openings {
+			if err := playable(p); err != nil {
+				return nil, fmt.Errorf("openings: game at line %d: %w", lines[i], err)
+			}
+			add(p)
 		}
-		return out, nil
+		if err != nil {
+			return nil, fmt.Errorf("openings: %w", err)
+		}
+		if isRecords {
+			return out, nil
+		}
 	}
 	sc := bufio.NewScanner(strings.NewReader(string(text)))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
@@ -52,7 +59,7 @@ func ReadOpenings(g games.Game, r io.Reader, maxPlies int) ([]games.Position, er
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		p, err := parseOpeningLine(g, line, maxPlies)
+		p, err := games.ParseOpening(g, line, maxPlies)
 		if err != nil {
 			return nil, fmt.Errorf("openings line %d: %w", n, err)
 		}
@@ -68,103 +75,6 @@ func ReadOpenings(g games.Game, r io.Reader, maxPlies int) ([]games.Position, er
 		return nil, fmt.Errorf("openings: no opening found")
 	}
 	return out, nil
-}
-
-// hasPDNTags reports whether a line of the text starts a PDN tag pair.
-func hasPDNTags(text string) bool {
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "[") && !strings.HasPrefix(line, "[FEN") {
-			return true
-		}
-	}
-	return false
-}
-
-// pdnOpenings passes the position after each game of a PDN text (after its first maxPlies moves when
-// maxPlies > 0) to add.
-func pdnOpenings(text string, maxPlies int, add func(games.Position)) error {
-	parsed, err := checkers.ParsePDN(text)
-	if err != nil {
-		return fmt.Errorf("openings: %w", err)
-	}
-	if len(parsed) == 0 {
-		return fmt.Errorf("openings: no game in the PDN text")
-	}
-	for i := range parsed {
-		p, err := replayPDN(parsed[i], maxPlies)
-		if err != nil {
-			return fmt.Errorf("openings: %w", err)
-		}
-		if err := playable(p); err != nil {
-			return fmt.Errorf("openings: game at line %d: %w", parsed[i].Line, err)
-		}
-		add(p)
-	}
-	return nil
-}
-
-// replayPDN replays a PDN game, or its first maxPlies moves when maxPlies > 0.
-func replayPDN(game checkers.PDNGame, maxPlies int) (games.Position, error) {
-	if maxPlies > 0 && len(game.Moves) > maxPlies {
-		game.Moves = game.Moves[:maxPlies]
-	}
-	p, _, err := game.Replay()
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
-}
-
-// parseOpeningLine reads one opening line of game g.
-func parseOpeningLine(g games.Game, line string, maxPlies int) (games.Position, error) {
-	fields := strings.Fields(line)
-	switch g.Name() {
-	case "chess":
-		if len(fields) < 4 {
-			return nil, fmt.Errorf("%q has %d fields; a FEN or EPD has at least 4", line, len(fields))
-		}
-		n := 4
-		if len(fields) >= 6 && isNumber(fields[4]) && isNumber(fields[5]) {
-			n = 6
-		}
-		return g.ParsePosition(strings.Join(fields[:n], " "))
-	case "checkers":
-		if strings.HasPrefix(line, "[") {
-			inner := strings.TrimSuffix(strings.TrimPrefix(line, "["), "]")
-			name, value, _ := strings.Cut(inner, " ")
-			if name != "FEN" {
-				return nil, fmt.Errorf("%q: want a FEN tag, a PDN FEN or moves", line)
-			}
-			line = strings.TrimSpace(value)
-		}
-		line = strings.Trim(line, `"`)
-		if strings.Contains(line, ":") {
-			return g.ParsePosition(line)
-		}
-		parsed, err := checkers.ParsePDN(line)
-		if err != nil {
-			return nil, err
-		}
-		if len(parsed) != 1 {
-			return nil, fmt.Errorf("%q holds %d games; want the moves of one", line, len(parsed))
-		}
-		return replayPDN(parsed[0], maxPlies)
-	case "connect4":
-		if !strings.Contains(line, "/") {
-			digits := fields[0]
-			if maxPlies > 0 && len(digits) > maxPlies {
-				digits = digits[:maxPlies]
-			}
-			return g.ParsePosition(digits)
-		}
-	}
-	return g.ParsePosition(line)
-}
-
-func isNumber(s string) bool {
-	_, err := strconv.ParseUint(s, 10, 32)
-	return err == nil
 }
 
 // playable returns an error when the game is over in p.

@@ -1,4 +1,4 @@
-// The players of a match: the Player interface, how a game can end badly for one, and the in-process player.
+// The contestants of a match: the Contestant interface, how a game can end badly for one, and the in-process player.
 package match
 
 import (
@@ -12,9 +12,9 @@ import (
 	"dossier/play"
 )
 
-// Player is one side of a game, in-process or external. A Player plays one game at a time; the runner
+// Contestant is one side of a game, in-process or external. A Contestant plays one game at a time; the runner
 // gives every concurrent game its own players.
-type Player interface {
+type Contestant interface {
 	// Name returns the display name.
 	Name() string
 	// NewGame tells the player a new game begins.
@@ -128,17 +128,13 @@ type enginePlayer struct {
 	// lost is set when a search did not return in time: its goroutine may still be running on the
 	// engine, so the player must not be used again.
 	lost bool
-	// The game in progress: whether the engine was told it started, our side, and the position after the
-	// first seen moves of the game (the moves the engine was told of, or played).
-	started bool
-	ourSide games.Side
-	pos     games.Position
-	seen    int
+	// tracker follows the game in progress for the engine.
+	tracker play.Tracker
 }
 
-// NewEnginePlayer returns a Player of game g that moves with eng.
-func NewEnginePlayer(name string, g games.Game, eng play.Engine) Player {
-	return &enginePlayer{name: name, game: g, engine: eng}
+// NewEngineContestant returns a Contestant of game g that moves with eng.
+func NewEngineContestant(name string, g games.Game, eng play.Engine) Contestant {
+	return &enginePlayer{name: name, game: g, engine: eng, tracker: play.NewTracker(eng, nil)}
 }
 
 // Name is the player's display name.
@@ -154,28 +150,22 @@ func (p *enginePlayer) NewGame(context.Context) error {
 	if p.lost {
 		return errors.New("the player's previous search never returned")
 	}
-	p.started, p.pos, p.seen = false, nil, 0
+	p.tracker.Forget()
 	p.engine.NewGame(p.game)
 	return nil
 }
 
-// EndGame tells the engine how the game ended.
+// EndGame tells the engine how the game ended: the match's result and termination, with the rule that
+// ended the game when the final position shows it.
 func (p *enginePlayer) EndGame(rec GameRecord) {
-	if !p.started || p.lost {
+	if p.lost {
 		return
 	}
-	// The opponent's last moves, which ended the game, were never asked about.
-	p.catchUp(MoveRequest{Start: rec.Start, Moves: rec.Moves, Position: p.pos})
-	p.started = false
 	reason := string(rec.Termination)
 	if reason == "" {
 		reason = "unknown"
 	}
-	outcome := games.OutcomeOf(p.finalPosition(rec))
-	if outcome.Result != rec.Result {
-		outcome = games.Outcome{Result: rec.Result}
-	}
-	p.engine.GameOver(play.GameEnd{Outcome: outcome, Reason: reason, Moves: append([]games.Move(nil), rec.Moves...)})
+	p.tracker.End(rec.Moves, games.NoMove, &play.Verdict{Result: rec.Result, Reason: reason})
 }
 
 // Close closes the engine, which flushes what it keeps.
@@ -188,29 +178,12 @@ func (p *enginePlayer) Close() error {
 
 // catchUp starts the game for the engine at its first move and tells it the opponent's moves since its last.
 func (p *enginePlayer) catchUp(req MoveRequest) {
-	if !p.started {
-		p.started, p.ourSide = true, req.Position.ToMove()
-		p.pos, p.seen = req.Start.Clone(), 0
-		p.engine.StartGame(play.GameStart{Game: p.game, OurSide: p.ourSide, Start: req.Start.Clone(),
-			TimeControl: play.DescribeTimeControl(req.Limits, p.ourSide)})
+	if !p.tracker.Started() {
+		ours := req.Position.ToMove()
+		p.tracker.Start(play.GameStart{Game: p.game, OurSide: ours, Start: req.Start.Clone(),
+			TimeControl: play.DescribeTimeControl(req.Limits, ours)})
 	}
-	for i := p.seen; i < len(req.Moves); i++ {
-		m := req.Moves[i]
-		if p.pos.ToMove() != p.ourSide {
-			p.engine.ObserveMove(play.ObservedMove{Before: p.pos.Clone(), Move: m, Ply: i, Elapsed: -1})
-		}
-		p.pos.Play(m)
-	}
-	p.seen = len(req.Moves)
-}
-
-// finalPosition returns the game's last position.
-func (p *enginePlayer) finalPosition(rec GameRecord) games.Position {
-	final := rec.Start.Clone()
-	for _, m := range rec.Moves {
-		final.Play(m)
-	}
-	return final
+	p.tracker.Observe(req.Moves, len(req.Moves), p.tracker.OurSide(), -1)
 }
 
 // Move searches the request's position under its limits.
@@ -266,7 +239,6 @@ func (p *enginePlayer) Move(ctx context.Context, req MoveRequest) (Reply, error)
 		}
 		return Reply{}, playerErrorf(IllegalMove, "%s returned an illegal move (%d)", p.name, uint64(res.Move))
 	}
-	p.pos.Play(res.Move)
-	p.seen++
+	p.tracker.Played(len(req.Moves) + 1)
 	return Reply{Move: res.Move, Score: res.Score, HasScore: true, Depth: res.Depth, Nodes: res.Nodes}, nil
 }

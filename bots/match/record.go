@@ -12,9 +12,10 @@ import (
 	"dossier/games/checkers"
 )
 
-// colourNames returns the names of the first and second player's colours in a game's records.
+// colourNames returns the names of the first and second player's colours in a game's records: White for
+// the side the protocols call White (Black moves first in checkers), Black for the other.
 func colourNames(g games.Game) (first, second string) {
-	if g.Name() == "checkers" {
+	if games.WhiteSide(g) == games.Second {
 		return "Black", "White"
 	}
 	return "White", "Black"
@@ -35,8 +36,8 @@ func recordTags(g games.Game, rec GameRecord, event string) [][2]string {
 		{firstColour, rec.Names[games.First]},
 		{secondColour, rec.Names[games.Second]},
 	}
-	if g.Name() == "checkers" {
-		// PDN lists White before Black in the roster, as PGN does.
+	if games.WhiteSide(g) == games.Second {
+		// The roster lists White before Black whoever moves first.
 		tags[4], tags[5] = tags[5], tags[4]
 	}
 	if rec.Limits[games.First] == rec.Limits[games.Second] {
@@ -56,9 +57,6 @@ func recordTags(g games.Game, rec GameRecord, event string) [][2]string {
 	}
 	return tags
 }
-
-// recordLineWidth is where the movetext wraps.
-const recordLineWidth = 79
 
 // sanWriter is implemented by positions that write moves in Standard Algebraic Notation (chess).
 type sanWriter interface {
@@ -82,32 +80,17 @@ func FormatPGN(g games.Game, rec GameRecord, event string) (string, error) {
 			writeTag("Result", rec.Result.String())
 		}
 	}
-	chess960 := isChess960(g)
-	switch {
-	case chess960:
-		writeTag("Variant", "Chess960")
-	case g.Name() != "chess":
-		writeTag("Variant", variantName(g))
+	if variant := games.VariantsOf(g).Record; variant != "" {
+		writeTag("Variant", variant)
 	}
-	if fen := rec.Start.FEN(); chess960 || fen != g.Start().FEN() {
+	if fen := rec.Start.FEN(); isChess960(g) || fen != g.Start().FEN() {
 		// A Chess960 game always names its start: the standard-looking one is position 518.
 		writeTag("SetUp", "1")
 		writeTag("FEN", fen)
 	}
 	sb.WriteByte('\n')
-	lineLen := 0
-	emit := func(word string) {
-		if lineLen > 0 && lineLen+1+len(word) > recordLineWidth {
-			sb.WriteByte('\n')
-			lineLen = 0
-		}
-		if lineLen > 0 {
-			sb.WriteByte(' ')
-			lineLen++
-		}
-		sb.WriteString(word)
-		lineLen += len(word)
-	}
+	movetext := games.NewMovetextWriter(&sb)
+	emit := movetext.Word
 	p := rec.Start.Clone()
 	for i, m := range rec.Moves {
 		if !games.IsLegal(p, m) {
@@ -136,35 +119,45 @@ func FormatPGN(g games.Game, rec GameRecord, event string) (string, error) {
 
 // FormatPDN returns a checkers game as PDN, written by games/checkers with the match's tags.
 func FormatPDN(rec GameRecord, event string) (string, error) {
-	start, ok := rec.Start.(*checkers.Position)
-	if !ok {
+	if _, ok := rec.Start.(*checkers.Position); !ok {
 		return "", fmt.Errorf("writing PDN of game %d: not a checkers game", rec.Number)
 	}
-	var tags []checkers.PDNTag
-	for _, t := range recordTags(checkers.Game{}, rec, event) {
-		tags = append(tags, checkers.PDNTag{Name: t[0], Value: t[1]})
-	}
-	return checkers.FormatPDN(tags, start, rec.Moves, rec.Result, rec.Comments)
+	return FormatRecord(checkers.Game{}, rec, event)
 }
 
-// RecordWriter appends finished games to a PGN or PDN file.
+// FormatRecord returns a game of g in its record format (games.RecordFormat): written by the game's
+// games.Recorder with the match's tags, or as PGN.
+func FormatRecord(g games.Game, rec GameRecord, event string) (string, error) {
+	r, ok := g.(games.Recorder)
+	if !ok {
+		return FormatPGN(g, rec, event)
+	}
+	var tags []games.Tag
+	for _, t := range recordTags(g, rec, event) {
+		tags = append(tags, games.Tag{Name: t[0], Value: t[1]})
+	}
+	return r.FormatRecord(tags, rec.Start, rec.Moves, rec.Result, rec.Comments)
+}
+
+// RecordWriter appends finished games to a file in their game's record format: PGN, or PDN for checkers.
 type RecordWriter struct {
 	w      io.Writer
 	game   games.Game
-	pdn    bool
 	event  string
 	failed error
 }
 
-// NewRecordWriter returns a writer of game records to w: PDN when pdn is set (checkers only), else PGN.
+// NewRecordWriter returns a writer of game records to w. pdn says that the file is to be PDN; it must be
+// set exactly for the games whose record format is PDN (checkers).
 func NewRecordWriter(w io.Writer, g games.Game, pdn bool, event string) (*RecordWriter, error) {
-	if pdn && g.Name() != "checkers" {
-		return nil, fmt.Errorf("PDN records are for checkers; %s games are written as PGN", g.Name())
+	isPDN := games.RecordFormat(g) == "PDN"
+	if pdn && !isPDN {
+		return nil, fmt.Errorf("PDN records are for checkers; %s games are written as %s", g.Name(), games.RecordFormat(g))
 	}
-	if !pdn && g.Name() == "checkers" {
-		return nil, fmt.Errorf("checkers games are written as PDN (--pdn), not PGN")
+	if !pdn && isPDN {
+		return nil, fmt.Errorf("%s games are written as PDN (--pdn), not PGN", g.Name())
 	}
-	return &RecordWriter{w: w, game: g, pdn: pdn, event: event}, nil
+	return &RecordWriter{w: w, game: g, event: event}, nil
 }
 
 // Write appends one game; after a failed write it keeps returning that error.
@@ -172,13 +165,7 @@ func (rw *RecordWriter) Write(rec GameRecord) error {
 	if rw.failed != nil {
 		return rw.failed
 	}
-	var text string
-	var err error
-	if rw.pdn {
-		text, err = FormatPDN(rec, rw.event)
-	} else {
-		text, err = FormatPGN(rw.game, rec, rw.event)
-	}
+	text, err := FormatRecord(rw.game, rec, rw.event)
 	if err == nil {
 		_, err = io.WriteString(rw.w, text)
 	}

@@ -206,47 +206,32 @@ func ParseSpec(text string) (PlayerSpec, error) {
 	return spec, nil
 }
 
-// set applies one reserved key.
+// set applies one reserved key: a text or a count by the tables below, the others each its own way.
 func (s *PlayerSpec) set(key, value string, external bool) error {
-	needValue := func() error {
-		if value == "" {
-			return fmt.Errorf("%s needs a value", key)
-		}
-		return nil
+	texts := map[string]*string{"name": &s.Name, "preset": &s.Preset, "search": &s.Search, "memory": &s.Memory,
+		"model": &s.Model, "mix": &s.Mix, "mode": &s.Mode}
+	if field, ok := texts[key]; ok {
+		*field = value
+		return needValue(key, value)
 	}
-	switch key {
-	case "name":
-		s.Name = value
-		return needValue()
-	case UCI, CECP:
-		s.Command, s.Protocol = value, key
-		return needValue()
-	case "args":
-		s.Args = strings.Fields(value)
-	case "preset":
-		s.Preset = value
-		return needValue()
-	case "search":
-		s.Search = value
-		return needValue()
-	case "memory":
-		s.Memory = value
-		return needValue()
-	case "model":
-		s.Model = value
-		return needValue()
-	case "mix":
-		s.Mix = value
-		return needValue()
-	case "mode":
-		s.Mode = value
-		return needValue()
-	case "elo":
-		n, err := positiveInt(value, 10000)
+	counts := map[string]struct {
+		field *int
+		limit int
+	}{"elo": {&s.Elo, 10000}, "hash": {&s.HashMB, 1 << 20}, "threads": {&s.Threads, 1024}}
+	if count, ok := counts[key]; ok {
+		n, err := positiveInt(value, count.limit)
 		if err != nil {
 			return err
 		}
-		s.Elo = n
+		*count.field = n
+		return nil
+	}
+	switch key {
+	case UCI, CECP:
+		s.Command, s.Protocol = value, key
+		return needValue(key, value)
+	case "args":
+		s.Args = strings.Fields(value)
 	case "risk":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 || n > maxModelRisk {
@@ -262,18 +247,6 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 		if !external {
 			s.Depth = n
 		}
-	case "hash":
-		n, err := positiveInt(value, 1<<20)
-		if err != nil {
-			return err
-		}
-		s.HashMB = n
-	case "threads":
-		n, err := positiveInt(value, 1024)
-		if err != nil {
-			return err
-		}
-		s.Threads = n
 	case "contempt":
 		x, err := strconv.ParseFloat(value, 64)
 		if err != nil || x != x || x > 1e9 || x < -1e9 {
@@ -298,6 +271,14 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 			return err
 		}
 		s.Limits.Clock = tc
+	}
+	return nil
+}
+
+// needValue returns the error of a key that needs a value and was given none.
+func needValue(key, value string) error {
+	if value == "" {
+		return fmt.Errorf("%s needs a value", key)
 	}
 	return nil
 }

@@ -76,27 +76,20 @@ func startProcess(spec PlayerSpec) (*engineProcess, error) {
 	return p, nil
 }
 
-// variantName returns the UCI_Variant value of a game, as cutechess names it.
-func variantName(g games.Game) string {
-	if g.Name() == "connect4" {
-		return "cfour"
-	}
-	return g.Name()
-}
-
 // isChess960 reports whether g is chess played as Chess960 (castling written as the king taking its rook).
 func isChess960(g games.Game) bool {
 	cg, ok := g.(chess.Game)
 	return ok && cg.Chess960
 }
 
-// whiteSide returns the side whose clock wtime and winc carry: Black moves first in checkers, so White is
-// the second player there; in every other game the first player is White.
-func whiteSide(g games.Game) games.Side {
-	if g.Name() == "checkers" {
-		return games.Second
+// nameAfter names the engine as the spec does, else as it announced itself, else (as it is) after its file.
+func (e *engineProcess) nameAfter(spec PlayerSpec, announced string) {
+	switch {
+	case spec.Name != "":
+		e.name = spec.Name
+	case announced != "":
+		e.name = announced
 	}
-	return games.First
 }
 
 // engineWaitDelay bounds how long the end of an engine's output is awaited after the process exited (a
@@ -105,7 +98,7 @@ const engineWaitDelay = 2 * time.Second
 
 // StartEngine runs the external engine of spec for game g, in CECP when the spec says cecp=, else in UCI: the uci handshake, UCI_Variant for a game other
 // than chess, UCI_Chess960 for Chess960, the spec's options, and isready, each answered within timeout.
-func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Player, error) {
+func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout time.Duration) (Contestant, error) {
 	if spec.Protocol == CECP {
 		return startCECP(ctx, g, spec, timeout)
 	}
@@ -118,12 +111,7 @@ func StartEngine(ctx context.Context, g games.Game, spec PlayerSpec, timeout tim
 		e.Close()
 		return nil, fmt.Errorf("engine %s: %w", spec.Command, err)
 	}
-	switch {
-	case spec.Name != "":
-		e.name = spec.Name
-	case e.idName != "":
-		e.name = e.idName
-	}
+	e.nameAfter(spec, e.idName)
 	return e, nil
 }
 
@@ -151,8 +139,7 @@ func (e *uciEngine) handshake(ctx context.Context, spec PlayerSpec, timeout time
 		return err
 	}
 	var setup []string
-	if g := e.game; g.Name() != "chess" {
-		variant := variantName(g)
+	if g, variant := e.game, games.VariantsOf(e.game).UCI; variant != "" {
 		vars, ok := e.options["uci_variant"]
 		if !ok {
 			return fmt.Errorf("the engine has no UCI_Variant option, so it cannot play %s", g.Name())
@@ -273,22 +260,14 @@ func (e *uciEngine) Move(ctx context.Context, req MoveRequest) (Reply, error) {
 		return false
 	})
 	if err != nil {
-		var pe *PlayerError
-		if errors.As(err, &pe) && pe.Kind == EngineStalled {
-			e.kill()
-		}
-		return Reply{}, err
+		return Reply{}, e.killIfStalled(err)
 	}
 	if best == "" || best == "0000" || best == "(none)" {
 		return Reply{}, playerErrorf(IllegalMove, "%s answered bestmove %q in a position with legal moves", e.name, best)
 	}
-	m, err := req.Position.ParseMove(best)
-	if err != nil || !games.IsLegal(req.Position, m) {
-		why := "not a legal move"
-		if err != nil {
-			why = err.Error()
-		}
-		return Reply{}, playerErrorf(IllegalMove, "%s played the illegal move %s (%s) in %s", e.name, best, why, req.Position.FEN())
+	m, err := e.legalMove(req.Position, best)
+	if err != nil {
+		return Reply{}, err
 	}
 	reply.Move = m
 	return reply, nil
@@ -355,10 +334,10 @@ func positionCommand(g games.Game, start games.Position, moves []games.Move) str
 	return b.String()
 }
 
-// goCommand writes the go command of the limits, clocks by colour (see whiteSide).
+// goCommand writes the go command of the limits, clocks by colour (see games.WhiteSide).
 func goCommand(g games.Game, lim engine.Limits) string {
 	ms := func(d time.Duration) string { return strconv.FormatInt(max(d.Milliseconds(), 1), 10) }
-	white := whiteSide(g)
+	white := games.WhiteSide(g)
 	words := []string{"go"}
 	if t := lim.Time[white]; t > 0 {
 		words = append(words, "wtime", ms(t))
@@ -452,6 +431,30 @@ func (e *engineProcess) diedError() error {
 		msg += "; its last error output: " + tail
 	}
 	return &PlayerError{Kind: EngineDied, Err: errors.New(msg)}
+}
+
+// killIfStalled kills the engine when err says it stalled (its process may still be thinking, and would
+// answer into the next game), and returns err.
+func (e *engineProcess) killIfStalled(err error) error {
+	var pe *PlayerError
+	if errors.As(err, &pe) && pe.Kind == EngineStalled {
+		e.kill()
+	}
+	return err
+}
+
+// legalMove reads the engine's move in p; a move that does not parse or is not legal there loses the
+// engine the game.
+func (e *engineProcess) legalMove(p games.Position, text string) (games.Move, error) {
+	m, err := p.ParseMove(text)
+	if err != nil || !games.IsLegal(p, m) {
+		why := "not a legal move"
+		if err != nil {
+			why = err.Error()
+		}
+		return games.NoMove, playerErrorf(IllegalMove, "%s played the illegal move %s (%s) in %s", e.name, text, why, p.FEN())
+	}
+	return m, nil
 }
 
 // kill ends the process at once.

@@ -65,3 +65,63 @@ func TestGameFacts(t *testing.T) {
 		}
 	})
 }
+
+// TestRecordAndOpeningFacts: every game's record format, and one line of an openings file in each game's
+// own form (EPD, PDN movetext, Pons digits, a position string) with a whole-records file where one exists.
+func TestRecordAndOpeningFacts(t *testing.T) {
+	cases := []struct {
+		game, format string
+		// opening is a line of an openings file read with maxPlies 2, wantFEN the position it gives.
+		opening, wantFEN string
+		// records is an openings file of whole game records ("" for a game that reads none).
+		records string
+	}{
+		{"chess", "PGN", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;",
+			"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", ""},
+		{"chess960", "PGN", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+			"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", ""},
+		{"checkers", "PDN", "1. 11-15 23-19 2. 8-11", "", "[Event \"e\"]\n1. 11-15 23-19 *\n"},
+		{"connect4", "PGN", "4453 2", "", ""},
+		{"tictactoe", "PGN", "", "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.game, func(t *testing.T) {
+			g, err := Lookup(c.game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := games.RecordFormat(g); got != c.format {
+				t.Errorf("record format %s, want %s", got, c.format)
+			}
+			if c.opening == "" {
+				c.opening, c.wantFEN = g.Start().FEN(), g.Start().FEN()
+			}
+			p, err := games.ParseOpening(g, c.opening, 2)
+			if err != nil {
+				t.Fatalf("opening %q: %v", c.opening, err)
+			}
+			if c.wantFEN == "" { // an opening of moves: its first two plies from the start
+				if p.Ply() != 2 {
+					t.Errorf("opening %q at ply %d, want 2", c.opening, p.Ply())
+				}
+			} else if p.FEN() != c.wantFEN {
+				t.Errorf("opening %q is %s, want %s", c.opening, p.FEN(), c.wantFEN)
+			}
+			reader, reads := g.(games.RecordOpeningsReader)
+			if reads != (c.records != "") {
+				t.Fatalf("reads whole records: %v, want %v", reads, c.records != "")
+			}
+			if !reads {
+				return
+			}
+			openings, lines, isRecords, err := reader.ReadRecordOpenings(c.records, 1)
+			if err != nil || !isRecords || len(openings) != 1 || lines[0] != 1 || openings[0].Ply() != 1 {
+				t.Errorf("records %q: %d openings at lines %v, records %v, error %v; want one at ply 1 from line 1",
+					c.records, len(openings), lines, isRecords, err)
+			}
+			if _, _, isRecords, _ := reader.ReadRecordOpenings(c.opening, 0); isRecords {
+				t.Errorf("the opening line %q is taken for records", c.opening)
+			}
+		})
+	}
+}

@@ -327,8 +327,8 @@ func (r *pdnReader) skipSpaces() {
 	}
 }
 
-// pdnLineWidth is where WritePDN wraps the movetext.
-const pdnLineWidth = 79
+// pdnLineWidth is where PDN movetext wraps, as every record's does.
+const pdnLineWidth = games.RecordLineWidth
 
 // WritePDN writes one game as PDN: the given tags in order, then GameType "21" if they have none, SetUp and
 // FEN when start is not the initial position, and Result; then the numbered moves and the result. The Result,
@@ -368,19 +368,8 @@ func FormatPDN(tags []PDNTag, start *Position, moves []games.Move, result games.
 	sb.WriteByte('\n')
 
 	p := start.Clone().(*Position)
-	lineLen := 0
-	emit := func(word string) {
-		if lineLen > 0 && lineLen+1+len(word) > pdnLineWidth {
-			sb.WriteByte('\n')
-			lineLen = 0
-		}
-		if lineLen > 0 {
-			sb.WriteByte(' ')
-			lineLen++
-		}
-		sb.WriteString(word)
-		lineLen += len(word)
-	}
+	movetext := games.NewMovetextWriter(&sb)
+	emit := movetext.Word
 	number := 1
 	var buf [games.MaxMoves]games.Move
 	for i, m := range moves {
@@ -418,4 +407,20 @@ func containsMove(moves []games.Move, m games.Move) bool {
 func writeTag(sb *strings.Builder, name, value string) {
 	value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
 	fmt.Fprintf(sb, "[%s \"%s\"]\n", name, value)
+}
+
+// RecordFormat names the format of checkers records: PDN.
+func (Game) RecordFormat() string { return "PDN" }
+
+// FormatRecord writes a game of checkers as FormatPDN does, for games.Recorder.
+func (Game) FormatRecord(tags []games.Tag, start games.Position, moves []games.Move, result games.Result, comments []string) (string, error) {
+	p, ok := start.(*Position)
+	if !ok {
+		return "", fmt.Errorf("writing PDN: the start is not a checkers position")
+	}
+	pdnTags := make([]PDNTag, len(tags))
+	for i, t := range tags {
+		pdnTags[i] = PDNTag(t)
+	}
+	return FormatPDN(pdnTags, p, moves, result, comments)
 }

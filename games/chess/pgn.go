@@ -18,9 +18,6 @@ type PGNTag struct {
 // sevenTagRoster is the order PGN requires for its first tags.
 var sevenTagRoster = [...]string{"Event", "Site", "Date", "Round", "White", "Black", "Result"}
 
-// pgnLineWidth is the longest movetext line written (the PGN standard asks for at most 79 characters).
-const pgnLineWidth = 79
-
 // WritePGN writes one game in PGN export format: the Seven Tag Roster first (a missing tag as "?", Result
 // always from result), then the other tags in the order given, Variant "Chess960" for a Chess960 game, SetUp
 // and FEN when start is not the standard position or the game is Chess960 (nil means the standard start;
@@ -76,18 +73,9 @@ func WritePGN(w io.Writer, tags []PGNTag, start *Position, moves []games.Move, r
 		writeTag(bw, "FEN", fen)
 	}
 	bw.WriteByte('\n')
-	line := 0
+	movetext := games.NewMovetextWriter(bw)
 	for _, tok := range text {
-		if line > 0 && line+1+len(tok) > pgnLineWidth {
-			bw.WriteByte('\n')
-			line = 0
-		}
-		if line > 0 {
-			bw.WriteByte(' ')
-			line++
-		}
-		bw.WriteString(tok)
-		line += len(tok)
+		movetext.Word(tok)
 	}
 	bw.WriteString("\n\n")
 	return bw.Flush()
