@@ -32,9 +32,9 @@ const (
 	bookHeight       = 6
 )
 
-// bookFile is the book built by bots/internal/c4book (see the go:generate line) and embedded in the binary.
+// bookFile is the book built by internal/tools/c4book (see the go:generate line) and embedded in the binary.
 //
-//go:generate go run ../internal/c4book --leaf-nodes 50000 --out book7x6.bin
+//go:generate go run ../../internal/tools/c4book --leaf-nodes 50000 --out book7x6.bin
 //go:embed book7x6.bin
 var bookFile []byte
 

@@ -332,7 +332,7 @@ func TestDefaultBookIsClosed(t *testing.T) {
 }
 
 // firstVerifiedPly is the smallest number of stones of the positions whose book moves the tests confirm
-// with the solver: a position with fewer stones takes the solver minutes (bots/internal/c4book solved
+// with the solver: a position with fewer stones takes the solver minutes (internal/tools/c4book solved
 // every one of them when it built the book).
 const firstVerifiedPly = 6
 

@@ -2,7 +2,7 @@
 // and a positional player derived from it.
 package presets
 
-// chessStrongestWeights is the "strongest" evaluation in centipawns: the weights that bots/internal/tune
+// chessStrongestWeights is the "strongest" evaluation in centipawns: the weights that internal/tools/tune
 // fitted to Stockfish 15.1's 10-ply scores of 10,000 quiet positions from Stockfish self-play (see its doc
 // comment for the data and the loss, and for how to reproduce this table; a test there checks that it
 // does). In play the fit is level with the hand-set prior it started from (51 of 100 points at 4 plies,

@@ -2,8 +2,8 @@
 //
 // Reproduce the table in bots/chess.go from the repository root:
 //
-//	go run ./bots/internal/tune gen --n 10000 --seed 1 --out bots/internal/tune/testdata/positions.txt.gz
-//	go run ./bots/internal/tune fit --in bots/internal/tune/testdata/positions.txt.gz
+//	go run ./internal/tools/tune gen --n 10000 --seed 1 --out internal/tools/tune/testdata/positions.txt.gz
+//	go run ./internal/tools/tune fit --in internal/tools/tune/testdata/positions.txt.gz
 //
 // gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which
 // Stockfish picks every move with a 2,000-node search; at a random fifth of the positions from ply 12 on it searches 10 plies (table cleared,

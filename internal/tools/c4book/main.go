@@ -8,7 +8,7 @@
 // strongest player would have to after leaving the book; otherwise it is a leaf, and the walk stops
 // there. The program prints the positions, entries and leaves of every ply and the worst leaf.
 //
-//	go run ./bots/internal/c4book --leaf-nodes 50000 --out bots/connect4solver/book7x6.bin
+//	go run ./internal/tools/c4book --leaf-nodes 50000 --out bots/connect4solver/book7x6.bin
 package main
 
 import (
