@@ -44,23 +44,12 @@ const (
 )
 
 // learnerDepth is the depth of the learners of a game: the deepest type, the depth learner's range, minimax's
-// depth in the yardstick. Chess is the costliest game to search, so it learns shallower.
-func learnerDepth(game string) int {
-	if game == "chess" {
-		return 2
-	}
-	return 4
-}
+// depth in the yardstick (its book's: chess, the costliest game to search, learns shallower).
+func learnerDepth(g games.Game) int { return presets.Learning(g).Depth }
 
-// typeDepths are the depths each preset is a type at: a shallow one and the learners' depth, but in chess,
-// where five presets at 2 plies cost 10 ms a move, 1 ply only.
-func typeDepths(game string) []int {
-	if game == "chess" {
-		return []int{1}
-	}
-	d := learnerDepth(game)
-	return []int{d / 2, d}
-}
+// typeDepths are the depths each preset is a type at (its book's: a shallow one and the learners' depth, but
+// in chess, where five presets at 2 plies cost 10 ms a move, 1 ply only).
+func typeDepths(g games.Game) []int { return presets.Learning(g).TypeDepths }
 
 // learners are the models of one opponent in one game: what the worker updates and the yardstick scores.
 // Only the worker touches them while a game is on, except the discrepancy learner (safe for concurrent use,
@@ -112,7 +101,7 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 	if len(ofGame) == 0 {
 		return nil, fmt.Errorf("no presets for %s", g.Name())
 	}
-	d := learnerDepth(g.Name())
+	d := learnerDepth(g)
 	l := &learners{key: key, game: g, our: our, depth: d, depthModels: map[int]*learn.RankModel{},
 		typesLive: &learnedLive{}, depthLive: &learnedLive{}}
 	latest := func(name string, accept func(json.RawMessage) bool) {
@@ -140,7 +129,7 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 	if l.types == nil {
 		var types []learn.Player
 		for _, p := range ofGame {
-			for _, depth := range typeDepths(g.Name()) {
+			for _, depth := range typeDepths(g) {
 				types = append(types, learn.Player{Eval: p.Eval, Depth: depth})
 			}
 		}

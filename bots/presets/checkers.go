@@ -27,6 +27,9 @@ func checkersBook() book {
 	const totPerMan = CheckersMan / 25
 	const totPerSide = 12 * CheckersMan / 25 // Tot/25 against Mat/12
 	return book{
+		// A man ahead usually wins in checkers; the kings endgame must be played out exactly.
+		strength: StrengthRules{Unit: 100, Bound: 120, WonBound: 50, Won: 100, Lost: 150, EndgamePieces: 6, Lines: 6,
+			MaxLearned: 150},
 		mirror: map[string]mirrorOf{"tot": {partner: "tot", sign: +1}},
 		specs: []presetSpec{
 			{

@@ -13,6 +13,8 @@ import (
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
+	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 )
 
 // Two functions f (the player's) and g (its model of the opponent), each valued for its owner, sum at a
@@ -66,17 +68,18 @@ func (b featureBounder) intervals(p games.Position, depth int, low, high []float
 	return true
 }
 
-// featureBounderOf returns the bounder of g's features; a game without one has no known bound.
+// featureBounderOf returns the bounder of g's features, known for the games whose feature sets the bounders
+// below were written for; a game without one has no known bound.
 func featureBounderOf(g games.Game) featureBounder {
 	names := g.FeatureNames()
-	switch g.Name() {
-	case "checkers":
+	switch g.(type) {
+	case checkers.Game:
 		return checkersBounder(names)
-	case "chess":
+	case chess.Game:
 		return chessBounder(names)
-	case "connect4":
+	case connect4.Game:
 		return connect4Bounder(names)
-	case "tictactoe":
+	case tictactoe.Game:
 		return tictactoeBounder(names)
 	}
 	return featureBounder{known: make([]bool, len(names)), nonNegative: make([]bool, len(names)),

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 
+	"dossier/bots/connect4solver"
 	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
@@ -143,7 +144,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 	}
 	opts.Contempt = cfg.Contempt
 	weak, label := cfg.Weakens()
-	solver := preset.Solver && g.Name() == "connect4" && !weak
+	solver := preset.Solver && connect4solver.Solves(g) && !weak
 	solverMB := max(opts.HashMB-opts.HashMB/4, 1)
 	if solver {
 		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
@@ -158,7 +159,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 		w := newWeakSearcher(g, s, opts.HashMB)
 		w.label = label
 		if cfg.LimitStrength {
-			w.handicap = HandicapForElo(cfg.Elo) * w.rules.unit
+			w.handicap = HandicapForElo(cfg.Elo) * w.rules.Unit
 		}
 		return w, nil
 	}

@@ -5,9 +5,9 @@ package searchers
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"dossier/bots/connect4solver"
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/connect4"
@@ -31,64 +31,14 @@ const (
 	MaxElo = 2600
 )
 
-// strengthRules are a game's safety rules in its evaluation's units: what no handicap may break.
-type strengthRules struct {
-	// unit is a pawn, a man: the scale the other fields are written in.
-	unit float64
-	// bound is how far below the best a move may be valued (the B), and wonBound the same once
-	// the best is worth won or more, so that a won game is not given back.
-	bound, wonBound float64
-	// won is the lead from which the position counts as won, lost the deficit from which it counts as
-	// lost: no move may go from above -lost to -lost or below.
-	won, lost float64
-	// endgamePieces: with at most this many pieces on the board (kings included) and a won lead the best
-	// move is played, so that won endgames are mated; 0 turns the rule off.
-	endgamePieces int
-	// lines is how many root moves the search values.
-	lines int
-	// maxLearned is the largest handicap the even mode learns: beyond the bound, a handicap no longer makes
-	// single moves worse but lets the game fall further behind before the best moves come back.
-	maxLearned float64
-}
-
-// rulesFor returns the safety rules of a game.
-func rulesFor(g games.Game) strengthRules {
-	switch g.Name() {
-	case "chess":
-		return strengthRules{unit: 100, bound: 120, wonBound: 50, won: 300, lost: 200, endgamePieces: 6, lines: 3,
-			maxLearned: 300}
-	case "checkers":
-		// A man ahead usually wins in checkers; the kings endgame must be played out exactly.
-		return strengthRules{unit: 100, bound: 120, wonBound: 50, won: 100, lost: 150, endgamePieces: 6, lines: 6,
-			maxLearned: 150}
-	case "connect4":
-		// The sophisticated evaluation weighs a three-stone window 25; the solver keeps the exact value.
-		return strengthRules{unit: 25, bound: 40, wonBound: 15, won: 75, lost: 50, lines: 7, maxLearned: 50}
-	}
-	return strengthRules{unit: 1, bound: 1.5, wonBound: 0.5, won: 3, lost: 2, lines: 9, maxLearned: 2}
-}
-
-// wonBoundFor is how far below the best a move may be valued once the position is won, under handicap h:
-// wonBound, so that a won game is not given back, until the learned handicap exceeds the bound; beyond it
-// the opponent is one that culling at the bound still beats game after game (Stockfish at UCI_Elo 1350
-// blunders into lost positions), and a won game must then be allowed to slip back towards even, by what
-// the handicap exceeds the bound, up to the bound itself: never to a lost position (safeLine), never a
-// won endgame or a forced mate (chooseLine's first rules).
-func (r strengthRules) wonBoundFor(h float64) float64 {
-	return min(r.bound, r.wonBound+max(0, h-r.bound))
-}
-
-// maxHandicap is the largest handicap in a game's units.
-func (r strengthRules) maxHandicap() float64 { return r.maxLearned }
-
 // maxLearnedHandicap returns the largest handicap the even mode learns in g, in pawns (the game's units).
 func MaxLearnedHandicap(g games.Game) float64 {
-	r := rulesFor(g)
-	return r.maxHandicap() / r.unit
+	r := presets.Strength(g)
+	return r.MaxHandicap() / r.Unit
 }
 
 // setHandicapPawns sets the handicap of the next searches, given in pawns (the game's units).
-func (w *WeakSearcher) SetHandicapPawns(h float64) { w.handicap = h * w.rules.unit }
+func (w *WeakSearcher) SetHandicapPawns(h float64) { w.handicap = h * w.rules.Unit }
 
 // eloTable is the calibration of UCI_Elo: the handicap (in pawns, times the game's unit) that plays at
 // each rating, interpolated linearly in between. The way to measure it is the ladder (tests/ladder.sh):
@@ -161,23 +111,23 @@ type choice struct {
 //     and top culling picks the line valued nearest to best - handicap among the safe lines: not more than the bound
 //     (wonBoundFor once won) below the best, not lost unless the best is, never a forced loss unless every
 //     line is one.
-func chooseLine(lines []engine.RootLine, h float64, rules strengthRules, pieces int) choice {
+func chooseLine(lines []engine.RootLine, h float64, rules presets.StrengthRules, pieces int) choice {
 	best := lines[0].Score
 	switch {
 	case best >= engine.MateBound:
 		return choice{reason: "a forced win"}
-	case best >= rules.won && rules.endgamePieces > 0 && pieces >= 0 && pieces <= rules.endgamePieces:
+	case best >= rules.Won && rules.EndgamePieces > 0 && pieces >= 0 && pieces <= rules.EndgamePieces:
 		return choice{reason: "a won endgame"}
-	case best < -rules.unit/4-h:
+	case best < -rules.Unit/4-h:
 		return choice{reason: "behind"}
 	case h <= 0:
 		return choice{reason: "no handicap"}
 	}
-	bound := rules.bound
-	if best >= rules.won {
-		bound = rules.wonBoundFor(h)
+	bound := rules.Bound
+	if best >= rules.Won {
+		bound = rules.WonBoundFor(h)
 	}
-	eff := min(h+max(0, best-rules.unit/4)/2, bound)
+	eff := min(h+max(0, best-rules.Unit/4)/2, bound)
 	target := best - eff
 	pick, nearest := 0, math.Inf(1)
 	for i, l := range lines {
@@ -192,51 +142,16 @@ func chooseLine(lines []engine.RootLine, h float64, rules strengthRules, pieces 
 }
 
 // safeLine reports whether a line valued v may be played when the best is valued best.
-func safeLine(v, best, bound float64, rules strengthRules) bool {
+func safeLine(v, best, bound float64, rules presets.StrengthRules) bool {
 	switch {
 	case v < best-bound:
 		return false // more than the bound below the best: a blunder a beginner would see
 	case v <= -engine.MateBound && best > -engine.MateBound:
 		return false // a forced loss where the best line is none
-	case v <= -rules.lost && best > -rules.lost:
+	case v <= -rules.Lost && best > -rules.Lost:
 		return false // a drawn or won position turned into a lost one
 	}
 	return true
-}
-
-// pieceCount counts the pieces on the board from the position's FEN (kings included), or -1 for a game
-// where the endgame rule does not apply.
-func pieceCount(p games.Position, game string) int {
-	fen := p.FEN()
-	switch game {
-	case "chess":
-		board, _, _ := strings.Cut(fen, " ")
-		n := 0
-		for _, r := range board {
-			if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
-				n++
-			}
-		}
-		return n
-	case "checkers":
-		// W:W21,22,K5:B1,2 (ranges like 1-4 count each square).
-		n := 0
-		for _, field := range strings.Split(fen, ":")[1:] {
-			for _, sq := range strings.Split(strings.TrimLeft(field, "WB"), ",") {
-				sq = strings.TrimPrefix(strings.TrimSpace(sq), "K")
-				if lo, hi, ok := strings.Cut(sq, "-"); ok {
-					var a, b int
-					if _, err := fmt.Sscanf(lo+" "+hi, "%d %d", &a, &b); err == nil && b >= a {
-						n += b - a + 1
-					}
-				} else if sq != "" {
-					n++
-				}
-			}
-		}
-		return n
-	}
-	return -1
 }
 
 // weakSearcher plays below full strength: it asks the search for the values of several root moves and
@@ -244,7 +159,7 @@ func pieceCount(p games.Position, game string) int {
 // move within its budget, keeps the position's theoretical value.
 type WeakSearcher struct {
 	game     games.Game
-	rules    strengthRules
+	rules    presets.StrengthRules
 	inner    engine.Searcher
 	solver   *connect4solver.Solver // Connect-Four only
 	handicap float64                // in the game's units; set before each search
@@ -257,8 +172,8 @@ type WeakSearcher struct {
 
 // newWeakSearcher wraps an alpha-beta searcher of g.
 func newWeakSearcher(g games.Game, inner engine.Searcher, hashMB int) *WeakSearcher {
-	w := &WeakSearcher{game: g, rules: rulesFor(g), inner: inner}
-	if g.Name() == "connect4" {
+	w := &WeakSearcher{game: g, rules: presets.Strength(g), inner: inner}
+	if connect4solver.Solves(g) {
 		w.solver = connect4solver.New(max(hashMB/4, 1))
 	}
 	return w
@@ -277,14 +192,14 @@ func (w *WeakSearcher) NewGame() {
 // handicap it is the full-strength search: the lines would cost depth and change nothing.
 func (w *WeakSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	r := w.rules
-	wonEndgame := w.hasLast && w.last >= r.won && r.endgamePieces > 0 && pieceCount(p, w.game.Name()) <= r.endgamePieces
-	behind := w.hasLast && (w.last < -r.unit/4-w.handicap || w.last >= engine.MateBound)
+	wonEndgame := w.hasLast && w.last >= r.Won && r.EndgamePieces > 0 && games.PieceCount(p) <= r.EndgamePieces
+	behind := w.hasLast && (w.last < -r.Unit/4-w.handicap || w.last >= engine.MateBound)
 	if w.handicap <= 0 || behind || wonEndgame {
 		res := w.inner.Search(p, ctl, report)
 		w.last, w.hasLast = res.Score, res.Move != games.NoMove
 		return res
 	}
-	k := max(w.rules.lines, ctl.Limits().MultiPV)
+	k := max(w.rules.Lines, ctl.Limits().MultiPV)
 	res := w.inner.Search(p, ctl.WithMultiPV(k), report)
 	w.last, w.hasLast = res.Score, res.Move != games.NoMove
 	if len(res.Lines) < 2 {
@@ -295,7 +210,7 @@ func (w *WeakSearcher) Search(p games.Position, ctl *engine.Control, report func
 	if w.solver != nil {
 		lines, note = w.keepTheoreticalValue(p, ctl, lines)
 	}
-	c := chooseLine(lines, w.handicap, w.rules, pieceCount(p, w.game.Name()))
+	c := chooseLine(lines, w.handicap, w.rules, games.PieceCount(p))
 	chosen := lines[c.line]
 	if report != nil {
 		report(engine.Info{Text: fmt.Sprintf("%s: handicap %.0f, %s, line %s giving up %.0f%s", w.label, w.handicap,
