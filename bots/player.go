@@ -12,6 +12,7 @@ import (
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory/learn"
 	"dossier/play"
 
 	"go.uber.org/zap"
@@ -69,7 +70,7 @@ type Player struct {
 	recall   *recall // the game memory of the opponent, nil without one
 	// even holds the even-game state of each opponent met (by key), read from the memory when first needed,
 	// and evenTC is the current game's time control, which picks the record.
-	even   map[string]*EvenState
+	even   map[string]*learn.EvenState
 	evenTC string
 	// learning is the current game's learning worker (nil: none), prepared the opponent's learners and auto's
 	// choice read at the new game, auto the choice of the game in progress (see learning.go, auto.go).
@@ -205,7 +206,7 @@ func (p *Player) Options() []play.Option {
 			func(v string) { p.configure(func(c *searchers.Config) { c.Mode = v }) }),
 		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,
 			func(on bool) { p.configure(func(c *searchers.Config) { c.LimitStrength = on }) }),
-		play.SpinOption("UCI_Elo", elo, searchers.MinElo, searchers.MaxElo, func(n int) { p.configure(func(c *searchers.Config) { c.Elo = n }) }),
+		play.SpinOption("UCI_Elo", elo, learn.MinElo, learn.MaxElo, func(n int) { p.configure(func(c *searchers.Config) { c.Elo = n }) }),
 		play.SpinOption("MultiPV", max(cfg.MultiPV, 1), 1, maxMultiPV,
 			func(n int) { p.configure(func(c *searchers.Config) { c.MultiPV = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),

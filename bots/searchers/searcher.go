@@ -13,6 +13,7 @@ import (
 	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory/learn"
 )
 
 // maxDepthCap bounds the depth cap of a configuration (the Depth option, a model's depths).
@@ -159,7 +160,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 		w := newWeakSearcher(g, s, opts.HashMB)
 		w.label = label
 		if cfg.LimitStrength {
-			w.handicap = HandicapForElo(cfg.Elo) * w.rules.Unit
+			w.handicap = learn.HandicapForElo(cfg.Elo) * w.rules.Unit
 		}
 		return w, nil
 	}
@@ -173,7 +174,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 func (cfg Config) Weakens() (bool, string) {
 	switch {
 	case cfg.LimitStrength:
-		return true, fmt.Sprintf("UCI_Elo %d", max(MinElo, min(cfg.Elo, MaxElo)))
+		return true, fmt.Sprintf("UCI_Elo %d", max(learn.MinElo, min(cfg.Elo, learn.MaxElo)))
 	case strings.EqualFold(cfg.Mode, EvenMode):
 		return true, EvenMode
 	}
