@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-
 )
 
 // EvenModel is the memory's model name of the even-game state.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
 )
 
 func TestEvenUpdateRule(t *testing.T) {
