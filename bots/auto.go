@@ -138,7 +138,7 @@ func chooseAuto(l *learners) autoChoice {
 	case learn.ModelDepth:
 		c.Search, c.Live = searchers.OMSearch, l.depthLive
 	case searchers.DiscrepancyModelName:
-		c.Search, c.Live = searchers.MEUSearch, l.disc
+		c.Search, c.Live = searchers.MEUSearch, searchers.LiveReplies(l.disc)
 	default:
 		alpha.Why = fmt.Sprintf("auto: alphabeta (the best model, %s, has no search)", best.model)
 		return alpha

@@ -15,7 +15,6 @@ import (
 
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
-	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
 	"dossier/memory/learn"
@@ -61,7 +60,7 @@ type learners struct {
 	depth   int
 	types   *learn.TypeLearner
 	depthL  *learn.DepthLearner
-	disc    *DiscrepancyLearner
+	disc    *learn.DiscrepancyLearner
 	minimax *learn.RankModel
 	// depthModels are the rank models of our evaluation at each depth the depth learner names.
 	depthModels map[int]*learn.RankModel
@@ -156,16 +155,16 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 		l.depthL = dl
 	}
 	latest(searchers.DiscrepancyModelName, func(raw json.RawMessage) bool {
-		var c searchers.DiscrepancyCounts
+		var c learn.DiscrepancyCounts
 		if json.Unmarshal(raw, &c) != nil || c.Check() != nil || c.Game != g.Name() || c.Evaluation != our.Name {
 			return false
 		}
-		dl, err := restoreDiscrepancyLearner(g, &c)
+		dl, err := searchers.RestoreDiscrepancyLearner(g, &c, 1)
 		l.disc = dl
 		return err == nil
 	})
 	if l.disc == nil {
-		dl, err := NewDiscrepancyLearner(g, DiscrepancyLearnerConfig{Preset: our.Name, Depth: d, HashMB: 1, Opponent: key})
+		dl, err := searchers.NewDiscrepancyLearner(g, our.Name, 1, learn.DiscrepancyLearnerConfig{Depth: d, Opponent: key})
 		if err != nil {
 			return nil, err
 		}
@@ -184,31 +183,6 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 	}
 	l.publishTypes(true)
 	l.depthLive.set(searchers.ModelSpec{Terms: []searchers.ModelTerm{{Name: our.Name, Depth: l.depthL.Depth(), Text: our.Name}}}, nil)
-	return l, nil
-}
-
-// restoreDiscrepancyLearner returns a discrepancy learner that goes on from stored counts.
-func restoreDiscrepancyLearner(g games.Game, c *searchers.DiscrepancyCounts) (*DiscrepancyLearner, error) {
-	l, err := NewDiscrepancyLearner(g, DiscrepancyLearnerConfig{Preset: c.Evaluation, Depth: c.Depth, Edges: c.Edges,
-		BandPlies: c.BandPlies, HashMB: 1, Opponent: c.Opponent})
-	if err != nil {
-		return nil, err
-	}
-	if l.counts.ReplyDepth != c.ReplyDepth {
-		return nil, errors.New("the counts were measured at another depth")
-	}
-	counts := *c
-	counts.Edges = slices.Clone(c.Edges)
-	counts.Counts = cloneTable(c.Counts)
-	counts.Offered = cloneTable(c.Offered)
-	for len(counts.Offered) < len(counts.Counts) {
-		counts.Offered = append(counts.Offered, make([]float64, counts.Ranges()))
-	}
-	model, err := counts.Model()
-	if err != nil {
-		return nil, err
-	}
-	l.counts, l.model = &counts, model
 	return l, nil
 }
 
@@ -247,7 +221,7 @@ func (l *learners) publishTypes(force bool) {
 // discrepancyMoveModel is the discrepancy learner as the yardstick sees it: the probabilities MEU gives the
 // replies, from their values for us.
 type discrepancyMoveModel struct {
-	l      *DiscrepancyLearner
+	l      *learn.DiscrepancyLearner
 	values [games.MaxMoves]float64
 }
 
@@ -480,9 +454,7 @@ func (w *learning) finish(wait time.Duration) (learn.GameYardstick, map[string]j
 	if w.l == nil {
 		return w.yard, nil, w.err
 	}
-	w.l.disc.mu.Lock()
-	w.l.disc.counts.Games++
-	w.l.disc.mu.Unlock()
+	w.l.disc.CountGame()
 	states, err := w.l.states()
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -686,5 +658,3 @@ func (p *Player) finishLearning(w *learning) {
 	}
 	p.prepared = nil
 }
-
-var _ engine.MoveProbabilities = (*DiscrepancyLearner)(nil)

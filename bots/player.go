@@ -247,7 +247,7 @@ func (p *Player) checkModel() error {
 	for _, t := range model.Terms {
 		switch {
 		case t.Path != "":
-			counts, err := searchers.LoadDiscrepancyCounts(t.Path)
+			counts, err := learn.LoadDiscrepancyCounts(t.Path)
 			if err != nil {
 				return fmt.Errorf("opponent model term %s: %w", searchers.ShortQuote(t.Text), err)
 			}

@@ -3,6 +3,7 @@ package match
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -115,4 +116,41 @@ func RandomOpening(start games.Position, plies int, rng *rand.Rand) (games.Posit
 // games run in parallel.
 func openingRNG(seed uint64, pair int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(pair)))
+}
+
+// DistinctRandomStarts returns count distinct random starting configurations of g (for training a learner): the i-th
+// has plies[i % len(plies)] random legal moves played from the start (Sen & Arora's n in {2, 4, ..., 16}),
+// drawn from a source seeded by seed and i, and leaves the game going.
+func DistinctRandomStarts(g games.Game, plies []int, count int, seed uint64) ([]games.Position, error) {
+	if len(plies) == 0 {
+		return nil, errors.New("starting configurations: no numbers of plies given")
+	}
+	for _, n := range plies {
+		if n < 0 {
+			return nil, fmt.Errorf("starting configurations: %d plies is negative", n)
+		}
+	}
+	const triesPerStart = 200
+	seen := map[string]bool{}
+	out := make([]games.Position, 0, count)
+	for i := 0; i < count; i++ {
+		n := plies[i%len(plies)]
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		found := false
+		for try := 0; try < triesPerStart && !found; try++ {
+			p, err := RandomOpening(g.Start(), n, rng)
+			if err != nil {
+				return nil, fmt.Errorf("starting configuration %d: %w", i+1, err)
+			}
+			if key := p.FEN(); !seen[key] {
+				seen[key], found = true, true
+				out = append(out, p)
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("starting configuration %d: no new position after %d random plies in %d tries (too few such positions)",
+				i+1, n, triesPerStart)
+		}
+	}
+	return out, nil
 }

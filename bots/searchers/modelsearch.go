@@ -8,6 +8,7 @@ import (
 	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory/learn"
 )
 
 // modelEnv is what every model searcher is built from: the game, our evaluation, how the game's
@@ -147,7 +148,7 @@ func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error
 	}
 	if !model.IsZero() && model.Terms[0].Path != "" {
 		t := model.Terms[0]
-		counts, err := LoadDiscrepancyCounts(t.Path)
+		counts, err := learn.LoadDiscrepancyCounts(t.Path)
 		if err != nil {
 			return nil, fmt.Errorf("opponent model term %s: %w", ShortQuote(t.Text), err)
 		}

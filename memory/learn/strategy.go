@@ -9,11 +9,11 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
-
 	"dossier/engine"
 	"dossier/games"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
 )
 
 // ModelStrategy names a learned Strategy in memory.ModelUpdate events.
