@@ -61,9 +61,9 @@ type learners struct {
 	types   *learn.TypeLearner
 	depthL  *learn.DepthLearner
 	disc    *learn.DiscrepancyLearner
-	minimax *learn.RankModel
+	minimax *learn.FalliblePlayer
 	// depthModels are the rank models of our evaluation at each depth the depth learner names.
-	depthModels map[int]*learn.RankModel
+	depthModels map[int]*learn.FalliblePlayer
 	// yardsticks are the opponent's yardsticks of this game stored so far, oldest first (for Search auto).
 	yardsticks []learn.GameYardstick
 	// typesLive and depthLive are the live models auto hands to PrOM and OM.
@@ -101,7 +101,7 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 		return nil, fmt.Errorf("no presets for %s", g.Name())
 	}
 	d := learnerDepth(g)
-	l := &learners{key: key, game: g, our: our, depth: d, depthModels: map[int]*learn.RankModel{},
+	l := &learners{key: key, game: g, our: our, depth: d, depthModels: map[int]*learn.FalliblePlayer{},
 		typesLive: &learnedLive{}, depthLive: &learnedLive{}}
 	latest := func(name string, accept func(json.RawMessage) bool) {
 		points := models[name]
@@ -126,10 +126,10 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 		return err == nil
 	})
 	if l.types == nil {
-		var types []learn.Player
+		var types []learn.MinimaxPlayer
 		for _, p := range ofGame {
 			for _, depth := range typeDepths(g) {
-				types = append(types, learn.Player{Eval: p.Eval, Depth: depth})
+				types = append(types, learn.MinimaxPlayer{Eval: p.Eval, Depth: depth})
 			}
 		}
 		tl, err := learn.NewTypeLearner(g, learn.TypeLearnerState{Types: types, Mode: learn.SlowLearning, Rate: typeRate, PS: typePS})
@@ -170,7 +170,7 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 		}
 		l.disc = dl
 	}
-	mm, err := learn.MinimaxModel(g, learn.Player{Eval: our.Eval, Depth: d})
+	mm, err := learn.MinimaxModel(g, learn.MinimaxPlayer{Eval: our.Eval, Depth: d})
 	if err != nil {
 		return nil, err
 	}
@@ -234,12 +234,12 @@ func (m *discrepancyMoveModel) MoveProbabilities(p games.Position, moves []games
 }
 
 // depthModel returns the rank model of our evaluation at the learned depth.
-func (l *learners) depthModel() (*learn.RankModel, error) {
+func (l *learners) depthModel() (*learn.FalliblePlayer, error) {
 	d := l.depthL.Depth()
 	if m, ok := l.depthModels[d]; ok {
 		return m, nil
 	}
-	m, err := learn.NewRankModel(l.game, learn.Player{Eval: l.our.Eval, Depth: d}, typePS)
+	m, err := learn.NewFalliblePlayer(l.game, learn.MinimaxPlayer{Eval: l.our.Eval, Depth: d}, typePS)
 	if err != nil {
 		return nil, err
 	}
