@@ -1,6 +1,6 @@
 // The Player's side of the per-opponent memory: opening it when first needed, filing the game's life cycle as
 // memory events in the background, and waiting for a move's commit only when the search is over.
-package bots
+package player
 
 import (
 	"context"
@@ -60,7 +60,7 @@ type dossier struct {
 
 // UseMemory turns the memory on or off or moves it; the memory opens when first needed (a new game, the
 // opponent's name, a game's start). A memory the Player opened before is closed first.
-func (p *Player) UseMemory(cfg MemoryConfig) error {
+func (p *Engine) UseMemory(cfg MemoryConfig) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	err := p.dossier.close()
@@ -72,7 +72,7 @@ func (p *Player) UseMemory(cfg MemoryConfig) error {
 }
 
 // memoryConfig returns the memory's configuration.
-func (p *Player) memoryConfig() MemoryConfig {
+func (p *Engine) memoryConfig() MemoryConfig {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.dossier.cfg
@@ -80,7 +80,7 @@ func (p *Player) memoryConfig() MemoryConfig {
 
 // changeMemory changes the memory's configuration (the Memory and MemoryPath options); the memory reopens when
 // next needed.
-func (p *Player) changeMemory(change func(*MemoryConfig)) {
+func (p *Engine) changeMemory(change func(*MemoryConfig)) {
 	p.mu.Lock()
 	cfg := p.dossier.cfg
 	p.mu.Unlock()
@@ -93,7 +93,7 @@ func (p *Player) changeMemory(change func(*MemoryConfig)) {
 }
 
 // Memory returns the memory the Player files into, or nil when it has none (off, or it failed to open).
-func (p *Player) Memory() *memory.Memory {
+func (p *Engine) Memory() *memory.Memory {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.dossier.mem
@@ -101,7 +101,7 @@ func (p *Player) Memory() *memory.Memory {
 
 // OpenMemory opens the memory now if it is on and not open yet, and returns why it cannot be opened (nil when
 // it is open or off); the Player plays on without it either way.
-func (p *Player) OpenMemory() error {
+func (p *Engine) OpenMemory() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.dossier.ensureOpen()
@@ -112,7 +112,7 @@ func (p *Player) OpenMemory() error {
 }
 
 // memoryNotice returns, once, what the front end should be told about the memory.
-func (p *Player) memoryNotice() string {
+func (p *Engine) memoryNotice() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := p.dossier.notice
@@ -216,7 +216,7 @@ func (d *dossier) gameOver(end play.GameEnd) {
 // afterSearch keeps the search's expected reply for the opponent's next move, then waits (briefly, see
 // commitWait) for the events recorded before it, so that an observed move is committed before the bestmove
 // that answers it.
-func (p *Player) afterSearch(pos games.Position, res engine.Result) {
+func (p *Engine) afterSearch(pos games.Position, res engine.Result) {
 	p.mu.Lock()
 	d := &p.dossier
 	if d.gameID != "" && d.start != nil {

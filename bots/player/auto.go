@@ -1,6 +1,6 @@
 // Search auto: at each game's start, the model search whose model predicted this opponent better than minimax
 // did in its recent games, with the learned model handed over live; alpha-beta when the evidence is not there.
-package bots
+package player
 
 import (
 	"fmt"
@@ -233,7 +233,7 @@ func (s *autoSearcher) NewGame() {
 
 // newSearcherLocked builds the Player's searcher (p.mu held): Search auto when it is set, or when the memory
 // is on and no search was set; NewSearcher's otherwise.
-func (p *Player) newSearcherLocked() (engine.Searcher, error) {
+func (p *Engine) newSearcherLocked() (engine.Searcher, error) {
 	cfg := p.cfg
 	if cfg.Search == "" && p.dossier.cfg.Enabled && cfg.Model == "" {
 		cfg.Search = searchers.AutoSearch
@@ -246,11 +246,11 @@ func (p *Player) newSearcherLocked() (engine.Searcher, error) {
 }
 
 // autoChoice returns what Search auto plays in the game in progress.
-func (p *Player) autoChoice() autoChoice {
+func (p *Engine) autoChoice() autoChoice {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.auto
 }
 
 // AutoChoice returns, in words, what Search auto plays in the game in progress and why ("" before a game).
-func (p *Player) AutoChoice() string { return p.autoChoice().Why }
+func (p *Engine) AutoChoice() string { return p.autoChoice().Why }

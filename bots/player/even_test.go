@@ -1,5 +1,5 @@
 // The even-game mode in the Player: its state persists in the memory and plays from the next game on.
-package bots
+package player
 
 import (
 	"testing"
@@ -17,7 +17,7 @@ func TestEvenStatePersists(t *testing.T) {
 	g := chess.Game{}
 	rival := play.Opponent{Name: "Rival Engine", Kind: play.Computer}
 	const tc = "10+0.1"
-	first := NewPlayer(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
+	first := New(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
 	if err := first.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestEvenStatePersists(t *testing.T) {
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
-	second := NewPlayer(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
+	second := New(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
 	if err := second.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestEvenStatePersists(t *testing.T) {
 		t.Errorf("a new time control starts at %+v, want rating %v", other, want.Rating)
 	}
 	// A strongest-mode Player learns nothing.
-	plain := NewPlayer(g, searchers.Config{HashMB: 1})
+	plain := New(g, searchers.Config{HashMB: 1})
 	plain.SetOpponent(rival)
 	plain.NewGame(g)
 	plain.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start(), TimeControl: tc})

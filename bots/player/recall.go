@@ -1,7 +1,7 @@
 // Game memory: what the Player remembers of its earlier games against the opponent. Where a won game went
 // through the position, it plays the move that won again; where a lost game did, it leaves that game's line,
 // each time only when its own search values the move within MemoryRisk of its best.
-package bots
+package player
 
 import (
 	"fmt"
@@ -60,7 +60,7 @@ func newRecall(key string, g games.Game, stored []memory.Game) *recall {
 // loadRecall reads the opponent's games from the memory, when it has one and the opponent gave a name (games
 // against unnamed opponents are not one opponent's). It runs at a new game and when the opponent is named, never
 // on the clock.
-func (p *Player) loadRecall() {
+func (p *Engine) loadRecall() {
 	p.mu.Lock()
 	mem, key, g, log := p.dossier.mem, p.opponentKeyLocked(), p.game, p.dossier.log
 	p.mu.Unlock()
@@ -78,7 +78,7 @@ func (p *Player) loadRecall() {
 }
 
 // setRecall installs a game memory.
-func (p *Player) setRecall(r *recall) {
+func (p *Engine) setRecall(r *recall) {
 	p.mu.Lock()
 	p.recall = r
 	p.mu.Unlock()
@@ -89,7 +89,7 @@ func (p *Player) setRecall(r *recall) {
 // the one of a lost game, the best other move. It searches again, restricted to those moves, only in such
 // positions, and compares the values at the deepest depth both searches completed (main kept the first
 // search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
-func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
+func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
 	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
 	r, risk, game := p.recall, float64(p.memoryRiskLocked()), p.game.Name()

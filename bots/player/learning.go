@@ -1,7 +1,7 @@
 // Online learning of each opponent inside the Player: one background worker per game learns from the queue of
 // the opponent's moves, scores every model on each move before it learns from it (the per-game yardstick), and
 // files the learners' states and the yardstick in the opponent's profile.
-package bots
+package player
 
 import (
 	"encoding/json"
@@ -463,7 +463,7 @@ func (w *learning) finish(wait time.Duration) (learn.GameYardstick, map[string]j
 
 // learnerKey is the opponent key learning files under (p.mu held): the name the front end gave, or for an
 // unnamed opponent the stored opponent it was identified as, play.UnknownKey before that.
-func (p *Player) learnerKey() string { return p.opponentKeyLocked() }
+func (p *Engine) learnerKey() string { return p.opponentKeyLocked() }
 
 // learnPrep is what prepareLearning read for an opponent and a game, off the clock.
 type learnPrep struct {
@@ -475,7 +475,7 @@ type learnPrep struct {
 // prepareLearning reads the opponent's learned models and yardsticks from the memory and decides what Search
 // auto plays: at a new game and when the opponent is named, never on the clock. Without a memory it forgets
 // what it had.
-func (p *Player) prepareLearning() {
+func (p *Engine) prepareLearning() {
 	p.mu.Lock()
 	mem, key, g, log, cfg := p.dossier.mem, p.learnerKey(), p.game, p.dossier.log, p.cfg
 	prep := p.prepared
@@ -528,7 +528,7 @@ func loadLearning(mem *memory.Memory, key string, g games.Game, our presets.Pres
 
 // startLearning starts the game's worker (p.mu held) with the learners read at the new game, or, when the
 // game started without one (or for another opponent), read now in the background: auto then plays alpha-beta.
-func (p *Player) startLearning() {
+func (p *Engine) startLearning() {
 	p.stopLearning()
 	p.autoSerial++
 	p.auto = autoChoice{Search: searchers.AlphaBetaSearch, Why: "auto: alphabeta (no memory)", Serial: p.autoSerial}
@@ -569,7 +569,7 @@ func (p *Player) startLearning() {
 
 // stopLearning drops the worker of a game that was never reported over (p.mu held): what it learned is saved
 // as a mid-game state, in the background.
-func (p *Player) stopLearning() {
+func (p *Engine) stopLearning() {
 	w := p.learning
 	p.learning = nil
 	if w != nil {
@@ -579,7 +579,7 @@ func (p *Player) stopLearning() {
 
 // saveLearning stops a game's worker (without p.mu), waiting for the moves queued as the end of a game does,
 // and files the learners' states as mid-game states.
-func (p *Player) saveLearning(w *learning) {
+func (p *Engine) saveLearning(w *learning) {
 	if w == nil {
 		return
 	}
@@ -604,7 +604,7 @@ func (w *learning) key() string {
 }
 
 // queueLearning hands an observed opponent move to the worker (p.mu held).
-func (p *Player) queueLearning(om play.ObservedMove, rec *memory.MoveRecord) {
+func (p *Engine) queueLearning(om play.ObservedMove, rec *memory.MoveRecord) {
 	if p.learning != nil {
 		p.learning.add(learnItem{pos: om.Before.Clone(), move: om.Move, ply: om.Ply, rec: rec})
 	}
@@ -613,7 +613,7 @@ func (p *Player) queueLearning(om play.ObservedMove, rec *memory.MoveRecord) {
 // learnedMove is the worker's sink: it files the move again with the probability the model in use gave it
 // (a move's record sits under its own key, so the second write replaces the first) unless the move was taken
 // back meanwhile, and the learners' states when given.
-func (p *Player) learnedMove(w *learning, it learnItem, prob float64, states map[string]json.RawMessage) {
+func (p *Engine) learnedMove(w *learning, it learnItem, prob float64, states map[string]json.RawMessage) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if it.rec != nil && prob >= 0 && w.gameID != "" {
@@ -634,7 +634,7 @@ func (p *Player) learnedMove(w *learning, it learnItem, prob float64, states map
 
 // finishLearning waits for the game's worker (bounded by learnWait, never under p.mu) and files the learners'
 // states and the game's yardstick with the game's ID.
-func (p *Player) finishLearning(w *learning) {
+func (p *Engine) finishLearning(w *learning) {
 	if w == nil {
 		return
 	}

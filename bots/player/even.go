@@ -1,7 +1,7 @@
 // The even-game mode's learning: a handicap per opponent and time control, adjusted after every result as
 // dynamic scripting with top culling adjusts its weight cap, with a rating estimate of the opponent, kept in
 // the memory as the "even" model.
-package bots
+package player
 
 import (
 	"encoding/json"
@@ -16,7 +16,7 @@ import (
 
 // evenState returns the even-game state of the opponent key, read from the memory when first needed (a
 // fresh state when the memory has none or cannot be read, which is logged). p.mu must be held.
-func (p *Player) evenState(key string) *learn.EvenState {
+func (p *Engine) evenState(key string) *learn.EvenState {
 	if s, ok := p.even[key]; ok {
 		return s
 	}
@@ -46,7 +46,7 @@ func playsEven(cfg searchers.Config) bool {
 
 // evenHandicap sets the weak searcher's handicap from the current opponent's record at the current time
 // control. p.mu must be held.
-func (p *Player) evenHandicap(s engine.Searcher) {
+func (p *Engine) evenHandicap(s engine.Searcher) {
 	w, ok := s.(*searchers.WeakSearcher)
 	if !ok || !playsEven(p.cfg) {
 		return
@@ -57,7 +57,7 @@ func (p *Player) evenHandicap(s engine.Searcher) {
 
 // evenResult updates the current opponent's even-game record with a finished game's result and files the
 // new state in the memory after the game gameID. p.mu must be held.
-func (p *Player) evenResult(score float64, gameID string) {
+func (p *Engine) evenResult(score float64, gameID string) {
 	if !playsEven(p.cfg) || score < 0 {
 		return
 	}
@@ -74,7 +74,7 @@ func (p *Player) evenResult(score float64, gameID string) {
 
 // EvenRecord returns a copy of the even-game record against an opponent at a time control, as the Player
 // knows it now (reading the memory when first needed).
-func (p *Player) EvenRecord(o play.Opponent, timeControl string) learn.EvenRecord {
+func (p *Engine) EvenRecord(o play.Opponent, timeControl string) learn.EvenRecord {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return *p.evenState(o.Key()).Record(timeControl)

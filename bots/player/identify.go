@@ -1,6 +1,6 @@
 // The Player's identifier of an unnamed opponent: built from the memory off the clock, fed every observed
 // move, announced in the next search's info.
-package bots
+package player
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ type identifyState struct {
 // prepareIdentifier builds the identifier from the memory when the opponent gave no name and there is none for
 // this game yet, and drops it when the opponent is named. It reads the memory, so it runs off the clock (a new
 // game, the opponent's name).
-func (p *Player) prepareIdentifier() {
+func (p *Engine) prepareIdentifier() {
 	p.mu.Lock()
 	mem, unnamed, g, log := p.dossier.mem, p.opponent.Key() == play.UnknownKey, p.game, p.dossier.log
 	have := p.ident.id != nil && p.ident.id.Game() == g.Name()
@@ -82,7 +82,7 @@ func (s *identifyState) takeBack(keep int) {
 // unnamed opponent the identifier has named, the identified opponent's, so that the next game against it
 // plays its game memory and learns into its models (identification is only ever used from a new game on:
 // what is read for it comes from the memory, off the clock).
-func (p *Player) opponentKeyLocked() string {
+func (p *Engine) opponentKeyLocked() string {
 	key := p.opponent.Key()
 	if key == play.UnknownKey && p.ident.id != nil {
 		if c, ok := p.ident.id.Identified(); ok && c.Key != learn.NewOpponentKey {
@@ -93,7 +93,7 @@ func (p *Player) opponentKeyLocked() string {
 }
 
 // reportIdentified tells the front end, once, that the unnamed opponent was identified.
-func (p *Player) reportIdentified(report func(engine.Info)) {
+func (p *Engine) reportIdentified(report func(engine.Info)) {
 	p.mu.Lock()
 	n := p.ident.notice
 	p.ident.notice = ""
@@ -106,7 +106,7 @@ func (p *Player) reportIdentified(report func(engine.Info)) {
 // Identified returns the stored opponent the unnamed opponent was identified as (its posterior above the
 // threshold over the moves of the session's unnamed games), and false while there is none (a named opponent,
 // no memory, too little evidence).
-func (p *Player) Identified() (learn.IdentifyCandidate, bool) {
+func (p *Engine) Identified() (learn.IdentifyCandidate, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ident.id == nil {
@@ -117,7 +117,7 @@ func (p *Player) Identified() (learn.IdentifyCandidate, bool) {
 
 // IdentifyRanking returns the identifier's ranking of the stored opponents and someone new, nil when there is
 // no identifier (a named opponent, no memory).
-func (p *Player) IdentifyRanking() []learn.IdentifyCandidate {
+func (p *Engine) IdentifyRanking() []learn.IdentifyCandidate {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ident.id == nil {

@@ -1,6 +1,6 @@
 // The Player identifies an unnamed opponent from the memory; the identifier's accuracy among a dozen in-process
 // opponents after 1, 3 and 10 games, and the cost of an observation.
-package bots
+package player
 
 import (
 	"fmt"
@@ -63,7 +63,7 @@ func TestPlayerIdentifiesAnUnnamedOpponent(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := NewPlayer(g, searchers.Config{Depth: 2, HashMB: 1})
+			p := New(g, searchers.Config{Depth: 2, HashMB: 1})
 			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 				t.Fatal(err)
 			}

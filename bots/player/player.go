@@ -1,5 +1,7 @@
-// Player: the play.Engine that plays a preset with a search and files the game's life cycle in the memory.
-package bots
+// Package player holds the engine behind play.Engine, the Player: it plays a preset with the search its
+// configuration describes and hands each event of the game's life cycle to its parts (the memory filer, the
+// learning worker, the identifier of unnamed opponents, the even-game ledger, the game memory).
+package player
 
 import (
 	"fmt"
@@ -54,11 +56,11 @@ type CurrentGame struct {
 	Moves []Observation
 }
 
-// Player is dossier's play.Engine: it searches with the searcher its configuration describes (see
+// Engine is dossier's play.Engine, the Player: it searches with the searcher its configuration describes (see
 // NewSearcher), rebuilt when an option changes, and files the game's life cycle (the opponent, each of its
 // moves with what we predicted of it, take-backs, the result) in the per-opponent memory when it has one.
 // Its methods are safe for concurrent use, except that Search must not run twice at once.
-type Player struct {
+type Engine struct {
 	mu       sync.Mutex
 	game     games.Game
 	cfg      searchers.Config
@@ -83,41 +85,41 @@ type Player struct {
 	memoryRiskSet bool
 }
 
-var _ play.Engine = (*Player)(nil)
+var _ play.Engine = (*Engine)(nil)
 
-// NewPlayer returns a Player of g with the given configuration and no memory (see UseMemory).
-func NewPlayer(g games.Game, cfg searchers.Config) *Player {
+// New returns a Player of g with the given configuration and no memory (see UseMemory).
+func New(g games.Game, cfg searchers.Config) *Engine {
 	if cfg.ModelRisk == 0 {
 		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
-	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
+	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
 	p.dossier.log = zap.NewNop()
 	return p
 }
 
 // Config returns the Player's current configuration.
-func (p *Player) Config() searchers.Config {
+func (p *Engine) Config() searchers.Config {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cfg
 }
 
 // Game returns the game being played.
-func (p *Player) Game() games.Game {
+func (p *Engine) Game() games.Game {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.game
 }
 
 // Opponent returns the opponent the front end named last.
-func (p *Player) Opponent() play.Opponent {
+func (p *Engine) Opponent() play.Opponent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.opponent
 }
 
 // Current returns a copy of what the Player saw of the game in progress.
-func (p *Player) Current() CurrentGame {
+func (p *Engine) Current() CurrentGame {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	c := p.current
@@ -126,7 +128,7 @@ func (p *Player) Current() CurrentGame {
 }
 
 // configure changes the configuration under the lock; the searcher is rebuilt at the next search.
-func (p *Player) configure(change func(*searchers.Config)) {
+func (p *Engine) configure(change func(*searchers.Config)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	change(&p.cfg)
@@ -136,7 +138,7 @@ func (p *Player) configure(change func(*searchers.Config)) {
 // dropSearcher forgets the searcher, to be rebuilt when next needed, and frees its tables now: a large
 // table lives outside the Go heap (see tablemem), and the collector, which frees it, would otherwise run
 // only when the small heap grows, while the next searcher's table is already in use.
-func (p *Player) dropSearcher() {
+func (p *Engine) dropSearcher() {
 	if p.searcher != nil {
 		p.searcher = nil
 		runtime.GC()
@@ -158,7 +160,7 @@ func (p *Player) dropSearcher() {
 // Depth follows one rule: 0 keeps the preset's own depth (none for strongest, the papers' depths for their
 // presets: mat-tot25 searches 4 plies as in Carmel & Markovitch), a positive Depth replaces it, and a go
 // command's depth caps both. A search that stops at such a depth says so in an info string.
-func (p *Player) Options() []play.Option {
+func (p *Engine) Options() []play.Option {
 	cfg := p.Config()
 	mem := p.memoryConfig()
 	g := p.Game()
@@ -216,7 +218,7 @@ func (p *Player) Options() []play.Option {
 
 // setPreset is the Preset option: a preset of the game is taken; a preset of another game is kept for when
 // that game is played, with an error saying what this game plays meanwhile; an unknown name is refused.
-func (p *Player) setPreset(name string) error {
+func (p *Engine) setPreset(name string) error {
 	g := p.Game()
 	if preset, err := presets.Lookup(g, name); err == nil {
 		p.configure(func(c *searchers.Config) { c.Preset = preset.Name })
@@ -237,7 +239,7 @@ func (p *Player) setPreset(name string) error {
 // checkModel checks the configured opponent model against the game and, when the search is a model search,
 // against the search: the errors NewSearcher would give at the next go, given at setoption instead. Under
 // alpha-beta a model waits for its search (GUIs send options in any order), so only the terms are checked.
-func (p *Player) checkModel() error {
+func (p *Engine) checkModel() error {
 	cfg := p.Config()
 	model, err := searchers.ParseModelSpec(cfg.Model)
 	if err != nil || model.IsZero() {
@@ -279,7 +281,7 @@ func (p *Player) checkModel() error {
 
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
 // and opens a new record of the game (the front end reported the end of an unfinished one before).
-func (p *Player) NewGame(g games.Game) {
+func (p *Engine) NewGame(g games.Game) {
 	p.newGame(g)
 	p.loadRecall()
 	p.prepareLearning()
@@ -287,7 +289,7 @@ func (p *Player) NewGame(g games.Game) {
 }
 
 // newGame is NewGame but for the game memory, under the lock.
-func (p *Player) newGame(g games.Game) {
+func (p *Engine) newGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if g.Name() != p.game.Name() {
@@ -305,7 +307,7 @@ func (p *Player) newGame(g games.Game) {
 
 // SetOpponent records who the opponent is, in the memory too; it names the current game's opponent while
 // the game has not started.
-func (p *Player) SetOpponent(o play.Opponent) {
+func (p *Engine) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
 	p.opponent = o
 	if !p.current.Started {
@@ -322,7 +324,7 @@ func (p *Player) SetOpponent(o play.Opponent) {
 }
 
 // StartGame opens the game's record in the memory.
-func (p *Player) StartGame(gs play.GameStart) {
+func (p *Engine) StartGame(gs play.GameStart) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
@@ -334,7 +336,7 @@ func (p *Player) StartGame(gs play.GameStart) {
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
 // it; the memory commits it in the background, and Search waits for it before answering.
-func (p *Player) ObserveMove(om play.ObservedMove) {
+func (p *Engine) ObserveMove(om play.ObservedMove) {
 	obs := Observation{FEN: om.Before.FEN(), Move: om.Before.FormatMove(om.Move), Ply: om.Ply}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -344,7 +346,7 @@ func (p *Player) ObserveMove(om play.ObservedMove) {
 }
 
 // TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
-func (p *Player) TakeBack(keep int) {
+func (p *Engine) TakeBack(keep int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
@@ -356,7 +358,7 @@ func (p *Player) TakeBack(keep int) {
 }
 
 // GameOver files the game's result in the memory.
-func (p *Player) GameOver(end play.GameEnd) {
+func (p *Engine) GameOver(end play.GameEnd) {
 	p.mu.Lock()
 	w := p.learning
 	p.learning = nil
@@ -375,7 +377,7 @@ func (p *Player) GameOver(end play.GameEnd) {
 }
 
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
-func (p *Player) Close() error {
+func (p *Engine) Close() error {
 	p.mu.Lock()
 	w := p.learning
 	p.learning = nil
@@ -389,7 +391,7 @@ func (p *Player) Close() error {
 // Search searches pos with the configured searcher, building it first after a change. A configuration
 // the game cannot play (a preset of another game) falls back on the game's default preset, and each search
 // says so in an info string.
-func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
+func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	s, warning := p.currentSearcher()
 	if warning != "" && report != nil {
 		report(engine.Info{Text: warning})
@@ -411,7 +413,7 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 
 // currentSearcher returns the searcher of the current game and configuration, building it if needed, and
 // the warning to show when it is not the configured one (nil when the game cannot be played at all).
-func (p *Player) currentSearcher() (engine.Searcher, string) {
+func (p *Engine) currentSearcher() (engine.Searcher, string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s, warning := p.searcherLocked()
@@ -421,7 +423,7 @@ func (p *Player) currentSearcher() (engine.Searcher, string) {
 
 // searcherLocked is currentSearcher with p.mu held. A configuration that cannot be built falls back on
 // alpha-beta with the configured preset, and failing that with the game's default preset.
-func (p *Player) searcherLocked() (engine.Searcher, string) {
+func (p *Engine) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
 	}
