@@ -235,7 +235,7 @@ func (s *autoSearcher) NewGame() {
 // is on and no search was set; NewSearcher's otherwise.
 func (p *Engine) newSearcherLocked() (engine.Searcher, error) {
 	cfg := p.cfg
-	if cfg.Search == "" && p.dossier.cfg.Enabled && cfg.Model == "" {
+	if cfg.Search == "" && p.filer.config().Enabled && cfg.Model == "" {
 		cfg.Search = searchers.AutoSearch
 	}
 	if strings.EqualFold(cfg.Search, searchers.AutoSearch) {

@@ -21,7 +21,7 @@ func (p *Engine) evenState(key string) *learn.EvenState {
 		return s
 	}
 	s := &learn.EvenState{Version: learn.EvenStateVersion}
-	raw, err := p.dossier.latestModel(key, learn.EvenModel)
+	raw, err := p.filer.latestModel(key, learn.EvenModel)
 	if err == nil && raw != nil {
 		var stored *learn.EvenState
 		if stored, err = learn.ParseEvenState(raw); err == nil {
@@ -29,7 +29,7 @@ func (p *Engine) evenState(key string) *learn.EvenState {
 		}
 	}
 	if err != nil {
-		p.dossier.log.Warn("cannot read the even-game state; starting afresh", zap.String("opponent", key), zap.Error(err))
+		p.filer.logger().Warn("cannot read the even-game state; starting afresh", zap.String("opponent", key), zap.Error(err))
 	}
 	if p.even == nil {
 		p.even = map[string]*learn.EvenState{}
@@ -66,10 +66,10 @@ func (p *Engine) evenResult(score float64, gameID string) {
 	state.Record(p.evenTC).Update(score, searchers.MaxLearnedHandicap(p.game))
 	raw, err := json.Marshal(state)
 	if err != nil {
-		p.dossier.log.Error("cannot encode the even-game state", zap.Error(err))
+		p.filer.logger().Error("cannot encode the even-game state", zap.Error(err))
 		return
 	}
-	p.dossier.recordModel(key, learn.EvenModel, raw, gameID)
+	p.filer.recordModel(key, learn.EvenModel, raw, gameID)
 }
 
 // EvenRecord returns a copy of the even-game record against an opponent at a time control, as the Player

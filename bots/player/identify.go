@@ -25,7 +25,7 @@ type identifyState struct {
 // game, the opponent's name).
 func (p *Engine) prepareIdentifier() {
 	p.mu.Lock()
-	mem, unnamed, g, log := p.dossier.mem, p.opponent.Key() == play.UnknownKey, p.game, p.dossier.log
+	mem, unnamed, g, log := p.filer.memory(), p.opponent.Key() == play.UnknownKey, p.game, p.filer.logger()
 	have := p.ident.id != nil && p.ident.id.Game() == g.Name()
 	if !unnamed || mem == nil {
 		p.ident = identifyState{}

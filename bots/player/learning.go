@@ -477,7 +477,7 @@ type learnPrep struct {
 // what it had.
 func (p *Engine) prepareLearning() {
 	p.mu.Lock()
-	mem, key, g, log, cfg := p.dossier.mem, p.learnerKey(), p.game, p.dossier.log, p.cfg
+	mem, key, g, log, cfg := p.filer.memory(), p.learnerKey(), p.game, p.filer.logger(), p.cfg
 	prep := p.prepared
 	p.mu.Unlock()
 	if mem == nil {
@@ -532,7 +532,7 @@ func (p *Engine) startLearning() {
 	p.stopLearning()
 	p.autoSerial++
 	p.auto = autoChoice{Search: searchers.AlphaBetaSearch, Why: "auto: alphabeta (no memory)", Serial: p.autoSerial}
-	if p.dossier.mem == nil || p.current.ID == "" {
+	if p.filer.memory() == nil || p.current.ID == "" {
 		return
 	}
 	key, g := p.learnerKey(), p.game
@@ -552,7 +552,7 @@ func (p *Engine) startLearning() {
 		return
 	}
 	p.auto.Why = "auto: alphabeta (the game started without a new game or the opponent's name: its profile is read during the game)"
-	mem, log, cfg := p.dossier.mem, p.dossier.log, p.cfg
+	mem, log, cfg := p.filer.memory(), p.filer.logger(), p.cfg
 	// The worker reads the profile itself, before the first move it learns, so that no search waits for it.
 	load := func() *learners {
 		our, err := learnedPreset(g, cfg)
@@ -588,7 +588,7 @@ func (p *Engine) saveLearning(w *learning) {
 	defer p.mu.Unlock()
 	if key := w.key(); key != "" {
 		for name, st := range states {
-			p.dossier.recordModel(key, name, st, "")
+			p.filer.recordModel(key, name, st, "")
 		}
 	}
 }
@@ -624,11 +624,11 @@ func (p *Engine) learnedMove(w *learning, it learnItem, prob float64, states map
 		if still {
 			rec := *it.rec
 			rec.Probability = prob
-			p.dossier.record(memory.Event{Move: &rec})
+			p.filer.record(memory.Event{Move: &rec})
 		}
 	}
 	for name, st := range states {
-		p.dossier.recordModel(w.l.key, name, st, "") // the worker calls this, after it set w.l
+		p.filer.recordModel(w.l.key, name, st, "") // the worker calls this, after it set w.l
 	}
 }
 
@@ -642,18 +642,18 @@ func (p *Engine) finishLearning(w *learning) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err != nil {
-		p.dossier.log.Warn("learning from the opponent's moves failed", zap.Error(err))
+		p.filer.logger().Warn("learning from the opponent's moves failed", zap.Error(err))
 	}
 	key := w.key()
 	if key == "" {
 		return
 	}
 	for name, st := range states {
-		p.dossier.recordModel(key, name, st, w.gameID)
+		p.filer.recordModel(key, name, st, w.gameID)
 	}
 	if len(yard.Scores) > 0 {
 		if data, err := json.Marshal(yard); err == nil {
-			p.dossier.recordModel(key, learn.ModelYardstick, data, w.gameID)
+			p.filer.recordModel(key, learn.ModelYardstick, data, w.gameID)
 		}
 	}
 	p.prepared = nil

@@ -16,8 +16,6 @@ import (
 	"dossier/games"
 	"dossier/memory/learn"
 	"dossier/play"
-
-	"go.uber.org/zap"
 )
 
 // Bounds of the Player's spin options.
@@ -68,7 +66,7 @@ type Engine struct {
 	warning  string          // why searcher is not the configured one, or ""
 	opponent play.Opponent
 	current  CurrentGame
-	dossier  dossier // the memory's side of the life cycle
+	filer    *filer  // the memory's side of the life cycle, with its own lock
 	recall   *recall // the game memory of the opponent, nil without one
 	// even holds the even-game state of each opponent met (by key), read from the memory when first needed,
 	// and evenTC is the current game's time control, which picks the record.
@@ -93,7 +91,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
 	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
-	p.dossier.log = zap.NewNop()
+	p.filer = newFiler(MemoryConfig{})
 	return p
 }
 
@@ -302,7 +300,7 @@ func (p *Engine) newGame(g games.Game) {
 	// send ucinewgame after the options and before the game's first go. The memory opens now too.
 	p.searcherLocked()
 	p.current = CurrentGame{Game: g.Name(), Opponent: p.opponent}
-	p.dossier.ensureOpen()
+	p.filer.ensureOpen()
 }
 
 // SetOpponent records who the opponent is, in the memory too; it names the current game's opponent while
@@ -313,7 +311,7 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	if !p.current.Started {
 		p.current.Opponent = o
 	}
-	p.dossier.sighting(o)
+	p.filer.sighting(o)
 	if playsEven(p.cfg) {
 		p.evenState(o.Key()) // read the memory now, off the clock
 	}
@@ -328,7 +326,7 @@ func (p *Engine) StartGame(gs play.GameStart) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
-	p.current.ID = p.dossier.startGame(gs, p.opponent)
+	p.current.ID = p.filer.startGame(gs, p.opponent)
 	p.evenTC = gs.TimeControl
 	p.startLearning()
 	p.ident.startGame()
@@ -341,7 +339,7 @@ func (p *Engine) ObserveMove(om play.ObservedMove) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = append(p.current.Moves, obs)
-	p.queueLearning(om, p.dossier.observe(om, obs))
+	p.queueLearning(om, p.filer.observe(om, obs))
 	p.ident.observe(om)
 }
 
@@ -350,7 +348,7 @@ func (p *Engine) TakeBack(keep int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
-	p.dossier.takeBack(keep)
+	p.filer.takeBack(keep)
 	if p.learning != nil {
 		p.learning.takeBack(keep)
 	}
@@ -368,8 +366,7 @@ func (p *Engine) GameOver(end play.GameEnd) {
 	if end.Outcome.Result.Over() && p.current.Started {
 		score = end.Outcome.Result.PointsFor(p.current.OurSide)
 	}
-	gameID := p.dossier.gameID
-	p.dossier.gameOver(end)
+	gameID := p.filer.gameOver(end)
 	if p.current.Started {
 		p.evenResult(score, gameID)
 	}
@@ -385,7 +382,7 @@ func (p *Engine) Close() error {
 	p.saveLearning(w) // what the game in progress learned, as a mid-game state
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.dossier.close()
+	return p.filer.close()
 }
 
 // Search searches pos with the configured searcher, building it first after a change. A configuration
@@ -407,7 +404,7 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	lines := searchers.NewDepthLines(report)
 	res := s.Search(pos, ctl, lines.Report)
 	res = p.consultRecall(s, pos, ctl, res, lines, report)
-	p.afterSearch(pos, res)
+	p.filer.afterSearch(pos, res)
 	return res
 }
 

@@ -62,7 +62,7 @@ func newRecall(key string, g games.Game, stored []memory.Game) *recall {
 // on the clock.
 func (p *Engine) loadRecall() {
 	p.mu.Lock()
-	mem, key, g, log := p.dossier.mem, p.opponentKeyLocked(), p.game, p.dossier.log
+	mem, key, g, log := p.filer.memory(), p.opponentKeyLocked(), p.game, p.filer.logger()
 	p.mu.Unlock()
 	if mem == nil || key == play.UnknownKey {
 		p.setRecall(nil)
