@@ -54,7 +54,9 @@ func TestEvenStatePersists(t *testing.T) {
 	plain.NewGame(g)
 	plain.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start(), TimeControl: tc})
 	plain.GameOver(play.GameEnd{Outcome: games.Outcome{Result: games.FirstWins}})
-	if len(plain.even) != 0 {
-		t.Errorf("the strongest mode kept an even state: %v", plain.even)
+	plain.ledger.mu.Lock()
+	defer plain.ledger.mu.Unlock()
+	if len(plain.ledger.states) != 0 {
+		t.Errorf("the strongest mode kept an even state: %v", plain.ledger.states)
 	}
 }

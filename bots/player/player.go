@@ -68,10 +68,7 @@ type Engine struct {
 	current  CurrentGame
 	filer    *filer  // the memory's side of the life cycle, with its own lock
 	recall   *recall // the game memory of the opponent, nil without one
-	// even holds the even-game state of each opponent met (by key), read from the memory when first needed,
-	// and evenTC is the current game's time control, which picks the record.
-	even   map[string]*learn.EvenState
-	evenTC string
+	ledger   *ledger // the even-game state of every opponent met, with its own lock
 	// learning is the current game's learning worker (nil: none), prepared the opponent's learners and auto's
 	// choice read at the new game, auto the choice of the game in progress (see learning.go, auto.go).
 	learning   *learning
@@ -92,6 +89,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	}
 	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
 	p.filer = newFiler(MemoryConfig{})
+	p.ledger = newLedger(p.filer)
 	return p
 }
 
@@ -313,7 +311,7 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	}
 	p.filer.sighting(o)
 	if playsEven(p.cfg) {
-		p.evenState(o.Key()) // read the memory now, off the clock
+		p.ledger.load(o.Key()) // read the memory now, off the clock
 	}
 	p.mu.Unlock()
 	p.loadRecall()
@@ -327,7 +325,7 @@ func (p *Engine) StartGame(gs play.GameStart) {
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.filer.startGame(gs, p.opponent)
-	p.evenTC = gs.TimeControl
+	p.ledger.startGame(gs.TimeControl)
 	p.startLearning()
 	p.ident.startGame()
 }
