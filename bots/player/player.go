@@ -75,7 +75,7 @@ type Engine struct {
 	prepared   *learnPrep
 	auto       autoChoice
 	autoSerial uint64
-	ident      identifyState // the identifier of an unnamed opponent (see identify.go)
+	ident      *identifier // the identifier of an unnamed opponent, with its own lock (see identify.go)
 	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
 }
@@ -90,6 +90,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
 	p.filer = newFiler(MemoryConfig{})
 	p.ledger = newLedger(p.filer)
+	p.ident = &identifier{}
 	return p
 }
 
