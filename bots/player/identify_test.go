@@ -111,8 +111,8 @@ func TestPlayerIdentifiesAnUnnamedOpponent(t *testing.T) {
 			p.NewGame(g)
 			p.mu.Lock()
 			recallKey, learnKey := "", p.learnerKey()
-			if p.recall != nil {
-				recallKey = p.recall.opponent
+			if r := p.gameMemory.get(); r != nil {
+				recallKey = r.opponent
 			}
 			p.mu.Unlock()
 			if recallKey != tc.want || learnKey != tc.want {

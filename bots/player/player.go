@@ -59,16 +59,16 @@ type CurrentGame struct {
 // moves with what we predicted of it, take-backs, the result) in the per-opponent memory when it has one.
 // Its methods are safe for concurrent use, except that Search must not run twice at once.
 type Engine struct {
-	mu       sync.Mutex
-	game     games.Game
-	cfg      searchers.Config
-	searcher engine.Searcher // nil until the next search after a change of game or option
-	warning  string          // why searcher is not the configured one, or ""
-	opponent play.Opponent
-	current  CurrentGame
-	filer    *filer  // the memory's side of the life cycle, with its own lock
-	recall   *recall // the game memory of the opponent, nil without one
-	ledger   *ledger // the even-game state of every opponent met, with its own lock
+	mu         sync.Mutex
+	game       games.Game
+	cfg        searchers.Config
+	searcher   engine.Searcher // nil until the next search after a change of game or option
+	warning    string          // why searcher is not the configured one, or ""
+	opponent   play.Opponent
+	current    CurrentGame
+	filer      *filer      // the memory's side of the life cycle, with its own lock
+	gameMemory *gameMemory // the game memory of the opponent, with its own lock (see recall.go)
+	ledger     *ledger     // the even-game state of every opponent met, with its own lock
 	// learning is the current game's learning worker (nil: none), prepared the opponent's learners and auto's
 	// choice read at the new game, auto the choice of the game in progress (see learning.go, auto.go).
 	learning   *learning
@@ -91,6 +91,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	p.filer = newFiler(MemoryConfig{})
 	p.ledger = newLedger(p.filer)
 	p.ident = &identifier{}
+	p.gameMemory = &gameMemory{}
 	return p
 }
 

@@ -6,6 +6,7 @@ package player
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"dossier/bots/searchers"
@@ -78,10 +79,27 @@ func (p *Engine) loadRecall() {
 }
 
 // setRecall installs a game memory.
-func (p *Engine) setRecall(r *recall) {
-	p.mu.Lock()
-	p.recall = r
-	p.mu.Unlock()
+func (p *Engine) setRecall(r *recall) { p.gameMemory.set(r) }
+
+// gameMemory holds the game memory of the current opponent (nil: none), with its own lock: loadRecall
+// replaces it off the clock while a search may read it.
+type gameMemory struct {
+	mu     sync.Mutex
+	recall *recall
+}
+
+// set installs a game memory.
+func (g *gameMemory) set(r *recall) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.recall = r
+}
+
+// get returns the game memory installed (nil: none); a recall is never changed once built.
+func (g *gameMemory) get() *recall {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.recall
 }
 
 // consultRecall changes the search's move when the game memory says so and our own search agrees that the
@@ -92,7 +110,7 @@ func (p *Engine) setRecall(r *recall) {
 func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
 	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
-	r, risk, game := p.recall, float64(p.memoryRiskLocked()), p.game.Name()
+	r, risk, game := p.gameMemory.get(), float64(p.memoryRiskLocked()), p.game.Name()
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {
