@@ -281,6 +281,12 @@ func (p *Engine) checkModel() error {
 // and opens a new record of the game (the front end reported the end of an unfinished one before).
 func (p *Engine) NewGame(g games.Game) {
 	p.newGame(g)
+	p.prepareParts()
+}
+
+// prepareParts has the parts that play with what the memory knows of the opponent read it now, off the
+// clock: the game memory, the learners (and Search auto's choice), the identifier of an unnamed opponent.
+func (p *Engine) prepareParts() {
 	p.loadRecall()
 	p.prepareLearning()
 	p.prepareIdentifier()
@@ -316,9 +322,7 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 		p.ledger.load(o.Key()) // read the memory now, off the clock
 	}
 	p.mu.Unlock()
-	p.loadRecall()
-	p.prepareLearning()
-	p.prepareIdentifier()
+	p.prepareParts()
 }
 
 // StartGame opens the game's record in the memory.

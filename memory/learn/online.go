@@ -230,7 +230,7 @@ func (l *TypeLearner) Observe(p games.Position, m games.Move) (bool, error) {
 			probs[i] = (1-l.state.Rate)*probs[i] + l.state.Rate*l.likelihood[i]/evidence
 		}
 	}
-	renormalise(probs)
+	Normalise(probs)
 	l.state.Updates++
 	return true, nil
 }
@@ -245,8 +245,9 @@ func isBest(values []float64, i int) bool {
 	return true
 }
 
-// renormalise divides out the rounding that repeated updates leave in a sum of probabilities.
-func renormalise(probs []float64) {
+// Normalise divides probabilities by their sum, so that they sum to 1 within rounding: it removes what
+// repeated updates, or a grammar's tolerance, leave in the sum.
+func Normalise(probs []float64) {
 	sum := 0.0
 	for _, p := range probs {
 		sum += p
