@@ -246,11 +246,7 @@ func (p *Engine) newSearcherLocked() (engine.Searcher, error) {
 }
 
 // autoChoice returns what Search auto plays in the game in progress.
-func (p *Engine) autoChoice() autoChoice {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.auto
-}
+func (p *Engine) autoChoice() autoChoice { return p.learning.choice() }
 
 // AutoChoice returns, in words, what Search auto plays in the game in progress and why ("" before a game).
 func (p *Engine) AutoChoice() string { return p.autoChoice().Why }

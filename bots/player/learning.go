@@ -169,10 +169,6 @@ func (w *learning) finish(wait time.Duration) (learn.GameYardstick, map[string]j
 	return w.yard, states, errors.Join(err, w.err)
 }
 
-// learnerKey is the opponent key learning files under (p.mu held): the name the front end gave, or for an
-// unnamed opponent the stored opponent it was identified as, play.UnknownKey before that.
-func (p *Engine) learnerKey() string { return p.opponentKeyLocked() }
-
 // learnPrep is what prepareLearning read for an opponent and a game, off the clock.
 type learnPrep struct {
 	key, game, preset string
@@ -180,18 +176,43 @@ type learnPrep struct {
 	choice            autoChoice
 }
 
+// learningPart is the Player's online learning, with its own lock: the learners read off the clock for the
+// next game, the game's worker, the live moves the worker may still file, and what Search auto chose at the
+// game's start. The order is the Player's lock, then this one's, then the filer's; the worker's sink takes
+// this lock alone.
+type learningPart struct {
+	mu       sync.Mutex
+	filer    *filer
+	worker   *learning      // the current game's worker (nil: none)
+	prepared *learnPrep     // what prepare read for the next game (nil: nothing)
+	live     map[int]string // the current game's opponent moves by ply, as observed and not taken back
+	auto     autoChoice     // what Search auto plays in the game in progress
+	serial   uint64         // counts the games auto chose for
+}
+
+// newLearningPart returns the learning of a Player filing through f.
+func newLearningPart(f *filer) *learningPart { return &learningPart{filer: f} }
+
 // prepareLearning reads the opponent's learned models and yardsticks from the memory and decides what Search
 // auto plays: at a new game and when the opponent is named, never on the clock. Without a memory it forgets
 // what it had.
 func (p *Engine) prepareLearning() {
 	p.mu.Lock()
-	mem, key, g, log, cfg := p.filer.memory(), p.learnerKey(), p.game, p.filer.logger(), p.cfg
-	prep := p.prepared
+	key, g, cfg := p.learnerKey(), p.game, p.cfg
 	p.mu.Unlock()
+	p.learning.prepare(key, g, cfg)
+}
+
+// prepare is prepareLearning's reading, for the opponent key in game g under the configuration cfg.
+func (l *learningPart) prepare(key string, g games.Game, cfg searchers.Config) {
+	mem, log := l.filer.memory(), l.filer.logger()
+	l.mu.Lock()
+	prep := l.prepared
 	if mem == nil {
-		p.mu.Lock()
-		p.prepared = nil
-		p.mu.Unlock()
+		l.prepared = nil
+	}
+	l.mu.Unlock()
+	if mem == nil {
 		return
 	}
 	our, err := learnedPreset(g, cfg)
@@ -199,12 +220,12 @@ func (p *Engine) prepareLearning() {
 		return
 	}
 	if prep != nil && prep.key == key && prep.game == g.Name() && prep.preset == our.Name {
-		return // read already, and no game has ended since (GameOver forgets it)
+		return // read already, and no game has ended since (the end of a game forgets it)
 	}
 	prep = loadLearning(mem, key, g, our, log)
-	p.mu.Lock()
-	p.prepared = prep
-	p.mu.Unlock()
+	l.mu.Lock()
+	l.prepared = prep
+	l.mu.Unlock()
 }
 
 // learnedPreset is our own preset as the learners take it (their minimax and depth models use its
@@ -234,33 +255,37 @@ func loadLearning(mem *memory.Memory, key string, g games.Game, our presets.Pres
 	return &learnPrep{key: key, game: g.Name(), preset: our.Name, l: l, choice: chooseAuto(l)}
 }
 
-// startLearning starts the game's worker (p.mu held) with the learners read at the new game, or, when the
-// game started without one (or for another opponent), read now in the background: auto then plays alpha-beta.
-func (p *Engine) startLearning() {
-	p.stopLearning()
-	p.autoSerial++
-	p.auto = autoChoice{Search: searchers.AlphaBetaSearch, Why: "auto: alphabeta (no memory)", Serial: p.autoSerial}
-	if p.filer.memory() == nil || p.current.ID == "" {
+// start starts the game's worker for the game gameID ("": not filed) against the opponent key, with the
+// learners read at the new game, or, when the game started without one (or for another opponent), read now in
+// the background: auto then plays alpha-beta.
+func (l *learningPart) start(gameID, key string, g games.Game, cfg searchers.Config) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopLocked()
+	l.serial++
+	l.auto = autoChoice{Search: searchers.AlphaBetaSearch, Why: "auto: alphabeta (no memory)", Serial: l.serial}
+	mem := l.filer.memory()
+	if mem == nil || gameID == "" {
 		return
 	}
-	key, g := p.learnerKey(), p.game
-	prep := p.prepared
-	p.prepared = nil // the learners now belong to this game; the next game reads what it leaves
+	prep := l.prepared
+	l.prepared = nil // the learners now belong to this game; the next game reads what it leaves
+	l.live = map[int]string{}
 	inUse := ""
-	if cfg := p.cfg; cfg.Search == "" || strings.EqualFold(cfg.Search, searchers.AlphaBetaSearch) || strings.EqualFold(cfg.Search, searchers.AutoSearch) {
+	if cfg.Search == "" || strings.EqualFold(cfg.Search, searchers.AlphaBetaSearch) || strings.EqualFold(cfg.Search, searchers.AutoSearch) {
 		inUse = learn.MinimaxModelName
 	}
 	if prep != nil && prep.key == key && prep.game == g.Name() {
-		p.auto = prep.choice
-		p.auto.Serial = p.autoSerial
-		if p.auto.Model != "" {
-			inUse = p.auto.Model
+		l.auto = prep.choice
+		l.auto.Serial = l.serial
+		if l.auto.Model != "" {
+			inUse = l.auto.Model
 		}
-		p.learning = newLearning(g, prep.l, nil, p.current.ID, inUse, p.learnedMove)
+		l.worker = newLearning(g, prep.l, nil, gameID, inUse, l.learnedMove)
 		return
 	}
-	p.auto.Why = "auto: alphabeta (the game started without a new game or the opponent's name: its profile is read during the game)"
-	mem, log, cfg := p.filer.memory(), p.filer.logger(), p.cfg
+	l.auto.Why = "auto: alphabeta (the game started without a new game or the opponent's name: its profile is read during the game)"
+	log := l.filer.logger()
 	// The worker reads the profile itself, before the first move it learns, so that no search waits for it.
 	load := func() *learners {
 		our, err := learnedPreset(g, cfg)
@@ -272,31 +297,38 @@ func (p *Engine) startLearning() {
 		}
 		return nil
 	}
-	p.learning = newLearning(g, nil, load, p.current.ID, inUse, p.learnedMove)
+	l.worker = newLearning(g, nil, load, gameID, inUse, l.learnedMove)
 }
 
-// stopLearning drops the worker of a game that was never reported over (p.mu held): what it learned is saved
+// stopLocked drops the worker of a game that was never reported over (l.mu held): what it learned is saved
 // as a mid-game state, in the background.
-func (p *Engine) stopLearning() {
-	w := p.learning
-	p.learning = nil
+func (l *learningPart) stopLocked() {
+	w := l.worker
+	l.worker = nil
 	if w != nil {
-		go p.saveLearning(w)
+		go l.save(w)
 	}
 }
 
-// saveLearning stops a game's worker (without p.mu), waiting for the moves queued as the end of a game does,
-// and files the learners' states as mid-game states.
-func (p *Engine) saveLearning(w *learning) {
+// take hands over the current game's worker (nil: none), which then learns no more moves of the game.
+func (l *learningPart) take() *learning {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.worker
+	l.worker = nil
+	return w
+}
+
+// save stops a game's worker (without l.mu), waiting for the moves queued as the end of a game does, and
+// files the learners' states as mid-game states.
+func (l *learningPart) save(w *learning) {
 	if w == nil {
 		return
 	}
 	_, states, _ := w.finish(learnWait)
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if key := w.key(); key != "" {
 		for name, st := range states {
-			p.filer.recordModel(key, name, st, "")
+			l.filer.recordModel(key, name, st, "")
 		}
 	}
 }
@@ -311,58 +343,91 @@ func (w *learning) key() string {
 	return w.l.key
 }
 
-// queueLearning hands an observed opponent move to the worker (p.mu held).
-func (p *Engine) queueLearning(om play.ObservedMove, rec *memory.MoveRecord) {
-	if p.learning != nil {
-		p.learning.add(learnItem{pos: om.Before.Clone(), move: om.Move, ply: om.Ply, rec: rec})
+// queue hands an observed opponent move, with its record as filed (nil: none), to the worker.
+func (l *learningPart) queue(om play.ObservedMove, obs Observation, rec *memory.MoveRecord) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.worker != nil {
+		l.live[obs.Ply] = obs.Move
+		l.worker.add(learnItem{pos: om.Before.Clone(), move: om.Move, ply: om.Ply, rec: rec})
+	}
+}
+
+// takeBack forgets the opponent's moves beyond the first keep moves of the game.
+func (l *learningPart) takeBack(keep int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.worker != nil {
+		l.worker.takeBack(keep)
+	}
+	for ply := range l.live {
+		if ply >= keep {
+			delete(l.live, ply)
+		}
 	}
 }
 
 // learnedMove is the worker's sink: it files the move again with the probability the model in use gave it
 // (a move's record sits under its own key, so the second write replaces the first) unless the move was taken
 // back meanwhile, and the learners' states when given.
-func (p *Engine) learnedMove(w *learning, it learnItem, prob float64, states map[string]json.RawMessage) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+func (l *learningPart) learnedMove(w *learning, it learnItem, prob float64, states map[string]json.RawMessage) {
 	if it.rec != nil && prob >= 0 && w.gameID != "" {
+		l.mu.Lock()
 		still := true
-		if p.learning == w { // the game goes on: a take-back may have removed the move
-			still = slices.ContainsFunc(p.current.Moves, func(o Observation) bool { return o.Ply == it.ply && o.Move == it.rec.Move })
+		if l.worker == w { // the game goes on: a take-back may have removed the move
+			still = l.live[it.ply] == it.rec.Move
 		}
+		l.mu.Unlock()
 		if still {
 			rec := *it.rec
 			rec.Probability = prob
-			p.filer.record(memory.Event{Move: &rec})
+			l.filer.record(memory.Event{Move: &rec})
 		}
 	}
 	for name, st := range states {
-		p.filer.recordModel(w.l.key, name, st, "") // the worker calls this, after it set w.l
+		l.filer.recordModel(w.l.key, name, st, "") // the worker calls this, after it set w.l
 	}
 }
 
-// finishLearning waits for the game's worker (bounded by learnWait, never under p.mu) and files the learners'
-// states and the game's yardstick with the game's ID.
-func (p *Engine) finishLearning(w *learning) {
+// finish waits for a finished game's worker (bounded by learnWait, never under a lock) and files the
+// learners' states and the game's yardstick with the game's ID; the next game reads the opponent afresh.
+func (l *learningPart) finish(w *learning) {
 	if w == nil {
 		return
 	}
 	yard, states, err := w.finish(learnWait)
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	if err != nil {
-		p.filer.logger().Warn("learning from the opponent's moves failed", zap.Error(err))
+		l.filer.logger().Warn("learning from the opponent's moves failed", zap.Error(err))
 	}
-	key := w.key()
-	if key == "" {
-		return
-	}
-	for name, st := range states {
-		p.filer.recordModel(key, name, st, w.gameID)
-	}
-	if len(yard.Scores) > 0 {
-		if data, err := json.Marshal(yard); err == nil {
-			p.filer.recordModel(key, learn.ModelYardstick, data, w.gameID)
+	if key := w.key(); key != "" {
+		for name, st := range states {
+			l.filer.recordModel(key, name, st, w.gameID)
+		}
+		if len(yard.Scores) > 0 {
+			if data, err := json.Marshal(yard); err == nil {
+				l.filer.recordModel(key, learn.ModelYardstick, data, w.gameID)
+			}
 		}
 	}
-	p.prepared = nil
+	l.mu.Lock()
+	l.prepared = nil
+	l.mu.Unlock()
 }
+
+// choice returns what Search auto plays in the game in progress.
+func (l *learningPart) choice() autoChoice {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.auto
+}
+
+// preparedNow returns what prepare read for the next game (nil: nothing), for tests.
+func (l *learningPart) preparedNow() *learnPrep {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.prepared
+}
+
+// learnerKey is the opponent key learning files under (p.mu held): the name the front end gave, or for an
+// unnamed opponent the stored opponent it was identified as, play.UnknownKey before that.
+func (p *Engine) learnerKey() string { return p.opponentKeyLocked() }

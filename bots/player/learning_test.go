@@ -232,9 +232,7 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 			defer p.Close()
 			p.SetOpponent(play.Opponent{Name: "fixed " + tc.opponent, Kind: play.Computer, Source: "match"})
 			p.NewGame(tc.game)
-			p.mu.Lock()
-			prep := p.prepared
-			p.mu.Unlock()
+			prep := p.learning.preparedNow()
 			if prep == nil || prep.l.types.State().Moves != mm.Moves || prep.l.depthL.State().Examples != mm.Moves {
 				t.Fatalf("the second Player read back %+v, want learners of %d moves", prep, mm.Moves)
 			}

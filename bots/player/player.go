@@ -66,16 +66,11 @@ type Engine struct {
 	warning    string          // why searcher is not the configured one, or ""
 	opponent   play.Opponent
 	current    CurrentGame
-	filer      *filer      // the memory's side of the life cycle, with its own lock
-	gameMemory *gameMemory // the game memory of the opponent, with its own lock (see recall.go)
-	ledger     *ledger     // the even-game state of every opponent met, with its own lock
-	// learning is the current game's learning worker (nil: none), prepared the opponent's learners and auto's
-	// choice read at the new game, auto the choice of the game in progress (see learning.go, auto.go).
-	learning   *learning
-	prepared   *learnPrep
-	auto       autoChoice
-	autoSerial uint64
-	ident      *identifier // the identifier of an unnamed opponent, with its own lock (see identify.go)
+	filer      *filer        // the memory's side of the life cycle, with its own lock
+	gameMemory *gameMemory   // the game memory of the opponent, with its own lock (see recall.go)
+	ledger     *ledger       // the even-game state of every opponent met, with its own lock
+	learning   *learningPart // the learners, the game's worker and auto's choice, with their own lock
+	ident      *identifier   // the identifier of an unnamed opponent, with its own lock (see identify.go)
 	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
 }
@@ -92,6 +87,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	p.ledger = newLedger(p.filer)
 	p.ident = &identifier{}
 	p.gameMemory = &gameMemory{}
+	p.learning = newLearningPart(p.filer)
 	return p
 }
 
@@ -332,7 +328,7 @@ func (p *Engine) StartGame(gs play.GameStart) {
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.filer.startGame(gs, p.opponent)
 	p.ledger.startGame(gs.TimeControl)
-	p.startLearning()
+	p.learning.start(p.current.ID, p.learnerKey(), p.game, p.cfg)
 	p.ident.startGame()
 }
 
@@ -343,7 +339,7 @@ func (p *Engine) ObserveMove(om play.ObservedMove) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = append(p.current.Moves, obs)
-	p.queueLearning(om, p.filer.observe(om, obs))
+	p.learning.queue(om, obs, p.filer.observe(om, obs))
 	p.ident.observe(om)
 }
 
@@ -353,18 +349,14 @@ func (p *Engine) TakeBack(keep int) {
 	defer p.mu.Unlock()
 	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
 	p.filer.takeBack(keep)
-	if p.learning != nil {
-		p.learning.takeBack(keep)
-	}
+	p.learning.takeBack(keep)
 	p.ident.takeBack(keep)
 }
 
 // GameOver files the game's result in the memory.
 func (p *Engine) GameOver(end play.GameEnd) {
 	p.mu.Lock()
-	w := p.learning
-	p.learning = nil
-	defer p.finishLearning(w) // after the unlock: it waits for the worker
+	defer p.learning.finish(p.learning.take()) // after the unlock: it waits for the worker
 	defer p.mu.Unlock()
 	score := -1.0
 	if end.Outcome.Result.Over() && p.current.Started {
@@ -379,13 +371,7 @@ func (p *Engine) GameOver(end play.GameEnd) {
 
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
 func (p *Engine) Close() error {
-	p.mu.Lock()
-	w := p.learning
-	p.learning = nil
-	p.mu.Unlock()
-	p.saveLearning(w) // what the game in progress learned, as a mid-game state
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	p.learning.save(p.learning.take()) // what the game in progress learned, as a mid-game state
 	return p.filer.close()
 }
 
