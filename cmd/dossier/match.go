@@ -110,6 +110,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		out.Summary.WriteTable(stdout)
 	}
 	if ctx.Err() != nil {
+		if o.SPRT != "" {
+			return cmd.Fail("interrupted after %d games, the SPRT %s", out.Summary.Games, out.Summary.Verdict)
+		}
 		return cmd.Fail("interrupted after %d of %d games", out.Summary.Games, o.Games)
 	}
 	if out.RecordFailed {
