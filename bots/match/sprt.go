@@ -302,8 +302,12 @@ func (s Summary) writePairs(w io.Writer) {
 		counts[i] = strconv.Itoa(c)
 	}
 	elo, lo, hi := PentanomialElo(s.Pentanomial)
-	fmt.Fprintf(w, "pentanomial [%s] = [%s] over %d pairs; elo %s, 95%% [%s, %s] (logistic, by pairs)\n",
-		strings.Join(PentanomialNames[:], ", "), strings.Join(counts, ", "), pairs, formatElo(elo), formatElo(lo), formatElo(hi))
+	plural := "s"
+	if pairs == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "pentanomial [%s] = [%s] over %d pair%s; elo %s, 95%% [%s, %s] (logistic, by pairs)\n",
+		strings.Join(PentanomialNames[:], ", "), strings.Join(counts, ", "), pairs, plural, formatElo(elo), formatElo(lo), formatElo(hi))
 	if s.SPRT == nil {
 		return
 	}
