@@ -226,10 +226,12 @@ func simulate(s SPRT, dist [5]float64, rng *rand.Rand, maxPairs int) Verdict {
 func TestSPRTStoppingRuleOnSimulatedPairs(t *testing.T) {
 	// A typical engine-test shape (many even pairs, few double wins or losses) moved to a known Elo.
 	base := [5]float64{0.03, 0.2, 0.54, 0.2, 0.03}
-	s := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
 	const runs = 200
+	gain := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05}
+	fishtest := SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
 	cases := []struct {
 		name    string
+		sprt    SPRT
 		elo     float64
 		wantH1  bool
 		atLeast float64 // the share of runs that must reach the right verdict
@@ -238,11 +240,13 @@ func TestSPRTStoppingRuleOnSimulatedPairs(t *testing.T) {
 		// probability at least 1 - beta. The tolerance, 0.05 below 0.95, is more than three standard
 		// deviations of a share over 200 runs (√(0.05·0.95/200) = 0.0154); the GSPRT's overshoot makes the
 		// real error rates a little smaller than the nominal ones.
-		{"true elo0", 0, false, 0.90},
-		{"true elo1", 10, true, 0.90},
+		{"0,10 at elo0", gain, 0, false, 0.90},
+		{"0,10 at elo1", gain, 10, true, 0.90},
+		// fishtest's usual bounds, at a true Elo of 0: H0 accepted.
+		{"0,5 at elo0", fishtest, 0, false, 0.90},
 		// Well outside the hypotheses the test decides the right way almost always.
-		{"far below", -15, false, 0.99},
-		{"far above", 30, true, 0.99},
+		{"0,10 far below", gain, -15, false, 0.99},
+		{"0,10 far above", gain, 30, true, 0.99},
 	}
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -257,7 +261,7 @@ func TestSPRTStoppingRuleOnSimulatedPairs(t *testing.T) {
 			}
 			right, undecided := 0, 0
 			for range runs {
-				switch simulate(s, dist, rng, 100000) {
+				switch simulate(c.sprt, dist, rng, 100000) {
 				case AcceptH1:
 					if c.wantH1 {
 						right++
