@@ -14,7 +14,8 @@ import (
 
 // ReadOpenings reads an openings file for game g, one opening per line as the game reads it
 // (games.ParseOpening); blank lines and lines starting with # are skipped. These are, by game:
-//   - chess: a FEN or an EPD line (its four position fields; the operations after them are ignored);
+//   - chess: a FEN or an EPD line (its four position fields; the operations after them are ignored); a file
+//     of PGN games with tags (games.RecordOpeningsReader) gives the position after each game's moves;
 //   - checkers: a PDN FEN (B:W21,22:B1,2, also inside [FEN "..."]), or PDN movetext from the start
 //     ("1. 11-15 23-19 2. 8-11"); a file of whole PDN games with tags (games.RecordOpeningsReader) gives
 //     the position after each game's moves;
@@ -22,7 +23,7 @@ import (
 //     ignored) or a cfour FEN;
 //   - other games: the game's position string.
 //
-// With maxPlies > 0 an opening given as moves (PDN movetext or games, Pons digits) keeps only its first
+// With maxPlies > 0 an opening given as moves (PGN games, PDN movetext or games, Pons digits) keeps only its first
 // maxPlies moves, so that a file of whole games gives their openings. A position that occurs again is kept
 // once. A position where the game is already over is an error. Errors name the line and what is wrong.
 func ReadOpenings(g games.Game, r io.Reader, maxPlies int) ([]games.Position, error) {
