@@ -206,6 +206,17 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		depth++
 	}
 
+	if t.opts.ReverseFutilityMargin > 0 && !pvNode && !inCheck && ply > 0 && depth <= reverseFutilityDepth &&
+		math.Abs(beta) < MateBound {
+		if math.IsNaN(staticEval) {
+			staticEval = t.evaluate()
+		}
+		if staticEval-t.opts.ReverseFutilityMargin*float64(depth) >= beta && staticEval < MateBound {
+			t.horizonEvents++
+			return staticEval
+		}
+	}
+
 	if t.opts.NullMove && t.nuller != nil && !pvNode && !inCheck && depth >= 3 && ply > 0 && !t.nullPly[ply] &&
 		math.Abs(beta) < MateBound {
 		if math.IsNaN(staticEval) {
@@ -320,6 +331,9 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	t.tt.Store(key, ply, bestMove, best, staticEval, draft, bound)
 	return best
 }
+
+// reverseFutilityDepth is the deepest node reverse futility pruning returns from.
+const reverseFutilityDepth = 6
 
 // quiesce resolves the tactics of a depth-0 leaf: stand pat on the static evaluation (unless a tactical
 // move is compulsory or the side to move is in check), then try the tactical moves (all evasions in check).

@@ -34,6 +34,10 @@ type AlphaBetaOptions struct {
 	LMR bool
 	// CheckExtension searches one ply deeper when the side to move is in check (games.Checker only).
 	CheckExtension bool
+	// ReverseFutilityMargin, when positive, returns the static evaluation at a non-PV node of depth at most
+	// reverseFutilityDepth out of check whose static evaluation beats beta by this margin a ply (the
+	// evaluation's units): the search below would not bring it back under beta. 0 turns it off.
+	ReverseFutilityMargin float64
 	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
 	// material (games.Exchanger positions only).
 	SEEPruning bool
@@ -65,6 +69,7 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		o.NullMove = true
 		o.LMR = true
 		o.CheckExtension = true
+		o.ReverseFutilityMargin = 80
 	}
 	if _, exchanges := start.(games.Exchanger); exchanges {
 		o.SEEPruning = true

@@ -1,5 +1,6 @@
-// SEE pruning in quiescence: on for the games whose positions value exchanges, and a losing capture left
-// unsearched without changing what the search finds.
+// The pruning of chess's search: SEE pruning in quiescence (on for the games whose positions value
+// exchanges; a losing capture left unsearched without changing what the search finds) and reverse futility
+// pruning (on for the games whose positions pass the move).
 package engine
 
 import (
@@ -19,6 +20,41 @@ func TestSEEPruningIsOnWhereExchangesAreValued(t *testing.T) {
 		if got := DefaultAlphaBetaOptions(tc.game).SEEPruning; got != tc.want {
 			t.Errorf("%s: SEEPruning %v, want %v", tc.game.Name(), got, tc.want)
 		}
+	}
+}
+
+func TestReverseFutilityIsOnWhereTheMoveCanBePassed(t *testing.T) {
+	for _, tc := range []struct {
+		game games.Game
+		want bool
+	}{{chess.Game{}, true}, {checkers.Game{}, false}, {connect4.Game{}, false}} {
+		if got := DefaultAlphaBetaOptions(tc.game).ReverseFutilityMargin > 0; got != tc.want {
+			t.Errorf("%s: reverse futility %v, want %v", tc.game.Name(), got, tc.want)
+		}
+	}
+}
+
+func TestReverseFutilityPrunesAWonPositionAndKeepsItsMove(t *testing.T) {
+	g := chess.Game{}
+	// White is a rook up with nothing hanging: deep in the tree most nodes beat beta by far, and the
+	// pruning cuts them; the best move and the verdict (a won position) stay.
+	const fen = "4k3/pp3ppp/8/8/8/8/PP3PPP/R3K3 w - - 0 1"
+	eval := chessMaterial() // in pawns; the margin is in centipawns
+	for i := range eval.Weights {
+		eval.Weights[i] *= 100
+	}
+	opts := DefaultAlphaBetaOptions(g)
+	pruned := searchDepth(NewAlphaBeta(g, eval, opts), mustChess(t, fen), 6)
+	opts.ReverseFutilityMargin = 0
+	full := searchDepth(NewAlphaBeta(g, eval, opts), mustChess(t, fen), 6)
+	if pruned.Nodes >= full.Nodes {
+		t.Errorf("%d nodes with the pruning, %d without: nothing pruned", pruned.Nodes, full.Nodes)
+	}
+	if pruned.Move != full.Move {
+		t.Errorf("best move %d with the pruning, %d without", pruned.Move, full.Move)
+	}
+	if pruned.Score < 400 || full.Score < 400 {
+		t.Errorf("scores %v with the pruning, %v without: want a rook up", pruned.Score, full.Score)
 	}
 }
 
