@@ -254,11 +254,11 @@ func (c *modelCore) expand() bool {
 	return c.aborted
 }
 
-// ownerToMove reports whether the owner of level j is to move at ply (the player owns the even levels
+// levelOwnerToMove reports whether the owner of level j is to move at ply (the player owns the even levels
 // and moves at even plies).
 func levelOwnerToMove(j, ply int) bool { return (j^ply)&1 == 0 }
 
-// dot is the dot product of a weight vector with the feature buffer.
+// weightsDot is the dot product of a weight vector with the feature buffer.
 func weightsDot(w, x []float64) float64 {
 	var v float64
 	for i, wi := range w {

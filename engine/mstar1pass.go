@@ -89,7 +89,7 @@ func (s *MStarOnePass) chose(ply int, m games.Move) {
 	}
 }
 
-// sizeVectors points vec[0..maxPly] at vectors of n entries carved from one buffer (reallocated only
+// sizeModelVectors points vec[0..maxPly] at vectors of n entries carved from one buffer (reallocated only
 // when n grows) and returns the buffer.
 func sizeModelVectors(vec *[maxPly + 1][]float64, flat []float64, n int) []float64 {
 	if len(flat) < n*(maxPly+1) {
@@ -101,7 +101,7 @@ func sizeModelVectors(vec *[maxPly + 1][]float64, flat []float64, n int) []float
 	return flat
 }
 
-// initVector starts a node's accumulation: the mover's levels at -Inf (they take maxima), the others at
+// initModelVector starts a node's accumulation: the mover's levels at -Inf (they take maxima), the others at
 // +Inf (they take the minimum over tied choices).
 func initModelVector(v []float64, ply int) {
 	for j := range v {
@@ -113,7 +113,7 @@ func initModelVector(v []float64, ply int) {
 	}
 }
 
-// mergeChild folds a child's vector u into the node's vector v at ply (Figure 5): for each level j of
+// mergeModelChild folds a child's vector u into the node's vector v at ply (Figure 5): for each level j of
 // the side to move, V_j is the maximum and V_{j-1} the value of j's choice, the minimal one among ties.
 // The last level, when it belongs to the side not to move, has no level below it to choose for it and
 // takes the minimum (it completes the tree as minimax would). mergeChild reports whether the child is

@@ -232,7 +232,7 @@ func (s *autoSearcher) NewGame() {
 }
 
 // newSearcherLocked builds the Player's searcher (p.mu held): Search auto when it is set, or when the memory
-// is on and no search was set; NewSearcher's otherwise.
+// is on and no search was set; searchers.New's otherwise.
 func (p *Engine) newSearcherLocked() (engine.Searcher, error) {
 	cfg := p.cfg
 	if cfg.Search == "" && p.filer.config().Enabled && cfg.Model == "" {

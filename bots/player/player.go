@@ -55,7 +55,7 @@ type CurrentGame struct {
 }
 
 // Engine is dossier's play.Engine, the Player: it searches with the searcher its configuration describes (see
-// NewSearcher), rebuilt when an option changes, and files the game's life cycle (the opponent, each of its
+// searchers.New), rebuilt when an option changes, and files the game's life cycle (the opponent, each of its
 // moves with what we predicted of it, take-backs, the result) in the per-opponent memory when it has one.
 // Its methods are safe for concurrent use, except that Search must not run twice at once.
 type Engine struct {
@@ -140,7 +140,7 @@ func (p *Engine) dropSearcher() {
 }
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
-// Contempt, ModelRisk and MemoryRisk (see PlayerConfig), the strength's Mode (strongest or even), UCI_LimitStrength with
+// Contempt, ModelRisk and MemoryRisk (see searchers.Config), the strength's Mode (strongest or even), UCI_LimitStrength with
 // UCI_Elo, MultiPV, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
 //
 // Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
@@ -231,7 +231,7 @@ func (p *Engine) setPreset(name string) error {
 }
 
 // checkModel checks the configured opponent model against the game and, when the search is a model search,
-// against the search: the errors NewSearcher would give at the next go, given at setoption instead. Under
+// against the search: the errors searchers.New would give at the next go, given at setoption instead. Under
 // alpha-beta a model waits for its search (GUIs send options in any order), so only the terms are checked.
 func (p *Engine) checkModel() error {
 	cfg := p.Config()

@@ -4,7 +4,7 @@ package player
 
 import "dossier/bots/searchers"
 
-// SetModelRisk sets the ModelRisk (the option of that name; 0 too, which NewPlayer's configuration cannot
+// SetModelRisk sets the ModelRisk (the option of that name; 0 too, which New's configuration cannot
 // say): the guard and the game memory read it at every move, so the searcher is not rebuilt.
 func (p *Engine) SetModelRisk(n int) {
 	p.mu.Lock()

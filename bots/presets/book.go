@@ -8,7 +8,7 @@ import (
 	"dossier/games"
 )
 
-// bookGames lists the games that have a book, in the order help texts show them.
+// Games lists the games that have a book, in the order help texts show them.
 var Games = []string{"chess", "checkers", "connect4", "tictactoe"}
 
 // presetSpec is one preset as a game's book writes it down.

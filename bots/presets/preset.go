@@ -31,10 +31,10 @@ type Preset struct {
 	Solver bool
 }
 
-// DefaultPreset is the name of every game's default preset, the strongest player dossier has for it.
+// Default is the name of every game's default preset, the strongest player dossier has for it.
 const Default = "strongest"
 
-// Presets returns the presets of g, the default (DefaultPreset) first; nil for a game without presets.
+// Of returns the presets of g, the default (Default) first; nil for a game without presets.
 func Of(g games.Game) []Preset {
 	book, ok := bookOf(g.Name())
 	if !ok {
@@ -43,7 +43,7 @@ func Of(g games.Game) []Preset {
 	return book.presets(g)
 }
 
-// LookupPreset returns the preset of g with the given name (case-insensitive; "" is the default). The error
+// Lookup returns the preset of g with the given name (case-insensitive; "" is the default). The error
 // lists the names g has.
 func Lookup(g games.Game, name string) (Preset, error) {
 	all := Of(g)
@@ -63,7 +63,7 @@ func Lookup(g games.Game, name string) (Preset, error) {
 	return Preset{}, fmt.Errorf("%s has no preset %q (presets: %s)", g.Name(), name, strings.Join(names, ", "))
 }
 
-// PresetNames returns the names of the presets of the game called game (as games.Game.Name spells it), the
+// Names returns the names of the presets of the game called game (as games.Game.Name spells it), the
 // default first, without building their evaluations; nil for a game without presets.
 func Names(game string) []string {
 	book, ok := bookOf(game)
@@ -73,7 +73,7 @@ func Names(game string) []string {
 	return book.names()
 }
 
-// AllPresetNames returns every preset name of every game, each once, in the order of the games' books (the
+// AllNames returns every preset name of every game, each once, in the order of the games' books (the
 // choices a GUI can set before it says which game it plays).
 func AllNames() []string {
 	var names []string

@@ -9,14 +9,14 @@ import (
 	"dossier/engine"
 )
 
-// depthLines keeps a search's best line at every depth it completed from its reports, passing them on.
+// DepthLines keeps a search's best line at every depth it completed from its reports, passing them on.
 type DepthLines struct {
 	mu      sync.Mutex
 	byDepth map[int]OwnLine
 	next    func(engine.Info)
 }
 
-// newDepthLines returns a depthLines passing reports on to next (nil: none).
+// NewDepthLines returns a DepthLines passing reports on to next (nil: none).
 func NewDepthLines(next func(engine.Info)) *DepthLines {
 	return &DepthLines{byDepth: map[int]OwnLine{}, next: next}
 }

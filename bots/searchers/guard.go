@@ -26,7 +26,7 @@ func DefaultMemoryRisk(g games.Game) int {
 	return DefaultModelRisk
 }
 
-// maxModelRisk bounds the ModelRisk and MemoryRisk options.
+// MaxModelRisk bounds the ModelRisk and MemoryRisk options.
 const MaxModelRisk = 10000
 
 // ModelRiskOff is the ModelRisk that turns the guard off (the option's maximum): the model search's move is
@@ -97,7 +97,7 @@ func (s *guardSearcher) NewGame() {
 	s.own.NewGame()
 }
 
-// ownLine is what our alpha-beta found at one depth: the best move and its value.
+// OwnLine is what our alpha-beta found at one depth: the best move and its value.
 type OwnLine struct {
 	Move  games.Move
 	Score float64

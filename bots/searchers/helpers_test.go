@@ -93,7 +93,7 @@ func randomPosition(g games.Game, rng *rand.Rand, plies int) games.Position {
 	return p
 }
 
-// presetSearcherOf returns the alpha-beta part of a searcher NewSearcher built.
+// presetSearcherOf returns the alpha-beta part of a searcher New built.
 func presetSearcherOf(s engine.Searcher) *presetSearcher {
 	if solving, ok := s.(*solverSearcher); ok {
 		s = solving.fallback

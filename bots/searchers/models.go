@@ -1,4 +1,4 @@
-// Opponent models as text: the grammar of PlayerConfig.Model (UCI's OpponentModel, match specs' model=).
+// Opponent models as text: the grammar of Config.Model (UCI's OpponentModel, match specs' model=).
 package searchers
 
 import (
@@ -31,7 +31,7 @@ import (
 // The empty model is minimax's own implicit model (the opponent minimises our evaluation), with which
 // every model search plays as alpha-beta does at equal depth.
 
-// Names of the search algorithms of PlayerConfig.Search.
+// Names of the search algorithms of Config.Search.
 const (
 	// AlphaBetaSearch is the strength-maximising alpha-beta search; it takes no opponent model.
 	AlphaBetaSearch = "alphabeta"
@@ -59,7 +59,7 @@ const (
 	AutoSearch = "auto"
 )
 
-// SearchAlgorithms lists the names PlayerConfig.Search accepts, the default first.
+// SearchAlgorithms lists the names Config.Search accepts, the default first.
 func SearchAlgorithms() []string {
 	return append([]string{AlphaBetaSearch}, append(modelSearchAlgorithms(), AutoSearch)...)
 }
@@ -70,7 +70,7 @@ func modelSearchAlgorithms() []string {
 		OMSearch, PromSearch, MEUSearch, SymmetricSearch}
 }
 
-// lookupSearch returns the canonical name of a search ("" is alpha-beta), or an error listing the names.
+// LookupSearch returns the canonical name of a search ("" is alpha-beta), or an error listing the names.
 func LookupSearch(name string) (string, error) {
 	if name == "" {
 		return AlphaBetaSearch, nil
@@ -151,7 +151,7 @@ func (m ModelSpec) String() string {
 }
 
 // ParseModelSpec reads an opponent model (see the grammar above). It checks the syntax only; which terms
-// a search accepts, and whether the names are presets of the game, NewSearcher checks. Errors quote the
+// a search accepts, and whether the names are presets of the game, New checks. Errors quote the
 // offending term and say what is wrong with it.
 func ParseModelSpec(text string) (ModelSpec, error) {
 	text = strings.TrimSpace(text)
@@ -225,7 +225,7 @@ func parseModelTerm(text string) (ModelTerm, error) {
 // come back as a line of a megabyte.
 const maxEchoed = 200
 
-// shortQuote quotes text for an error message, cut to maxEchoed bytes with "..." when longer.
+// ShortQuote quotes text for an error message, cut to maxEchoed bytes with "..." when longer.
 func ShortQuote(text string) string {
 	if len(text) > maxEchoed {
 		return fmt.Sprintf("%q...", text[:maxEchoed])

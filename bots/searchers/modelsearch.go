@@ -1,4 +1,4 @@
-// The opponent-model searchers of PlayerConfig.Search, built from our preset and a ModelSpec.
+// The opponent-model searchers of Config.Search, built from our preset and a ModelSpec.
 package searchers
 
 import (

@@ -1,4 +1,4 @@
-// Tests of the model searches as NewSearcher builds them: with minimax's implicit model every one plays as
+// Tests of the model searches as New builds them: with minimax's implicit model every one plays as
 // alpha-beta at equal depth, with real models they play legal moves and predict replies, and their bounds
 // are sound.
 package searchers
@@ -154,7 +154,7 @@ func TestModelSearchesWithTheImplicitModelPlayAsAlphaBeta(t *testing.T) {
 						t.Fatalf("%s: depth %d value %v, alpha-beta depth %d value %v", fen, got.Depth, got.Score, want.Depth, want.Score)
 					}
 					if probe == plain {
-						// Without probes NewSearcher builds the same search; its depth cap is the Depth option.
+						// Without probes New builds the same search; its depth cap is the Depth option.
 						public := mustSearcher(t, tc.game, Config{Preset: tc.preset, Search: algorithm, Depth: tc.depth, HashMB: 1})
 						if res := searchLimited(public, p, engine.Limits{}); res.Move != got.Move || !sameValue(res.Score, got.Score) {
 							t.Fatalf("%s: NewSearcher's search played %v worth %v, the model searcher %v worth %v", fen,

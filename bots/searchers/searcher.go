@@ -16,13 +16,13 @@ import (
 	"dossier/memory/learn"
 )
 
-// maxDepthCap bounds the depth cap of a configuration (the Depth option, a model's depths).
+// MaxDepth bounds the depth cap of a configuration (the Depth option, a model's depths).
 const MaxDepth = 100
 
-// PlayerConfig says how to play: which preset of the game, with which search, how deep, and with what
+// Config says how to play: which preset of the game, with which search, how deep, and with what
 // resources. The zero value plays the game's strongest preset with alpha-beta and default resources.
 type Config struct {
-	// Preset names one of the game's presets (see Presets); "" is DefaultPreset.
+	// Preset names one of the game's presets (see Presets); "" is presets.Default.
 	Preset string
 	// Search names the search algorithm (see SearchAlgorithms); "" is alpha-beta.
 	Search string
@@ -41,7 +41,7 @@ type Config struct {
 	Contempt float64
 	// ModelRisk is how far below its best move, in evaluation units, the Player's own alpha-beta may value a
 	// move that a model search or what it learned of the opponent (its game memory) suggests before it plays
-	// it; NewPlayer makes 0 DefaultModelRisk, and ModelRiskOff plays a model search unguarded. NewSearcher's
+	// it; player.New makes 0 DefaultModelRisk, and ModelRiskOff plays a model search unguarded. New's
 	// searchers are never guarded: the Player guards its model searches (see guard.go).
 	ModelRisk int
 	// MemoryRisk is how far below its best move, in evaluation units, the Player's own alpha-beta may value
@@ -63,7 +63,7 @@ type Config struct {
 	Live LiveModel
 }
 
-// NewSearcher builds the searcher that cfg describes for g. The preset's depth (or cfg.Depth) caps every
+// New builds the searcher that cfg describes for g. The preset's depth (or cfg.Depth) caps every
 // search: a go command's own depth limit applies too, and the smaller one wins. A model search uses the
 // preset's evaluation as ours and cfg.Model as its model of the opponent; the errors of a model name the
 // term that is wrong.
@@ -83,7 +83,7 @@ func New(g games.Game, cfg Config) (engine.Searcher, error) {
 	return newSearcher(g, cfg, model, nil)
 }
 
-// newSearcher is NewSearcher with the model given as a parsed spec, and MEU's reply model when replies is not
+// newSearcher is New with the model given as a parsed spec, and MEU's reply model when replies is not
 // nil (a learner's live counts) instead of the one the spec names.
 func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveProbabilities) (engine.Searcher, error) {
 	preset, err := presets.Lookup(g, cfg.Preset)

@@ -1,4 +1,4 @@
-// Tests of NewSearcher: configuration errors, the depth cap and its relay of stop and ponderhit.
+// Tests of New: configuration errors, the depth cap and its relay of stop and ponderhit.
 package searchers
 
 import (
@@ -45,7 +45,7 @@ func TestDepthCapCombinesWithTheGoDepth(t *testing.T) {
 	tests := []struct {
 		name    string
 		preset  string
-		depth   int // PlayerConfig.Depth
+		depth   int // Config.Depth
 		goDepth int
 		want    int
 	}{

@@ -96,7 +96,7 @@ func safeLine(v, best, bound float64, rules presets.StrengthRules) bool {
 	return true
 }
 
-// weakSearcher plays below full strength: it asks the search for the values of several root moves and
+// WeakSearcher plays below full strength: it asks the search for the values of several root moves and
 // picks one by the handicap and the safety rules; in Connect-Four the exact solver, when it can value every
 // move within its budget, keeps the position's theoretical value.
 type WeakSearcher struct {

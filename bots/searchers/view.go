@@ -21,7 +21,7 @@ import (
 // value is -f(board, root) = -w . x_root, with x_root[i] = sign[i] x_opp[partner[i]]; writing
 // -sign[i] x_opp[partner[i]] does it for every weight vector w.
 
-// viewSpec is the mirror of a game's features, resolved to indices, for the evaluations that need it.
+// ViewSpec is the mirror of a game's features, resolved to indices, for the evaluations that need it.
 type ViewSpec struct {
 	partner []int
 	sign    []float64
@@ -69,7 +69,7 @@ type nullView struct {
 	nuller games.NullMover
 }
 
-// newPlayerView wraps p for a search by the side to move in p.
+// NewPlayerView wraps p for a search by the side to move in p.
 func NewPlayerView(p games.Position, spec ViewSpec) games.Position {
 	v := &playerView{Position: p, root: p.ToMove(), spec: spec, scratch: make([]float64, len(spec.partner))}
 	if v.root == games.Second {

@@ -27,7 +27,7 @@ func newMixedPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error
 	return match.InProcess{Engine: match.SearcherEngine(s), Name: "mix(" + spec.Mix + ")", Depth: spec.Depth}, nil
 }
 
-// NewPlayer builds an in-process player with searchers.New (match.Config's NewSearcher); its name is the preset's, with the depth
+// player.New builds an in-process player with searchers.New (match.Config's searchers.New); its name is the preset's, with the depth
 // and, for a model search, the search and its model ("mat-tot25 d4 mstar(mat-tot25@3)").
 func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 	if spec.Mix != "" {

@@ -16,7 +16,7 @@ import (
 	"dossier/memory/learn"
 )
 
-// inProcessFactory builds in-process match players with NewSearcher.
+// inProcessFactory builds in-process match players with searchers.New.
 func inProcessFactory(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 	s, err := searchers.New(g, searchers.Config{Preset: spec.Preset, Search: spec.Search, Model: spec.Model, Depth: spec.Depth})
 	if err != nil {
