@@ -1,4 +1,5 @@
 // alpha-beta* (Carmel & Markovitch 1996, Figure 7): M* 1-pass with pruning under bounds on f_i + f_{i-1}.
+
 package engine
 
 import (

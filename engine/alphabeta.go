@@ -1,4 +1,5 @@
 // The alpha-beta Searcher: iterative deepening, aspiration windows, the root move loop and Lazy SMP.
+
 package engine
 
 import (

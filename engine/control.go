@@ -1,4 +1,5 @@
 // Search limits, time management, and the handle through which stop and ponderhit reach a running search.
+
 package engine
 
 import (

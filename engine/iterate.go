@@ -1,4 +1,5 @@
 // The one iterative-deepening driver and the one fixed-depth result type of every opponent-model search.
+
 package engine
 
 import (

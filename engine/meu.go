@@ -1,4 +1,5 @@
 // MEU search (Sen & Arora's maximum expected utility play) and its two models of the opponent's replies.
+
 package engine
 
 import (

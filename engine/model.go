@@ -1,4 +1,5 @@
 // Opponent models for Carmel & Markovitch's searches (M*, M* 1-pass, alpha-beta*) and what those searches share.
+
 package engine
 
 import (

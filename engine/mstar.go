@@ -1,5 +1,6 @@
 // M* (Carmel & Markovitch): the recursive form with nested player models (1996, Figure 3) and the
 // earlier form with an opponent strategy (f, d) and its risk-reduced variant (1993, Figure 1).
+
 package engine
 
 import (

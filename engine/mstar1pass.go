@@ -1,4 +1,5 @@
 // M* 1-pass (Carmel & Markovitch 1996, Figure 5): one expansion of the tree, a value vector per node.
+
 package engine
 
 import (

@@ -1,5 +1,6 @@
 // MultiPV: iterative deepening that values the k best root moves exactly, for analysis and for the players
 // that choose among good moves (the even-game mode).
+
 package engine
 
 import (

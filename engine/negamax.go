@@ -1,4 +1,5 @@
 // The search thread: negamax alpha-beta with PVS, null move, late-move reductions and quiescence.
+
 package engine
 
 import (

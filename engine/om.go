@@ -1,4 +1,5 @@
 // OM search (opponent-model search with alpha-beta probing and beta-pruning) and the machinery it shares with PrOM and MEU.
+
 package engine
 
 import (

@@ -1,5 +1,6 @@
 // omBase: the machinery OM, PrOM and MEU share: setting up the probes, the node budget and stop, move
 // lists by ply, and mate scores seen from the root.
+
 package engine
 
 import (

@@ -1,5 +1,6 @@
 // The probes of the model searches (OM, PrOM, MEU) and what they search through: one cache of every
 // evaluation's leaf values and the position view that reads them.
+
 package engine
 
 import "dossier/games"

@@ -1,4 +1,5 @@
 // Options of the alpha-beta searcher: table size, threads, draw score and one switch per technique.
+
 package engine
 
 import "dossier/games"

@@ -1,4 +1,5 @@
 // Move ordering: hash move, tactical moves by gain, killers and the history heuristic.
+
 package engine
 
 import "dossier/games"

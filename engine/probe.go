@@ -1,4 +1,5 @@
 // Probe: the alpha-beta core called as a subroutine by the opponent-model searches.
+
 package engine
 
 import "dossier/games"

@@ -1,4 +1,5 @@
 // PrOM search (probabilistic opponent-model search with alpha-beta probing and beta-pruning).
+
 package engine
 
 import (

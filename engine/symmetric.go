@@ -1,4 +1,5 @@
 // Symmetric opponent modelling: backward induction in bounded-common-interest games, pruned with the bound.
+
 package engine
 
 import (

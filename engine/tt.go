@@ -1,4 +1,5 @@
 // Transposition table: lockless two-entry buckets of four words, safe to share between search threads.
+
 package engine
 
 import (

@@ -1,5 +1,6 @@
 // Facts about a game that front ends and players read instead of testing its name: what its sides are
 // called, its names in the protocols and records, and how many pieces a position has.
+
 package games
 
 // Describer is implemented by games whose sides or protocol names differ from the defaults the functions

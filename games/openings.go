@@ -1,4 +1,5 @@
 // Openings files: one position a line by default, the games' own forms (EPD, PDN, column digits) by interface.
+
 package games
 
 // OpeningParser is implemented by games whose openings files hold more than the game's position strings

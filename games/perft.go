@@ -1,4 +1,5 @@
 // Perft and divide over the games interface, shared by every game and by `dossier perft`.
+
 package games
 
 import "sync"

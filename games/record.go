@@ -1,4 +1,5 @@
 // Game records: a game's record format (PGN, or its own such as checkers' PDN) and the shared movetext wrapper.
+
 package games
 
 import "io"

@@ -1,5 +1,6 @@
 // The links a Memory sends its requests over: to the store in this process when it owns it, or to the owner's
 // socket.
+
 package memory
 
 import (

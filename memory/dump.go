@@ -1,4 +1,5 @@
 // The dump format (JSON lines, one record a line with its "type") and the import that merges one back.
+
 package memory
 
 import (

@@ -1,4 +1,5 @@
 // The memory's errors: the sentinels that classify them and Error, which names the directory they concern.
+
 package memory
 
 import (

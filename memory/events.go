@@ -1,4 +1,5 @@
 // The events a front end records into the memory, and the identifiers that tie them together.
+
 package memory
 
 import (

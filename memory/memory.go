@@ -1,4 +1,5 @@
 // The memory's public face: Options, Open, the link to the store's owner (this process or another), and Close.
+
 package memory
 
 import (

@@ -1,4 +1,5 @@
 // Migrations of stores written with an older schema to the current one.
+
 package memory
 
 import (

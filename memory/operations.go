@@ -1,4 +1,5 @@
 // The calls the store answers: the reads Profile, Opponents, Games and Dump; Import, Forget, Merge and Compact.
+
 package memory
 
 import (

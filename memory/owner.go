@@ -1,5 +1,6 @@
 // The owning process's side: the directory lock, the unix socket server, the writer goroutine that commits
 // events in groups, and the background value-log collection.
+
 package memory
 
 import (

@@ -1,4 +1,5 @@
 // Record, which queues an event and returns at once, the Pending it returns, and Flush, which waits for them.
+
 package memory
 
 import (

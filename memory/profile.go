@@ -1,4 +1,5 @@
 // What the memory answers about an opponent: its profile, its games and a one-line summary.
+
 package memory
 
 import (

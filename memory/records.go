@@ -1,5 +1,6 @@
 // The stored records: their JSON forms (one form serves the store's values, the dump's lines and the socket's
 // events), the keys they live under, and the decoder that checks every one of them.
+
 package memory
 
 import (

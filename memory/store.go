@@ -1,5 +1,6 @@
 // The badger store the owning process holds: opening and checking it, its schema, and reading and writing its
 // records in transactions.
+
 package memory
 
 import (

@@ -1,4 +1,5 @@
 // Merging one opponent into another and forgetting one, with every record filed under it.
+
 package memory
 
 import (

@@ -1,4 +1,5 @@
 // The store's reads behind Memory's methods: profiles, the list of opponents, games and their moves.
+
 package memory
 
 import (

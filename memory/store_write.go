@@ -1,4 +1,5 @@
 // Applying events to the store in transactions, batching them into as few commits as fit, and compaction.
+
 package memory
 
 import (

@@ -1,5 +1,6 @@
 // The socket protocol between the owning process and its clients: newline-delimited JSON requests carrying a
 // sequence number, answered by replies carrying the same number and an error.
+
 package memory
 
 import (

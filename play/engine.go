@@ -1,5 +1,6 @@
 // The engine a front end drives, and the life cycle of a game as every front end reports it: new game, the
 // opponent, the first search, each opponent move, take-backs, the end of the game with its result, close.
+
 package play
 
 import (

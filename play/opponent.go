@@ -1,5 +1,6 @@
 // The opponent's identity under its old names: it lives in play/opponent, a leaf package, so that the memory
 // can file opponents without importing the engine; front ends keep writing play.Opponent.
+
 package play
 
 import "dossier/play/opponent"

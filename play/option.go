@@ -1,5 +1,6 @@
 // Options: the settings a front end shows its user and sets (UCI's setoption, CECP's option), checked here once
 // for every protocol.
+
 package play
 
 import (

@@ -1,4 +1,5 @@
 // The game tracker front ends share: a game's start, each opponent move once, take-backs and the inferred end.
+
 package play
 
 import (

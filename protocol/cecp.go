@@ -1,4 +1,5 @@
 // CECP, the xboard/WinBoard protocol version 2: the dialect's state, its command table and error reports.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // CECP's clocks: level, st, sd, time and otim, and the limits of the engine's searches they give.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // CECP's feature handshake, the variants and options it offers, and the opponent's name and ratings.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // CECP's game commands (new, variant, force, go, moves, result, setboard, take-backs, draws) and result claims.
+
 package protocol
 
 import (

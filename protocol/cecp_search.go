@@ -1,4 +1,5 @@
 // CECP's analyze mode and thinking output: thinking lines, scores, and moves as xboard reads them.
+
 package protocol
 
 import (

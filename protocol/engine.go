@@ -1,4 +1,5 @@
 // How the engine options are announced in the uci reply.
+
 package protocol
 
 import (

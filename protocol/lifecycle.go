@@ -1,5 +1,6 @@
 // The game's life cycle as the session reports it to the engine: the first search starts a game, take-backs,
 // and the end of a game, whose result UCI never sends and the session infers from the final position.
+
 package protocol
 
 import (

@@ -1,5 +1,6 @@
 // The setoption command and the session's own options: UCI_Variant, UCI_Chess960, UCI_Opponent,
 // UCI_RatingAdv, UCI_ShowWDL, Ponder, Move Overhead.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // The position command, the game record it builds, and the opponent moves the record hands to the engine.
+
 package protocol
 
 import (

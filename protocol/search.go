@@ -1,4 +1,5 @@
 // The go command: its limits, the search goroutine, info and bestmove lines, and go perft.
+
 package protocol
 
 import (

@@ -1,5 +1,6 @@
 // UCI, the dialect GUIs and lichess-bot speak by default: its command table, the go command and its output
 // (info and bestmove lines).
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // The win/draw/loss estimate that UCI_ShowWDL adds to info lines.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // A CECP (xboard protocol) client for external engines: fairymax, phalanx, gnuchess, dossier --protocol xboard.
+
 package match
 
 import (

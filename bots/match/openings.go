@@ -1,4 +1,5 @@
 // Opening positions: read from a file (EPD/FEN, PDN, Pons digit strings) or made by random legal plies.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // The contestants of a match: the Contestant interface, how a game can end badly for one, and the in-process player.
+
 package match
 
 import (

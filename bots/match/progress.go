@@ -1,4 +1,5 @@
 // Progress reports while a match (or any long run) goes on: a redrawn line on a terminal, one plain line per game otherwise.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // Game records: PGN for chess (and, with a Variant tag, Connect-Four and tic-tac-toe), PDN for checkers.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // Player specs: the `key=value ...` strings of --player1/--player2 that say who plays and under which limits.
+
 package match
 
 import (

@@ -1,5 +1,6 @@
 // The sequential probability ratio test of a match: pentanomial game-pair statistics, the generalized LLR
 // with the maximum-likelihood distributions under elo0 and elo1, the stopping rule and the Elo interval.
+
 package match
 
 import (

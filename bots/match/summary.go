@@ -1,5 +1,6 @@
 // Match results: the running tally, points in the papers' convention, Elo with its 95% interval, and the
 // final table and JSON.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // Time controls ("40/60+0.6") and the chess clock that applies one to a player.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // A UCI client for external engines: chess, and dossier's dialects for the other games (UCI_Variant).
+
 package match
 
 import (

@@ -1,5 +1,6 @@
 // Search auto: at each game's start, the model search whose model predicted this opponent better than minimax
 // did in its recent games, with the learned model handed over live; alpha-beta when the evidence is not there.
+
 package player
 
 import (

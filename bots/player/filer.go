@@ -1,5 +1,6 @@
 // The Player's memory filer: opening the per-opponent memory when first needed, filing the game's life cycle
 // as memory events in the background, and waiting for a move's commit only when the search is over.
+
 package player
 
 import (

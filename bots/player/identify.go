@@ -1,5 +1,6 @@
 // The Player's identifier of an unnamed opponent: built from the memory off the clock, fed every observed
 // move, announced in the next search's info.
+
 package player
 
 import (

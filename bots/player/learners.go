@@ -1,6 +1,7 @@
 // The learners of one opponent inside the Player: type probabilities over the presets, the opponent's depth,
 // Sen & Arora's discrepancy counts, each published as a live model, and the yardstick that scores every model
 // on each move before it learns from it.
+
 package player
 
 import (

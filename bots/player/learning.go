@@ -1,6 +1,7 @@
 // Online learning of each opponent inside the Player: one background worker per game learns from the queue of
 // the opponent's moves, scores every model on each move before it learns from it (the per-game yardstick), and
 // files the learners' states and the yardstick in the opponent's profile.
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // The Player's even-game ledger: each opponent's handicap per time control (learn.EvenState), read from the
 // memory when first needed, set on the weak searcher before each search and updated after every result.
+
 package player
 
 import (

@@ -1,6 +1,7 @@
 // Game memory: what the Player remembers of its earlier games against the opponent. Where a won game went
 // through the position, it plays the move that won again; where a lost game did, it leaves that game's line,
 // each time only when its own search values the move within MemoryRisk of its best.
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // The Player's risk options and live model: ModelRisk and MemoryRisk, read at every move, and the live
 // opponent model its model searches play against.
+
 package player
 
 import "dossier/bots/searchers"

@@ -1,5 +1,6 @@
 // The per-game preset books: each game's presets as weights by feature name, and how its features read
 // from the other player's side.
+
 package presets
 
 import (

@@ -1,5 +1,6 @@
 // Checkers presets: a Samuel-style strongest player and Carmel & Markovitch's exchange-seeking OP with
 // its mirror image.
+
 package presets
 
 // Checkers values are in hundredths of a man, so that UCI's "score cp" reads as men.

@@ -1,5 +1,6 @@
 // Chess presets: the strongest player (weights fitted to Stockfish), a materialist, an attacker, a defender
 // and a positional player derived from it.
+
 package presets
 
 // chessStrongestWeights is the "strongest" evaluation in centipawns: the weights that internal/tools/tune

@@ -1,5 +1,6 @@
 // Connect-Four presets: Sen & Arora's sophisticated evaluation, their simple player SP, and the strongest
 // player (the exact solver, or the sophisticated evaluation when the solver would not finish in time).
+
 package presets
 
 import "fmt"

@@ -1,4 +1,5 @@
 // Tic-tac-toe presets: Carmel & Markovitch's open-lines-advantage player and the strongest player.
+
 package presets
 
 // tictactoeBook holds the tic-tac-toe presets. Every feature is a plain difference or a mine/theirs pair

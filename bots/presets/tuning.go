@@ -1,5 +1,6 @@
 // What the players of each game are tuned by beyond their presets: the safety rules of playing below full
 // strength and the game memory's risk, each game's values written in its book.
+
 package presets
 
 import "dossier/games"

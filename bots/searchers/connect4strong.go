@@ -1,5 +1,6 @@
 // Connect-Four's strongest player: the first player's opening book, then the exact solver when it
 // finishes within the move's budget, alpha-beta with the sophisticated evaluation otherwise.
+
 package searchers
 
 import (

@@ -1,5 +1,6 @@
 // A search's best line at every depth it completed, kept from its reports: what the guard and the game
 // memory compare moves by.
+
 package searchers
 
 import (

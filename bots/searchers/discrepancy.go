@@ -1,5 +1,6 @@
 // Sen & Arora's discrepancy learner as a player uses it: built on a preset's search (through the player's
 // view where the evaluation needs one), restored from stored counts, and played by MEU while it learns.
+
 package searchers
 
 import (

@@ -1,5 +1,6 @@
 // The model-risk guard: every model search the Player plays is checked by our own full alpha-beta, so that
 // the move played is never valued by our search more than ModelRisk below its best move.
+
 package searchers
 
 import (

@@ -1,5 +1,6 @@
 // Sound bounds on how far two evaluations are from zero-sum below a position: alpha-beta*'s leaf bounds
 // and the symmetric search's bound on common interest, derived per game from bounds on the features.
+
 package searchers
 
 import (

@@ -1,6 +1,7 @@
 // Live opponent models: what the Player knows of its opponent now, handed to the model searches through an
 // interface at every move, so that a learner's update plays at the next move and survives the rebuilding of
 // the searcher when an option changes.
+
 package searchers
 
 import (

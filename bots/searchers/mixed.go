@@ -1,5 +1,6 @@
 // The mixed player: at every move one of several presets' searchers, drawn at random with given
 // probabilities, as PrOM search assumes its opponent plays.
+
 package searchers
 
 import (

@@ -1,4 +1,5 @@
 // Opponent models as text: the grammar of Config.Model (UCI's OpponentModel, match specs' model=).
+
 package searchers
 
 import (

@@ -1,4 +1,5 @@
 // The opponent-model searchers of Config.Search, built from our preset and a ModelSpec.
+
 package searchers
 
 import (

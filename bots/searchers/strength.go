@@ -1,5 +1,6 @@
 // Playing below full strength: the even-game mode and UCI_LimitStrength, which choose among the MultiPV
 // root moves by a handicap (top culling) under safety rules that never allow a stupid move.
+
 package searchers
 
 import (

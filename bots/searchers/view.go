@@ -1,5 +1,6 @@
 // playerView: a position wrapper that shows every leaf to the evaluation from the searching player's
 // point of view, for evaluations that are not antisymmetric between the sides.
+
 package searchers
 
 import (

@@ -1,5 +1,6 @@
 // The bench subcommand: speed figures for every game's move generator against a reference engine, the search
 // signature, or an EPD suite solved (internal/bench measures them).
+
 package main
 
 import (

@@ -1,5 +1,6 @@
 // Engine mode: dossier as a UCI engine (or one of its game dialects) or a CECP (xboard) engine on standard input
 // and output.
+
 package main
 
 import (

@@ -1,5 +1,6 @@
 // The memory identify subcommand: which stored opponent played one side of the games of a PGN (PDN) file
 // (internal/identify).
+
 package main
 
 import (

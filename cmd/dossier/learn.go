@@ -1,5 +1,6 @@
 // The learn subcommand: Sen & Arora's training phase, learning an opponent's discrepancy counts by playing it,
 // or Carmel & Markovitch's strategy learning from a player's recorded games (internal/training runs both).
+
 package main
 
 import (

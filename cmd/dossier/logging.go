@@ -1,5 +1,6 @@
 // Logging: one zap logger for the whole process, on stderr (never stdout, which belongs to the protocol) or
 // in a log file that the LogFile option can change while the engine runs.
+
 package main
 
 import (

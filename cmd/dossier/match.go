@@ -1,5 +1,6 @@
 // The match subcommand: bot-vs-bot matches between presets and external UCI engines, with the papers' scoring
 // (internal/contest plays them).
+
 package main
 
 import (

@@ -1,5 +1,6 @@
 // The memory subcommand: list, show, export, dump, import, forget, merge and compact the per-opponent memory,
 // alone or while an engine owns the store (the memory reaches it through the owner).
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // The perft subcommand: counts the leaves of the legal move tree, for correctness checks and speed figures.
+
 package main
 
 import (

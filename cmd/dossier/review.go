@@ -1,4 +1,5 @@
 // The review subcommand: every move of a PGN file re-analysed by a UCI engine at a fixed depth (internal/review).
+
 package main
 
 import (

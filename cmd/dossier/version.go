@@ -1,4 +1,5 @@
 // The engine's version and the start-up line it prints, so that a first run shows it is alive.
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // Bitboard representation, precomputed square tables, move encoding and move generation.
+
 package checkers
 
 import (

@@ -1,4 +1,5 @@
 // Evaluation features: material for Carmel & Markovitch's functions and a Samuel-style positional set.
+
 package checkers
 
 import (

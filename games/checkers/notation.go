@@ -1,4 +1,5 @@
 // PDN FEN position strings and PDN move notation: reading, validating and writing them.
+
 package checkers
 
 import (

@@ -1,4 +1,5 @@
 // Checkers openings files: PDN FENs (bare or in a FEN tag), PDN movetext from the start, or whole PDN games.
+
 package checkers
 
 import (

@@ -1,4 +1,5 @@
 // Reading and writing games in PDN (Portable Draughts Notation) text.
+
 package checkers
 
 import (

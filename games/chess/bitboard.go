@@ -1,4 +1,5 @@
 // Squares, bitboards and the precomputed attack and geometry tables of the move generator.
+
 package chess
 
 import "math/bits"

@@ -1,5 +1,6 @@
 // Castling for any king and rook start files (standard chess and Chess960): the rules of one game's castling
 // rights, precomputed once per game, and the Chess960 start positions by Scharnagl's numbering.
+
 package chess
 
 import (

@@ -1,4 +1,5 @@
 // The feature vector of a position for linear evaluation functions, tapered by game phase.
+
 package chess
 
 // Every feature is "mine minus theirs" from the side to move's point of view. Terms whose value differs

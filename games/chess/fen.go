@@ -1,4 +1,5 @@
 // FEN reading (strict, with errors naming the field and what is wrong) and writing.
+
 package chess
 
 import (

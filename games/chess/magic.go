@@ -1,4 +1,5 @@
 // Magic bitboards: sliding-piece attacks by one multiply, shift and table load.
+
 package chess
 
 //go:generate env DOSSIER_GENERATE_MAGICS=1 go test -run=^TestGenerateMagics$ .

@@ -1,4 +1,5 @@
 // Magic numbers for the slider attack tables, written by TestGenerateMagics (go generate); do not edit.
+
 package chess
 
 // rookMagicNumbers[sq] is the rook magic of square sq.

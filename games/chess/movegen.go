@@ -1,4 +1,5 @@
 // Legal move generation by check and pin masks, and legal move counting for perft's last ply.
+
 package chess
 
 import "dossier/games"

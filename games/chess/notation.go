@@ -1,4 +1,5 @@
 // Move notation: UCI long algebraic (the protocol's), SAN, and the parsers that accept both.
+
 package chess
 
 import (

@@ -1,4 +1,5 @@
 // Chess openings files: a FEN or an EPD line (its four position fields; the operations after them ignored).
+
 package chess
 
 import (

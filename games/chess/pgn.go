@@ -1,4 +1,5 @@
 // PGN writing of a game: tags, the start FEN when not standard, SAN moves with move numbers, the result.
+
 package chess
 
 import (

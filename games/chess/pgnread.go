@@ -1,4 +1,5 @@
 // PGN reading for openings files: each game's tag pairs and SAN movetext, replayed from its start.
+
 package chess
 
 import (

@@ -1,4 +1,5 @@
 // The position: bitboards plus a mailbox, Zobrist hashing, move encoding, and copy-make Play/Undo.
+
 package chess
 
 import (

@@ -1,5 +1,6 @@
 // Static exchange evaluation: the material a move wins or loses once both sides have captured on its
 // destination square in turn, least valuable piece first, x-rays included.
+
 package chess
 
 import "dossier/games"

@@ -1,4 +1,5 @@
 // Board geometry for Connect-Four bitboards in Pascal Pons's layout, and the bit tricks built on it.
+
 package connect4
 
 import (

@@ -1,4 +1,5 @@
 // Connect-Four features for Sen & Arora's "sophisticated" evaluation: open windows of four by direction.
+
 package connect4
 
 import "math/bits"

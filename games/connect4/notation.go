@@ -1,4 +1,5 @@
 // Connect-Four notation: cutechess's cfour FEN and drop moves, and Pons's column digits.
+
 package connect4
 
 import (

@@ -1,4 +1,5 @@
 // Connect-Four openings files: Pons's column digits or a cfour FEN.
+
 package connect4
 
 import (

@@ -1,4 +1,5 @@
 // The one way tests find the repository's test data: the testdata folder at the module root.
+
 package gametest
 
 import (

@@ -1,4 +1,5 @@
 // The compact text format of game trees: a parser with positioned error messages, and the writer.
+
 package gametree
 
 import (

@@ -1,4 +1,5 @@
 // Positions of a game tree: walking its nodes through the games interface, with an evaluation log.
+
 package gametree
 
 import (

@@ -1,4 +1,5 @@
 // Tic-tac-toe features: Carmel & Markovitch's open lines advantage and simple line and square counts.
+
 package tictactoe
 
 import "math/bits"

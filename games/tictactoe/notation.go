@@ -1,4 +1,5 @@
 // Tic-tac-toe notation: cutechess's tictactoe FEN and drop moves (P@b2), and bare squares (b2).
+
 package tictactoe
 
 import (

@@ -1,5 +1,6 @@
 // The bench signature: node counts of fixed-depth searches over a fixed position set, which change exactly
 // when a search's or an evaluation's behaviour changes (not with the machine's speed or load).
+
 package bench
 
 import (

@@ -1,5 +1,6 @@
 // Test suites for bench: EPD positions with best moves (WinAtChess), solved by the default chess player under
 // a fixed time per position.
+
 package bench
 
 import (

@@ -1,5 +1,6 @@
 // The in-process players of matches: a dossier bots.Player (or a mix of presets) built from a match spec and
 // named after its preset, depth and search.
+
 package contest
 
 import (

@@ -1,5 +1,6 @@
 // Identification from the command line's options: the options read, the file and the memory opened, the
 // report built.
+
 package identify
 
 import (

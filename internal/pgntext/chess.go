@@ -1,5 +1,6 @@
 // Chess games read from PGN: players, start and SAN moves replayed on dossier's chess, for review and the
 // strategy learner.
+
 package pgntext
 
 import (

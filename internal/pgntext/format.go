@@ -1,5 +1,6 @@
 // Which record format a game is written in and what its tags call its sides, read from the games' facts
 // rather than from their names.
+
 package pgntext
 
 import "dossier/games"

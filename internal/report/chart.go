@@ -1,5 +1,6 @@
 // The history of an opponent's models as charts: the series drawn from a profile, a terminal sparkline and an
 // SVG picture.
+
 package report
 
 import (

@@ -1,4 +1,5 @@
 // The learned models of memory show in short: the latest state of each learner the Player keeps.
+
 package report
 
 import (

@@ -1,5 +1,6 @@
 // What dossier memory show reports on one opponent: its profile, results by game, side and time control, how
 // well we predicted it, the yardsticks of the opponent models, the learned models and their history.
+
 package report
 
 import (

@@ -1,4 +1,5 @@
 // An opponent's stored game as a game record (PGN, PDN for checkers) with our predictions as comments.
+
 package report
 
 import (

@@ -1,5 +1,6 @@
 // Reviewing a PGN file with a real UCI engine: reading the file and asking the engine for every position's
 // value at the review's depth.
+
 package review
 
 import (

@@ -1,5 +1,6 @@
 // Training a discrepancy learner by playing: distinct random starting configurations, and a match whose
 // games the learner observes one by one.
+
 package training
 
 import (

@@ -1,5 +1,6 @@
 // dossier learn --learner strategy: Carmel and Markovitch's strategy learning (their Figure 9) on the moves of
 // a player in recorded chess games, measured on held-out moves against minimax with dossier's own evaluation.
+
 package training
 
 import (

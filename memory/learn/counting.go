@@ -1,4 +1,5 @@
 // Donkers et al.'s offline learning of opponent-type probabilities by counting agreements (their equation 1).
+
 package learn
 
 import (

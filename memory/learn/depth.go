@@ -1,5 +1,6 @@
 // Carmel and Markovitch's learning of the opponent's search depth from its moves, its evaluation known
 // (their Figure 6).
+
 package learn
 
 import (

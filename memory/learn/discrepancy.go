@@ -1,4 +1,5 @@
 // Discrepancy counts files: Sen & Arora's learned model of an opponent as JSON, read, checked, written and tabled.
+
 package learn
 
 import (

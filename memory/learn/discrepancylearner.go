@@ -1,4 +1,5 @@
 // The discrepancy learner: Sen & Arora's training phase, counting the opponent's moves by discrepancy range.
+
 package learn
 
 import (

@@ -1,4 +1,5 @@
 // The calibration of UCI_Elo: the handicap, in pawns, that plays at each rating, and its inverse.
+
 package learn
 
 // The UCI_Elo range: the calibration table's ends.

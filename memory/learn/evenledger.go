@@ -1,6 +1,7 @@
 // The even-game ledger: a handicap per opponent and time control, adjusted after every result as dynamic
 // scripting with top culling adjusts its weight cap, with a rating estimate of the opponent, kept in the
 // memory as the "even" model.
+
 package learn
 
 import (

@@ -1,5 +1,6 @@
 // Identifying an opponent who gives no name from its moves: a table of the moves each stored opponent played in
 // each position, and the posterior over the stored opponents (and someone new) given the moves seen so far.
+
 package learn
 
 import (

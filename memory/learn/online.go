@@ -1,5 +1,6 @@
 // Online learning of opponent-type probabilities after every opponent move: Donkers and van den Herik's fast
 // (reward and punish) and slow (naive Bayes over rank probabilities) learning.
+
 package learn
 
 import (

@@ -1,4 +1,5 @@
 // The fixed-depth searches the learners value moves with: engine.AlphaBeta without quiescence or extensions.
+
 package learn
 
 import (

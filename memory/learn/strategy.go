@@ -1,5 +1,6 @@
 // Carmel and Markovitch's learning of the opponent's strategy, a linear evaluation and a depth, by linear
 // programming (their Figure 9), with gonum's simplex.
+
 package learn
 
 import (

@@ -1,5 +1,6 @@
 // The one yardstick for every opponent model: top-1 and top-3 accuracy and the mean log-likelihood of the
 // moves an opponent played.
+
 package learn
 
 import (

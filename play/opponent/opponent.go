@@ -1,5 +1,6 @@
-// Who the opponent is, as a front end (UCI_Opponent, CECP's name and rating, a match spec) describes it, and
-// the stable key under which the memory files it.
+// Package opponent says who the opponent is, as a front end (UCI_Opponent, CECP's name and rating, a match
+// spec) describes it, and gives the stable key under which the memory files it; it imports nothing of dossier,
+// so that the memory depends on it and not on the engine.
 package opponent
 
 import (

@@ -1,5 +1,6 @@
 // The gradient tuner: Adam over sparse feature vectors on the logistic (Texel) loss, with the scaling
 // constant K fitted first, and labels from scores, game results or a mix of both.
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // The fit: least squares and a logistic (Texel-style) refinement by Gauss-Newton, in plain Go.
+
 package main
 
 import (

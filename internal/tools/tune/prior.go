@@ -1,4 +1,5 @@
 // The prior of the fit: hand-set chess weights in centipawns, what the fit starts from and shrinks towards.
+
 package main
 
 // priorWeights returns textbook values: material, a light piece-square and mobility term, king safety,

@@ -1,4 +1,5 @@
 // A minimal UCI client for Stockfish: fixed-depth and fixed-node searches with the score and best move.
+
 package main
 
 import (
