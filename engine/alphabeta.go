@@ -66,6 +66,17 @@ func autoWindow(eval Evaluation) float64 {
 	return mags[len(mags)/2] / 4
 }
 
+// SetExperience gives the search what deeper analyses found (nil: nothing): from the next search on, every
+// thread reads it at its nodes as it reads the table (see Experience).
+func (s *AlphaBeta) SetExperience(x Experience) {
+	for _, t := range s.threads {
+		t.experience = x
+	}
+}
+
+// ExperienceHits returns how many nodes the experience settled in the last search (the main thread's).
+func (s *AlphaBeta) ExperienceHits() uint64 { return s.threads[0].experienceHits }
+
 // Options returns the options the searcher was built with.
 func (s *AlphaBeta) Options() AlphaBetaOptions { return s.opts }
 

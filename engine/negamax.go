@@ -40,6 +40,9 @@ type thread struct {
 	forced   games.ForcedTactics
 	exchange games.Exchanger // nil unless SEEPruning and the position values exchanges
 
+	experience     Experience // what deeper analyses found, read like the table (nil: none)
+	experienceHits uint64     // nodes the experience settled in the current search
+
 	ctl        *Control
 	main       bool         // the thread that polls the Control and owns the result
 	helperStop *atomic.Bool // set by the main thread to end the helpers' search
@@ -93,6 +96,7 @@ func (t *thread) bind(p games.Position) {
 	}
 	t.aborted = false
 	t.seldepth = 0
+	t.experienceHits = 0
 }
 
 // evaluate is the static evaluation of the current position for the side to move.
@@ -199,6 +203,20 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 				t.horizonEvents++
 			}
 			return e.Score
+		}
+	}
+
+	if t.experience != nil && ply > 0 {
+		// What a deeper analysis found here settles the node as a table entry of its depth would, at PV nodes
+		// too: that is how a line analysed as lost is left, and a won one kept, from the root's first move on.
+		score, cut, move := experienceCut(t.experience, key, depth, ply, alpha, beta)
+		if cut {
+			t.horizonEvents++
+			t.experienceHits++
+			return score
+		}
+		if hashMove == games.NoMove {
+			hashMove = move
 		}
 	}
 
