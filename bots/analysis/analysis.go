@@ -1,0 +1,148 @@
+// Package analysis finds our mistakes in a finished game off the clock: each of our moves is searched again,
+// deeper than the game could, beside the best move the deeper search finds, and the move after which the
+// deep value fell by more than a threshold is blamed (the first that turned a position that was not lost
+// into a lost one, where several fell).
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"dossier/engine"
+	"dossier/games"
+)
+
+// Options bound an analysis and say what counts as a mistake.
+type Options struct {
+	// Depth is the depth, in plies, each position is searched to.
+	Depth int
+	// Threshold is how far, in the game's evaluation units, the played move's deep value must fall below
+	// the best move's for the move to be a mistake.
+	Threshold float64
+	// Losing is the deficit from which a position counts as lost (as the even mode's rules call it).
+	Losing float64
+}
+
+// Move is the deep analysis of one of our moves.
+type Move struct {
+	// Ply is the move's index in the game since its start position; Before the position it was played in
+	// (the game's position notation).
+	Ply    int
+	Before string
+	// Played is our move, Value its deep value for us; Best the move the deep search found best, BestValue
+	// its value (Best is Played when they agree).
+	Played, Best     string
+	Value, BestValue float64
+	// Depth is the depth both were searched to.
+	Depth int
+}
+
+// Drop is how much the played move gave up against the best one.
+func (m Move) Drop() float64 { return m.BestValue - m.Value }
+
+// Report is the analysis of a game: every one of our moves analysed, in order, and the mistake blamed.
+type Report struct {
+	Moves []Move
+	// Mistake indexes Moves: the move blamed, or -1 when no move fell by the threshold (nothing is blamed).
+	Mistake int
+	// Complete is false when the context ended the analysis before our last move.
+	Complete bool
+}
+
+// Blamed returns the move blamed and whether there is one.
+func (r Report) Blamed() (Move, bool) {
+	if r.Mistake < 0 {
+		return Move{}, false
+	}
+	return r.Moves[r.Mistake], true
+}
+
+// Find analyses our moves (those of side ours) in the game from start through moves with s, a fixed-depth
+// searcher of our own evaluation, and returns what it found. It stops when ctx ends (a new game, the
+// budget spent), with what it had; start is not changed. An illegal move in the game is an error.
+func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []games.Move, ours games.Side,
+	opts Options) (Report, error) {
+	if opts.Depth < 1 {
+		return Report{Mistake: -1}, errors.New("analysis: the depth must be at least 1")
+	}
+	rep := Report{Mistake: -1}
+	p := start.Clone()
+	for i, m := range moves {
+		if !games.IsLegal(p, m) {
+			return rep, fmt.Errorf("analysis: move %d of the game (%s) is not legal in %s", i+1, p.FormatMove(m), p.FEN())
+		}
+		if p.ToMove() == ours {
+			a, ok := analyseMove(ctx, s, p, m, opts.Depth)
+			if !ok {
+				rep.Mistake = blame(rep.Moves, opts)
+				return rep, nil
+			}
+			a.Ply = p.Ply()
+			rep.Moves = append(rep.Moves, a)
+		}
+		p.Play(m)
+	}
+	rep.Complete = true
+	rep.Mistake = blame(rep.Moves, opts)
+	return rep, nil
+}
+
+// analyseMove searches p to depth for its best move and, when that is not the played move m, for m's value
+// alone. It reports false when ctx ended first.
+func analyseMove(ctx context.Context, s engine.Searcher, p games.Position, m games.Move, depth int) (Move, bool) {
+	a := Move{Before: p.FEN(), Played: p.FormatMove(m), Depth: depth}
+	best, ok := search(ctx, s, p, engine.Limits{Depth: depth})
+	if !ok || best.Move == games.NoMove {
+		return a, false
+	}
+	a.Best, a.BestValue = p.FormatMove(best.Move), best.Score
+	if best.Move == m {
+		a.Value = best.Score
+		return a, true
+	}
+	played, ok := search(ctx, s, p, engine.Limits{Depth: depth, SearchMoves: []games.Move{m}})
+	if !ok {
+		return a, false
+	}
+	a.Value = played.Score
+	return a, true
+}
+
+// search runs one search of p under lim, stopped when ctx ends; false when it was.
+func search(ctx context.Context, s engine.Searcher, p games.Position, lim engine.Limits) (engine.Result, bool) {
+	if ctx.Err() != nil {
+		return engine.Result{}, false
+	}
+	ctl := engine.NewControl(lim, p.ToMove())
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			ctl.Stop()
+		case <-done:
+		}
+	}()
+	res := s.Search(p.Clone(), ctl, nil)
+	close(done)
+	return res, ctx.Err() == nil
+}
+
+// blame picks the mistake among the analysed moves: of those whose value fell below the best by more than
+// the threshold, the first that turned a position that was not lost into a lost one, else the first; -1
+// when none fell that far.
+func blame(moves []Move, opts Options) int {
+	first := -1
+	for i, m := range moves {
+		if m.Drop() <= opts.Threshold {
+			continue
+		}
+		if m.BestValue > -opts.Losing && m.Value <= -opts.Losing {
+			return i
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}

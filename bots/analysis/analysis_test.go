@@ -1,0 +1,96 @@
+// Finding our mistake in a finished game: the queen left to be taken is blamed with a better move, a sound
+// game blames nothing, an illegal game is an error, and a context that ends stops the analysis.
+package analysis
+
+import (
+	"context"
+	"testing"
+
+	"dossier/bots/searchers"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/games/chess"
+)
+
+// gameOf reads a game in the protocol notation from the start.
+func gameOf(t *testing.T, g games.Game, moves ...string) []games.Move {
+	t.Helper()
+	p := g.Start()
+	var out []games.Move
+	for _, text := range moves {
+		m, err := p.ParseMove(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+		p.Play(m)
+	}
+	return out
+}
+
+// materialist is a fixed-depth searcher counting material in centipawns.
+func materialist(t *testing.T, g games.Game) engine.Searcher {
+	t.Helper()
+	s, err := searchers.New(g, searchers.Config{Preset: "materialist", HashMB: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+var chessOptions = Options{Depth: 4, Threshold: 150, Losing: 200}
+
+func TestFindBlamesTheMoveThatLostTheGame(t *testing.T) {
+	g := chess.Game{}
+	// White (us) attacks f7 with the queen, then takes it although the king guards it: 3.Qxf7+?? Kxf7.
+	moves := gameOf(t, g, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
+	rep, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, chessOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Complete || len(rep.Moves) != 4 {
+		t.Fatalf("complete %v, %d of our moves analysed, want all 4", rep.Complete, len(rep.Moves))
+	}
+	m, ok := rep.Blamed()
+	if !ok || m.Played != "h5f7" || m.Ply != 4 {
+		t.Fatalf("blamed %+v (%v), want 3.Qxf7+ at ply 4", m, ok)
+	}
+	if m.Best == m.Played || m.Drop() < 600 || m.Value > -chessOptions.Losing || m.Depth != 4 {
+		t.Errorf("Qxf7+ valued %v against %s's %v at depth %d: want a queen lost for a pawn", m.Value, m.Best,
+			m.BestValue, m.Depth)
+	}
+}
+
+func TestFindBlamesNothingInASoundGame(t *testing.T) {
+	g := chess.Game{}
+	moves := gameOf(t, g, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6")
+	rep, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, chessOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := rep.Blamed(); ok || !rep.Complete || len(rep.Moves) != 3 {
+		t.Fatalf("blamed %+v (%v) over %d moves, want nothing over 3", m, ok, len(rep.Moves))
+	}
+	// Black's moves are analysed when Black is us.
+	rep, err = Find(context.Background(), materialist(t, g), g.Start(), moves, games.Second, chessOptions)
+	if err != nil || len(rep.Moves) != 3 || rep.Moves[0].Played != "e7e5" {
+		t.Fatalf("as Black: %+v, %v", rep.Moves, err)
+	}
+}
+
+func TestFindRefusesAnIllegalGameAndStopsWithItsContext(t *testing.T) {
+	g := chess.Game{}
+	moves := gameOf(t, g, "e2e4", "e7e5")
+	if _, err := Find(context.Background(), materialist(t, g), g.Start(), append(moves, moves[0]), games.First, chessOptions); err == nil {
+		t.Error("an illegal move was analysed")
+	}
+	if _, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, Options{}); err == nil {
+		t.Error("depth 0 was accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rep, err := Find(ctx, materialist(t, g), g.Start(), moves, games.First, chessOptions)
+	if err != nil || rep.Complete || len(rep.Moves) != 0 || rep.Mistake != -1 {
+		t.Errorf("with an ended context: %+v, %v; want an incomplete, empty report", rep, err)
+	}
+}
