@@ -73,6 +73,7 @@ type Engine struct {
 	ident      *identifier   // the identifier of an unnamed opponent, with its own lock (see identify.go)
 	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
+	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
 }
 
 var _ play.Engine = (*Engine)(nil)
@@ -82,7 +83,8 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	if cfg.ModelRisk == 0 {
 		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
-	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
+	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0,
+		contempt: contemptPart{fixed: cfg.Contempt != 0}}
 	p.filer = newFiler(MemoryConfig{})
 	p.ledger = newLedger(p.filer)
 	p.ident = &identifier{}
@@ -194,8 +196,7 @@ func (p *Engine) Options() []play.Option {
 			Apply: p.setPreset},
 		play.SpinOption("Depth", cfg.Depth, 0, searchers.MaxDepth,
 			func(n int) { p.configure(func(c *searchers.Config) { c.Depth = n }) }),
-		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt,
-			func(n int) { p.configure(func(c *searchers.Config) { c.Contempt = float64(n) }) }),
+		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt, p.setContempt),
 		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, searchers.MaxModelRisk, p.SetModelRisk),
 		play.SpinOption("MemoryRisk", p.memoryRisk(), 0, searchers.MaxModelRisk, p.SetMemoryRisk),
 		play.ComboOption("Mode", mode, searchers.StrengthModes(),
@@ -276,6 +277,7 @@ func (p *Engine) checkModel() error {
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
 // and opens a new record of the game (the front end reported the end of an unfinished one before).
 func (p *Engine) NewGame(g games.Game) {
+	p.prepareContempt(g) // before the searcher is built: a change of contempt rebuilds it
 	p.newGame(g)
 	p.prepareParts()
 }
@@ -317,7 +319,9 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	if playsEven(p.cfg) {
 		p.ledger.load(o.Key()) // read the memory now, off the clock
 	}
+	g := p.game
 	p.mu.Unlock()
+	p.prepareContempt(g)
 	p.prepareParts()
 }
 
@@ -387,6 +391,7 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 		report(engine.Info{Text: notice})
 	}
 	p.reportIdentified(report)
+	p.reportContempt(report)
 	if s == nil {
 		<-ctl.Released()
 		return engine.Result{}

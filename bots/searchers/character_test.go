@@ -193,7 +193,13 @@ func TestTicTacToeStrongestIsPerfectAndOpenLinesIsNot(t *testing.T) {
 			q := p.Clone()
 			q.Play(r)
 			value := searchLimited(strongest, q, engine.Limits{}).Score // for the side to move in q (First)
-			for name, s := range map[string]engine.Searcher{"strongest": strongest, "open-lines": openLines} {
+			// In a fixed order: the searchers keep their tables from game to game, so the order of the games
+			// decides what each finds in its table.
+			for _, ps := range []struct {
+				name string
+				s    engine.Searcher
+			}{{"strongest", strongest}, {"open-lines", openLines}} {
+				name, s := ps.name, ps.s
 				for _, side := range []games.Side{games.First, games.Second} {
 					first, second := s, strongest
 					if side == games.Second {

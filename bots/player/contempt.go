@@ -1,0 +1,83 @@
+// Contempt from the dossier: what a draw costs against the opponent, set at each new game from our results
+// against it (learn.ContemptFromResults) unless the Contempt option was set, and told in an info string.
+package player
+
+import (
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/memory/learn"
+	"dossier/play"
+)
+
+// contemptPart is the contempt the dossier set for the current opponent; the Player's lock guards it.
+type contemptPart struct {
+	// fixed says that the Contempt option was set (or configured): the dossier then sets nothing.
+	fixed bool
+	// set is the contempt from the dossier now in the configuration, notice its info string for the next
+	// search ("" once told, or when there is nothing to tell).
+	set    learn.Contempt
+	notice string
+}
+
+// prepareContempt reads our results against the opponent in game g from the memory, off the clock, and puts
+// the contempt they say in the configuration (the searcher is rebuilt when it changes).
+func (p *Engine) prepareContempt(g games.Game) {
+	p.mu.Lock()
+	fixed, mem, key := p.contempt.fixed, p.filer.memory(), p.learnerKey()
+	p.mu.Unlock()
+	if fixed {
+		return
+	}
+	var c learn.Contempt
+	if mem != nil && key != play.UnknownKey {
+		if prof, err := mem.Profile(key); err == nil {
+			var wins, draws, losses int
+			for _, gs := range prof.Games {
+				switch {
+				case gs.Game != g.Name() || gs.OurScore < 0:
+				case gs.OurScore == 1:
+					wins++
+				case gs.OurScore == 0:
+					losses++
+				default:
+					draws++
+				}
+			}
+			c = learn.ContemptFromResults(wins, draws, losses, presets.Strength(g).Unit)
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.contempt.fixed {
+		return
+	}
+	p.contempt.set, p.contempt.notice = c, ""
+	if c.Games > 0 {
+		p.contempt.notice = c.String()
+	}
+	if p.cfg.Contempt != c.Value {
+		p.cfg.Contempt = c.Value
+		p.dropSearcher()
+	}
+}
+
+// setContempt is the Contempt option: a fixed contempt, which the dossier no longer changes.
+func (p *Engine) setContempt(n int) {
+	p.mu.Lock()
+	p.contempt.fixed, p.contempt.notice = true, ""
+	p.mu.Unlock()
+	p.configure(func(c *searchers.Config) { c.Contempt = float64(n) })
+}
+
+// reportContempt tells the front end, once a game, the contempt the dossier set.
+func (p *Engine) reportContempt(report func(engine.Info)) {
+	p.mu.Lock()
+	n := p.contempt.notice
+	p.contempt.notice = ""
+	p.mu.Unlock()
+	if n != "" && report != nil {
+		report(engine.Info{Text: n})
+	}
+}

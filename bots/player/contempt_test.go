@@ -1,0 +1,78 @@
+// Contempt from the dossier: set at the new game from our results against the opponent and told once, left
+// alone when the Contempt option was set, none against an opponent never met.
+package player
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"dossier/bots/searchers"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/games/chess"
+	"dossier/memory"
+	"dossier/play"
+)
+
+// recordResult files a finished game against the opponent called name with our score.
+func recordResult(t *testing.T, mem *memory.Memory, g games.Game, name string, score float64) {
+	t.Helper()
+	o := play.Opponent{Name: name, Source: "match"}
+	id := memory.NewGameID()
+	now := time.Now()
+	mem.Record(memory.Event{Start: &memory.GameStart{GameID: id, OpponentKey: o.Key(), Opponent: o, Game: g.Name(),
+		StartFEN: g.Start().FEN(), At: now}})
+	result := map[float64]string{1: "1-0", 0.5: "1/2-1/2", 0: "0-1"}[score]
+	mem.Record(memory.Event{End: &memory.GameEnd{GameID: id, Result: result, Reason: "test", OurScore: score, At: now}})
+}
+
+func TestContemptFromTheDossier(t *testing.T) {
+	g := chess.Game{}
+	dir := filepath.Join(t.TempDir(), "memory")
+	mem, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []float64{1, 1, 1, 1, 1, 1, 0.5, 0.5, 0} {
+		recordResult(t, mem, g, "weaker", s)
+	}
+	if err := mem.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name     string
+		opponent string
+		fixed    bool
+		positive bool
+	}{
+		{"an opponent we outscore", "weaker", false, true},
+		{"an opponent never met", "stranger", false, false},
+		{"the Contempt option set", "weaker", true, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := New(g, searchers.Config{HashMB: 1, Depth: 2})
+			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			if tc.fixed {
+				p.setContempt(0)
+			}
+			p.SetOpponent(play.Opponent{Name: tc.opponent, Source: "match"})
+			p.NewGame(g)
+			got := p.Config().Contempt
+			if (got > 0) != tc.positive || got > 50 {
+				t.Fatalf("contempt %v, want positive %v (at most 50)", got, tc.positive)
+			}
+			var texts []string
+			p.Search(g.Start(), engine.NewControl(engine.Limits{Depth: 2}, games.First), func(i engine.Info) { texts = append(texts, i.Text) })
+			told := strings.Contains(strings.Join(texts, "\n"), "contempt +")
+			if told != tc.positive {
+				t.Errorf("info strings %q: told the contempt %v, want %v", texts, told, tc.positive)
+			}
+		})
+	}
+}
