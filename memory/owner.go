@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"dossier/play/opponent"
@@ -401,7 +400,7 @@ func (s *store) mergeOp(alias, into string) error {
 		}
 	}
 	var err error
-	if err := s.db.View(func(txn *badger.Txn) error {
+	if err := s.kv.view(func(txn kvTxn) error {
 		if _, _, err := s.lookup(txn, into); err != nil {
 			return err
 		}
@@ -416,7 +415,7 @@ func (s *store) mergeOp(alias, into string) error {
 	}); err != nil {
 		return err
 	}
-	err = s.batch(func(b *batchTxn) error {
+	err = s.batch(func(b batcher) error {
 		_, err := s.merge(b, alias, into)
 		return err
 	})

@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"dossier/play/opponent"
@@ -211,14 +210,14 @@ func checkAcked(t *testing.T, dir string, acked []string) int {
 		t.Fatal("the checking process does not own the store")
 	}
 	missing := 0
-	err = m.own.st.db.View(func(txn *badger.Txn) error {
+	err = m.own.st.kv.view(func(txn kvTxn) error {
 		for _, a := range acked {
 			id, plyText, _ := strings.Cut(a, " ")
 			ply, err := strconv.Atoi(plyText)
 			if err != nil {
 				t.Fatalf("bad ack line %q", a)
 			}
-			if _, err := txn.Get(moveKey(id, ply, ply%2 == 1)); err != nil {
+			if _, found, err := txn.get(moveKey(id, ply, ply%2 == 1)); err != nil || !found {
 				if missing < 5 {
 					t.Errorf("acknowledged move %s is not in the store: %v", a, err)
 				}

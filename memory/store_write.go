@@ -6,12 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	badger "github.com/dgraph-io/badger/v4"
 )
 
 // mergeInto adds what rec knows to the profile under rec.Key, creating it when absent.
-func (s *store) mergeInto(txn *badger.Txn, rec *opponentRec) (bool, error) {
+func (s *store) mergeInto(txn kvTxn, rec *opponentRec) (bool, error) {
 	cur, err := s.getProfile(txn, rec.Key)
 	if err != nil {
 		return false, err
@@ -25,7 +23,7 @@ func (s *store) mergeInto(txn *badger.Txn, rec *opponentRec) (bool, error) {
 
 // apply applies one checked event in txn. Every event is idempotent: applying it twice leaves what applying it
 // once left, so a client may resend any event it has no acknowledgement for.
-func (s *store) apply(txn *badger.Txn, ev *eventRec) error {
+func (s *store) apply(txn kvTxn, ev *eventRec) error {
 	switch ev.Type {
 	case typeSighting:
 		return s.applySighting(txn, ev.Sighting)
@@ -45,7 +43,7 @@ func (s *store) apply(txn *badger.Txn, ev *eventRec) error {
 	return fail(s.dir, ErrBadEvent, fmt.Errorf("event type %q", ev.Type))
 }
 
-func (s *store) applySighting(txn *badger.Txn, r *sightingRec) error {
+func (s *store) applySighting(txn kvTxn, r *sightingRec) error {
 	key, err := s.resolve(txn, r.Key)
 	if err != nil {
 		return err
@@ -80,7 +78,7 @@ func latestElo(ratings []ratingRec, source string) int {
 	return 0
 }
 
-func (s *store) applyStart(txn *badger.Txn, who *sightingRec, start *gameRec) error {
+func (s *store) applyStart(txn kvTxn, who *sightingRec, start *gameRec) error {
 	key, err := s.resolve(txn, start.Key)
 	if err != nil {
 		return err
@@ -98,7 +96,7 @@ func (s *store) applyStart(txn *badger.Txn, who *sightingRec, start *gameRec) er
 		cur = &gameRec{ID: start.ID}
 	}
 	if cur.Key != "" && cur.Key != key {
-		if err := txn.Delete(indexKey(cur.Key, cur.ID)); err != nil {
+		if err := txn.del(indexKey(cur.Key, cur.ID)); err != nil {
 			return err
 		}
 	}
@@ -107,10 +105,10 @@ func (s *store) applyStart(txn *badger.Txn, who *sightingRec, start *gameRec) er
 	if _, err := s.put(txn, gameKey(cur.ID), cur); err != nil {
 		return err
 	}
-	return txn.Set(indexKey(key, cur.ID), nil)
+	return txn.set(indexKey(key, cur.ID), nil)
 }
 
-func (s *store) applyEnd(txn *badger.Txn, end *gameRec) error {
+func (s *store) applyEnd(txn kvTxn, end *gameRec) error {
 	cur, err := s.getGame(txn, end.ID)
 	if err != nil {
 		return err
@@ -124,16 +122,18 @@ func (s *store) applyEnd(txn *badger.Txn, end *gameRec) error {
 	return err
 }
 
-func (s *store) takeBack(txn *badger.Txn, tb *takeBackRec) error {
+func (s *store) takeBack(txn kvTxn, tb *takeBackRec) error {
 	prefix := movePrefix(tb.Game)
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 	var doomed [][]byte
-	for it.Seek(fmt.Appendf(bytes.Clone(prefix), "%05d", tb.ToPly)); it.Valid(); it.Next() {
-		doomed = append(doomed, it.Item().KeyCopy(nil))
+	err := txn.scan(prefix, fmt.Appendf(bytes.Clone(prefix), "%05d", tb.ToPly), false, func(k, _ []byte) error {
+		doomed = append(doomed, k)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	it.Close()
 	for _, k := range doomed {
-		if err := txn.Delete(k); err != nil {
+		if err := txn.del(k); err != nil {
 			return err
 		}
 	}
@@ -142,7 +142,7 @@ func (s *store) takeBack(txn *badger.Txn, tb *takeBackRec) error {
 
 // putModel stores a model state under the opponent it resolves to, creating a bare profile when the opponent
 // was never named.
-func (s *store) putModel(txn *badger.Txn, m *modelRec) (bool, error) {
+func (s *store) putModel(txn kvTxn, m *modelRec) (bool, error) {
 	key, err := s.resolve(txn, m.Key)
 	if err != nil {
 		return false, err
@@ -155,47 +155,6 @@ func (s *store) putModel(txn *badger.Txn, m *modelRec) (bool, error) {
 	return s.put(txn, modelKey(key, rec.Model, rec.At, rec.Game), &rec)
 }
 
-// batchTxn is a series of transactions that commits and starts anew when one grows too big for badger, for
-// work made of idempotent steps that need not be atomic as a whole.
-type batchTxn struct {
-	s   *store
-	txn *badger.Txn
-}
-
-// batch runs f over a batchTxn and commits what it leaves.
-func (s *store) batch(f func(b *batchTxn) error) error {
-	if err := s.checkSpace(); err != nil {
-		return err
-	}
-	b := &batchTxn{s: s, txn: s.db.NewTransaction(true)}
-	defer func() { b.txn.Discard() }()
-	if err := f(b); err != nil {
-		return err
-	}
-	return b.commit()
-}
-
-// do runs one step in the current transaction, or in a new one when the current is full.
-func (b *batchTxn) do(step func(txn *badger.Txn) error) error {
-	err := step(b.txn)
-	if errors.Is(err, badger.ErrTxnTooBig) {
-		if err := b.commit(); err != nil {
-			return err
-		}
-		b.txn.Discard()
-		b.txn = b.s.db.NewTransaction(true)
-		err = step(b.txn)
-	}
-	return err
-}
-
-func (b *batchTxn) commit() error {
-	if err := b.txn.Commit(); err != nil {
-		return errStorage(b.s.dir, "writing the store", err)
-	}
-	return nil
-}
-
 // commitEvents applies a group of events and commits them together (group commit), returning each event's
 // error. When one fails, the others are applied again one transaction each, so one bad event fails alone.
 func (s *store) commitEvents(evs []*eventRec) []error {
@@ -206,9 +165,9 @@ func (s *store) commitEvents(evs []*eventRec) []error {
 		}
 		return errs
 	}
-	err := s.batch(func(b *batchTxn) error {
+	err := s.batch(func(b batcher) error {
 		for _, ev := range evs {
-			if err := b.do(func(txn *badger.Txn) error { return s.apply(txn, ev) }); err != nil {
+			if err := b.do(func(txn kvTxn) error { return s.apply(txn, ev) }); err != nil {
 				return err
 			}
 		}
@@ -221,26 +180,9 @@ func (s *store) commitEvents(evs []*eventRec) []error {
 		return fillAll(err)
 	}
 	for i, ev := range evs {
-		errs[i] = s.batch(func(b *batchTxn) error {
-			return b.do(func(txn *badger.Txn) error { return s.apply(txn, ev) })
+		errs[i] = s.batch(func(b batcher) error {
+			return b.do(func(txn kvTxn) error { return s.apply(txn, ev) })
 		})
 	}
 	return errs
-}
-
-// compact runs badger's value-log garbage collection until it finds nothing to rewrite, and returns how many
-// bytes the value log shrank by.
-func (s *store) compact() (int64, error) {
-	_, before := s.db.Size()
-	for {
-		err := s.db.RunValueLogGC(0.5)
-		if errors.Is(err, badger.ErrNoRewrite) || errors.Is(err, badger.ErrRejected) {
-			break
-		}
-		if err != nil {
-			return 0, errStorage(s.dir, "compacting the store", err)
-		}
-	}
-	_, after := s.db.Size()
-	return before - after, nil
 }
