@@ -54,6 +54,7 @@ type owner struct {
 	conns   map[net.Conn]struct{}
 	writes  chan *writeItem
 
+	spool   *spool         // a PostgreSQL store's events kept while the server cannot be reached; nil for badger
 	reads   sync.WaitGroup // reads and connections in progress
 	stopGC  chan struct{}
 	stopped sync.WaitGroup // the writer and the collector
@@ -373,7 +374,9 @@ func (o *owner) collect(interval time.Duration) {
 // close stops serving, lets the writer finish what it was given, closes the store and releases the lock, in
 // that order: the lock goes last, so no other process listens or opens the store before this one is done.
 func (o *owner) close() error {
-	o.ln.Close() // removes the socket file
+	if o.ln != nil {
+		o.ln.Close() // removes the socket file
+	}
 	o.mu.Lock()
 	o.closing = true
 	for c := range o.conns {
@@ -385,7 +388,9 @@ func (o *owner) close() error {
 	o.stopped.Wait()
 	o.reads.Wait()
 	err := o.st.close()
-	o.lock.Close()
+	if o.lock != nil {
+		o.lock.Close()
+	}
 	return err
 }
 

@@ -176,7 +176,7 @@ func (s *store) commitEvents(evs []*eventRec) []error {
 	switch {
 	case err == nil:
 		return errs
-	case errors.Is(err, ErrDiskFull) || len(evs) == 1:
+	case errors.Is(err, ErrDiskFull) || errors.Is(err, ErrUnavailable) || len(evs) == 1:
 		return fillAll(err)
 	}
 	for i, ev := range evs {
