@@ -1,11 +1,12 @@
-// The PostgreSQL backend: the store's keys and values in one table of a schema of its own, serializable
-// transactions retried when concurrent writers conflict, and the checks and errors of opening a database by URL.
+// The PostgreSQL backend: the store's keys and values in one table of a schema of its own, write transactions
+// that lock each key they read, and the checks and errors of opening a database by URL.
 package memory
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/rand/v2"
 	"net/url"
 	"strconv"
@@ -209,14 +210,31 @@ func retryable(err error) bool {
 
 // pgTxn is a PostgreSQL transaction seen as a kvTxn.
 type pgTxn struct {
-	ctx context.Context
-	tx  pgx.Tx
-	kv  *pgKV
+	ctx   context.Context
+	tx    pgx.Tx
+	kv    *pgKV
+	write bool // a batch's: get locks the key
 }
 
 func (t pgTxn) get(key []byte) ([]byte, bool, error) {
 	var v []byte
-	err := t.tx.QueryRow(t.ctx, "SELECT value FROM "+t.kv.table+" WHERE key = $1", key).Scan(&v)
+	var err error
+	if t.write {
+		// A write transaction locks every key it reads until it ends (one round trip for both statements),
+		// so that two writers' read-modify-writes of one record (a profile both name) follow one another.
+		b := &pgx.Batch{}
+		b.Queue("SELECT pg_advisory_xact_lock($1)", t.kv.lockID(key))
+		b.Queue("SELECT value FROM "+t.kv.table+" WHERE key = $1", key)
+		br := t.tx.SendBatch(t.ctx, b)
+		if _, err = br.Exec(); err == nil {
+			err = br.QueryRow().Scan(&v)
+		}
+		if cerr := br.Close(); err == nil || errors.Is(err, pgx.ErrNoRows) && cerr != nil {
+			err = cerr
+		}
+	} else {
+		err = t.tx.QueryRow(t.ctx, "SELECT value FROM "+t.kv.table+" WHERE key = $1", key).Scan(&v)
+	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -227,6 +245,16 @@ func (t pgTxn) get(key []byte) ([]byte, bool, error) {
 		v = []byte{}
 	}
 	return v, true, nil
+}
+
+// lockID is the advisory lock of a key of this table: a 64-bit FNV-1a hash (two keys sharing one only wait
+// for each other).
+func (kv *pgKV) lockID(key []byte) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(kv.table))
+	h.Write([]byte{0})
+	h.Write(key)
+	return int64(h.Sum64())
 }
 
 func (t pgTxn) set(key, value []byte) error {
@@ -309,13 +337,15 @@ func (kv *pgKV) view(f func(txn kvTxn) error) error {
 	return kv.wrap("reading the store", tx.Commit(ctx))
 }
 
-// pgBatch is one serializable transaction; PostgreSQL has no size limit that needs it split.
+// pgBatch is one transaction; PostgreSQL has no size limit that needs it split.
 type pgBatch struct{ txn pgTxn }
 
 func (b pgBatch) do(step func(txn kvTxn) error) error { return step(b.txn) }
 
-// batch runs f in one serializable transaction, so that writers on many hosts leave what some order of their
-// transactions one at a time would; one that conflicts with a concurrent one is run again from the start.
+// batch runs f in one read-committed transaction in which every key read is locked first (get), so that
+// writers on many hosts leave what some order of their transactions one at a time would: each record is read,
+// merged and written by one at a time, and every event's records are its own or merged (see the package
+// comment). A transaction that deadlocks with another is run again from the start.
 func (kv *pgKV) batch(f func(b batcher) error) error {
 	backoff := time.Millisecond
 	for attempt := 0; ; attempt++ {
@@ -331,12 +361,12 @@ func (kv *pgKV) batch(f func(b batcher) error) error {
 func (kv *pgKV) try(f func(b batcher) error) error {
 	ctx, cancel := context.WithTimeout(context.Background(), pgTxnTimeout)
 	defer cancel()
-	tx, err := kv.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable})
+	tx, err := kv.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback(context.Background())
-	if err := f(pgBatch{pgTxn{ctx: ctx, tx: tx, kv: kv}}); err != nil {
+	if err := f(pgBatch{pgTxn{ctx: ctx, tx: tx, kv: kv, write: true}}); err != nil {
 		return err
 	}
 	return tx.Commit(ctx)
