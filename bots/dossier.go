@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"dossier/engine"
@@ -22,7 +23,7 @@ import (
 type MemoryConfig struct {
 	// Enabled turns the memory on.
 	Enabled bool
-	// Dir is the memory directory; "" is memory.DefaultDir().
+	// Dir is the memory's location: a directory ("" is memory.DefaultDir()) or a postgres:// URL.
 	Dir string
 	// Logger receives the memory's messages; nil discards them.
 	Logger *zap.Logger
@@ -41,9 +42,10 @@ type dossier struct {
 	cfg     MemoryConfig
 	log     *zap.Logger
 	mem     *memory.Memory
-	tried   bool   // whether opening was tried under cfg
-	notice  string // a failure to tell the front end once, in the next search's info
-	openErr error  // why the memory could not be opened
+	tried   bool        // whether opening was tried under cfg
+	notice  string      // a failure to tell the front end once, in the next search's info
+	openErr error       // why the memory could not be opened
+	alerts  chan string // the memory's own notices (a database unreachable, back), told in the next search's info
 
 	pending []*memory.Pending // events not known to be committed yet
 
@@ -117,6 +119,14 @@ func (p *Player) memoryNotice() string {
 	defer p.mu.Unlock()
 	n := p.dossier.notice
 	p.dossier.notice = ""
+	for more := true; more; {
+		select {
+		case a := <-p.dossier.alerts:
+			n = strings.TrimPrefix(n+"; "+a, "; ")
+		default:
+			more = false
+		}
+	}
 	return n
 }
 
@@ -127,7 +137,14 @@ func (d *dossier) ensureOpen() {
 		return
 	}
 	d.tried = true
-	m, err := memory.Open(memory.Options{Dir: d.cfg.Dir, Logger: d.log})
+	d.alerts = make(chan string, 16)
+	alerts := d.alerts
+	m, err := memory.Open(memory.Options{Dir: d.cfg.Dir, Logger: d.log, Notify: func(msg string) {
+		select {
+		case alerts <- msg:
+		default: // the front end has not heard the last ones yet; the log has them all
+		}
+	}})
 	if err != nil {
 		d.openErr = err
 		d.log.Error("memory unavailable; playing without it", zap.Error(err))
@@ -286,3 +303,7 @@ func (d *dossier) recordModel(key, model string, state json.RawMessage, gameID s
 	d.record(memory.Event{Model: &memory.ModelUpdate{OpponentKey: key, Model: model, State: state, GameID: gameID,
 		At: time.Now()}})
 }
+
+// shownLocation is the memory's location as the MemoryPath option shows it: a PostgreSQL URL without its
+// password.
+func shownLocation(dir string) string { return memory.RedactURL(dir) }

@@ -41,8 +41,12 @@ func IsURL(location string) bool {
 }
 
 // RedactURL returns a PostgreSQL URL without its password (in the user part or a password parameter), for
-// messages and logs; a URL that cannot be parsed is replaced whole, since where its password is is unknown.
+// messages, logs and option values shown; a URL that cannot be parsed is replaced whole, since where its
+// password is is unknown. A location that is no URL (a directory) is returned as it is.
 func RedactURL(location string) string {
+	if !IsURL(location) {
+		return location
+	}
 	u, err := url.Parse(location)
 	if err != nil {
 		return "postgres://(an unparsable URL)"
@@ -71,6 +75,7 @@ type pgKV struct {
 // (~/.pgpass or PGPASSFILE), as libpq finds it; no error carries it.
 func openPostgres(location, schema string, log *zap.Logger) (*pgKV, error) {
 	loc := RedactURL(location)
+	location, schema = schemaOf(location, schema)
 	cfg, err := pgxpool.ParseConfig(location)
 	if err != nil {
 		return nil, fail(loc, ErrBadLocation, errors.New(scrub(err.Error(), passwordOf(location))))
@@ -92,6 +97,23 @@ func openPostgres(location, schema string, log *zap.Logger) (*pgKV, error) {
 		return nil, err
 	}
 	return kv, nil
+}
+
+// schemaOf takes the schema parameter out of a URL (pgx would send it to the server as a setting): the schema
+// it names, else the one given.
+func schemaOf(location, schema string) (string, string) {
+	u, err := url.Parse(location)
+	if err != nil {
+		return location, schema
+	}
+	q := u.Query()
+	if !q.Has("schema") {
+		return location, schema
+	}
+	schema = q.Get("schema")
+	q.Del("schema")
+	u.RawQuery = q.Encode()
+	return u.String(), schema
 }
 
 // passwordOf returns the password a URL carries, "" when none.

@@ -23,8 +23,8 @@ type Options struct {
 	// postgres://user@host:port/database?sslmode=..., whose password comes from PGPASSWORD or ~/.pgpass
 	// (PGPASSFILE) as libpq finds it, and is never shown.
 	Dir string
-	// Schema is the PostgreSQL schema the memory's table lives in (DefaultSchema when empty); unused for a
-	// directory.
+	// Schema is the PostgreSQL schema the memory's table lives in (DefaultSchema when empty); the URL's
+	// schema parameter, when it has one, takes its place. Unused for a directory.
 	Schema string
 	// SpoolDir is where a PostgreSQL memory keeps events while the server cannot be reached
 	// (DefaultSpoolDir() when empty); SpoolLimit bounds how many one process keeps (0: 100,000), later ones

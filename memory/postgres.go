@@ -104,7 +104,7 @@ func newSpool(opts Options, loc string) (*spool, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, errStorage(loc, "creating the spool directory", err)
 	}
-	schema := opts.Schema
+	_, schema := schemaOf(opts.Dir, opts.Schema)
 	if schema == "" {
 		schema = DefaultSchema
 	}
