@@ -166,10 +166,17 @@ func (kv *pgKV) prepare(schema string, log *zap.Logger) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", kv.table); err != nil {
 			return kv.wrap("creating the table", err)
 		}
-		for _, stmt := range []string{
-			"CREATE SCHEMA IF NOT EXISTS " + pgx.Identifier{schema}.Sanitize(),
-			"CREATE TABLE IF NOT EXISTS " + kv.table + " (key bytea PRIMARY KEY, value bytea NOT NULL)",
-		} {
+		// CREATE SCHEMA checks its privilege before whether the schema exists: a role that may create tables in
+		// a schema made for it, and not schemas, only creates the table.
+		var schemaExists bool
+		if err := tx.QueryRow(ctx, "SELECT to_regnamespace($1) IS NOT NULL", pgx.Identifier{schema}.Sanitize()).Scan(&schemaExists); err != nil {
+			return kv.wrap("creating the table", err)
+		}
+		stmts := []string{"CREATE TABLE IF NOT EXISTS " + kv.table + " (key bytea PRIMARY KEY, value bytea NOT NULL)"}
+		if !schemaExists {
+			stmts = append([]string{"CREATE SCHEMA IF NOT EXISTS " + pgx.Identifier{schema}.Sanitize()}, stmts...)
+		}
+		for _, stmt := range stmts {
 			if _, err := tx.Exec(ctx, stmt); err != nil {
 				return kv.wrap("creating the table", err)
 			}

@@ -464,3 +464,39 @@ func TestPostgresEightProcessesOneKilled(t *testing.T) {
 	t.Logf("8 processes, one killed after %d acknowledged moves: %d acknowledged moves checked, all in the database",
 		len(victim.acked()), n)
 }
+
+// TestPostgresLeastPrivilege runs the memory as a role that may only use the schema and its table (as
+// docs/memory.md sets it up), and checks a role that may create nothing gets a clear error for a new schema.
+func TestPostgresLeastPrivilege(t *testing.T) {
+	srv := pgtest.Start(t)
+	schema := pgtest.Schema()
+	admin, err := Open(Options{Dir: srv.URL, Schema: schema, SpoolDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin.Close()
+	role := "engine_" + schema
+	const pw = "engine-pw"
+	if err := srv.Exec(context.Background(), "dossier",
+		"CREATE ROLE "+role+" LOGIN PASSWORD '"+pw+"'",
+		"GRANT USAGE ON SCHEMA "+schema+" TO "+role,
+		"GRANT SELECT, INSERT, UPDATE, DELETE ON "+schema+".records TO "+role,
+		"REVOKE CREATE ON SCHEMA public FROM PUBLIC"); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(srv.URL)
+	u.User = url.UserPassword(role, pw)
+	m, err := Open(Options{Dir: u.String(), Schema: schema, SpoolDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("the engine's role: %v", err)
+	}
+	playGame(t, m, "least privilege", t0, 4, 1)
+	if err := m.Forget("least privilege"); err != nil {
+		t.Error(err)
+	}
+	m.Close()
+	_, err = Open(Options{Dir: u.String(), Schema: pgtest.Schema(), SpoolDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "permission denied") || strings.Contains(err.Error(), pw) {
+		t.Errorf("a new schema as the engine's role: %v", err)
+	}
+}
