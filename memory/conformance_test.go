@@ -45,6 +45,7 @@ var conformance = []struct {
 	name string
 	run  func(t *testing.T, open opener)
 }{
+	{"SightingsInAnyOrderGiveOneProfile", conformSightingsInAnyOrderGiveOneProfile},
 	{"ProfileAfterSightingsAndGames", conformProfileAfterSightingsAndGames},
 	{"MoveRecordsKeepWhatWasRecorded", conformMoveRecordsKeepWhatWasRecorded},
 	{"TakeBackRemovesMovesFromThePly", conformTakeBackRemovesMovesFromThePly},
@@ -426,5 +427,36 @@ func conformImportRefusesMalformedInputWhole(t *testing.T, open opener) {
 				t.Errorf("a refused import left\n%s", d)
 			}
 		})
+	}
+}
+
+// conformSightingsInAnyOrderGiveOneProfile files the same sightings (one rating named at every game, a rating
+// from a second source, several names) in time order and shuffled: the profiles are the same.
+func conformSightingsInAnyOrderGiveOneProfile(t *testing.T, open opener) {
+	var sightings []Event
+	for i := range 6 {
+		o := opponent.Opponent{Name: "Rival", Elo: 2400, Kind: opponent.Computer, Source: "uci"}
+		if i%3 == 2 {
+			o.Source, o.Elo = "fide", 2350
+		}
+		sightings = append(sightings, Event{Sighting: &Sighting{Opponent: o, At: t0.Add(time.Duration(i) * time.Hour)}})
+	}
+	var profiles []*Profile
+	for _, order := range [][]int{{0, 1, 2, 3, 4, 5}, {5, 3, 1, 4, 0, 2}, {2, 4, 0, 5, 1, 3}} {
+		m := open(t)
+		for _, i := range order {
+			mustRecord(t, m, sightings[i])
+		}
+		p, err := m.Profile("rival")
+		if err != nil {
+			t.Fatal(err)
+		}
+		profiles = append(profiles, p)
+	}
+	want := []Rating{{Elo: 2400, Source: "uci", At: t0}, {Elo: 2350, Source: "fide", At: t0.Add(2 * time.Hour)}}
+	for i, p := range profiles {
+		if !equalJSON(t, p.Ratings, want) || !equalJSON(t, p, profiles[0]) {
+			t.Errorf("order %d: ratings %+v, want %+v", i, p.Ratings, want)
+		}
 	}
 }

@@ -95,14 +95,15 @@
 // the commit, so read-merge-write of a profile or a game by writers on many hosts happens one at a time and the
 // result is that of some serial order; a deadlock between two such transactions runs one again. (Serializable
 // isolation was tried first: its page-level predicate locks on the key index made writers of unrelated games
-// conflict and retry until some starved.) The writer commits events in groups as the owner's does; an event is
-// acknowledged once the server committed it.
+// conflict and retry until some starved.) The writer commits events in groups as the owner's does.
 //
 // When an event's commit fails because the server cannot be reached (no connection, a connection lost, a
 // shutdown, a timeout of 10 s), the writer keeps that event and every later one, in order, in a spool file of
 // its own (JSON lines of events under Options.SpoolDir, default $XDG_STATE_HOME/dossier/spool, flock'd while the
-// process lives), up to Options.SpoolLimit (100,000; later events fail with ErrUnavailable and are counted); it
-// tries the server again backing off from 0.1 s to 5 s and, once the spool is in, removes the file, writes any
+// process lives), up to Options.SpoolLimit (100,000; later events fail with ErrUnavailable and are counted). An
+// event is acknowledged when the server committed it or when it is in the spool file: written there it is in
+// the kernel's page cache and outlives the process, the guarantee a badger commit gives, and the engine's answer
+// never waits for a server that is away. The writer tries the server again backing off from 0.1 s to 5 s and, once the spool is in, removes the file, writes any
 // spool file no live process holds (a process killed meanwhile) and goes back to committing directly.
 // Options.Notify is told once that the memory is unreachable and once that it is back; reads fail at once with
 // ErrUnavailable meanwhile. TestPostgresOutageSpoolsAndReplays stops the server for 30 s mid-game.

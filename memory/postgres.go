@@ -72,15 +72,17 @@ func openPostgresMemory(opts Options) (*Memory, error) {
 	return m, nil
 }
 
-// spool keeps the events of a PostgreSQL memory while its server cannot be reached: in order, in memory for
-// their replies and in a file (JSON lines of events, one file a process, flock'd while it lives) so that a
-// process killed meanwhile loses none; the next process to open the same database replays files nobody holds.
+// spool keeps the events of a PostgreSQL memory while its server cannot be reached, in order, in a file (JSON
+// lines of events, one file a process, flock'd while it lives) and in memory. An event is acknowledged once it
+// is in the file: like a badger commit, the write is in the kernel's page cache and outlives the process, and
+// the engine's answer never waits for a server that is away. This process writes them to the server when it is
+// back; the next process to open the same database writes the files nobody holds (their process was killed).
 type spool struct {
 	dir    string // the spool directory
 	prefix string // the file name prefix of this database and schema
 	path   string // this process's file, "" until the first outage
 	f      *os.File
-	held   []*writeItem
+	held   []*eventRec // the events in the file, in order, that the server has not committed yet
 	limit  int
 
 	down     atomic.Bool // read by reads, which fail at once while the server is away
@@ -183,8 +185,8 @@ func (o *owner) pgWriteLoop() {
 			continue
 		}
 		if failed, cause := commitGroup(o.st, group, o.log); len(failed) > 0 {
-			sp.goDown(cause)
 			sp.add(failed)
+			sp.goDown(cause)
 		}
 	}
 }
@@ -238,7 +240,7 @@ func causeOf(err error) string {
 // add keeps events in the spool, refusing (and counting) those past the limit.
 func (sp *spool) add(items []*writeItem) {
 	var buf []byte
-	var kept []*writeItem
+	var kept []*eventRec
 	for _, it := range items {
 		if len(sp.held)+len(kept) >= sp.limit {
 			if sp.dropped == 0 {
@@ -255,7 +257,8 @@ func (sp *spool) add(items []*writeItem) {
 			it.reply(newReply(it.seq, nil, fail(sp.loc, ErrUnavailable, fmt.Errorf("spooling the event: %v", err))))
 			continue
 		}
-		kept = append(kept, it)
+		kept = append(kept, it.ev)
+		it.reply(newReply(it.seq, nil, nil))
 	}
 	sp.held = append(sp.held, kept...)
 }
@@ -285,9 +288,7 @@ func (sp *spool) write(b []byte) error {
 func (sp *spool) replay(st *store) {
 	for len(sp.held) > 0 {
 		n := min(len(sp.held), maxGroup)
-		failed, _ := commitGroup(st, sp.held[:n], sp.log)
-		if len(failed) > 0 {
-			sp.held = append(failed, sp.held[n:]...)
+		if !commitSpooled(st, sp.held[:n], sp.path, sp.log) {
 			sp.backoff = min(2*sp.backoff, spoolMaxBackoff)
 			return
 		}
@@ -306,6 +307,20 @@ func (sp *spool) replay(st *store) {
 		zap.Int("dropped", sp.dropped))
 	sp.notify(msg)
 	sp.replayed, sp.dropped = 0, 0
+}
+
+// commitSpooled commits spooled events; false when the server could not be reached (nothing is lost: the
+// events that were committed are committed again next time, which changes nothing).
+func commitSpooled(st *store, evs []*eventRec, path string, log *zap.Logger) bool {
+	for _, err := range st.commitEvents(evs) {
+		if errors.Is(err, ErrUnavailable) {
+			return false
+		}
+		if err != nil {
+			log.Error("memory: a spooled event failed", zap.String("file", path), zap.Error(err))
+		}
+	}
+	return true
 }
 
 // removeFile removes this process's spool file once everything in it is in the database.
@@ -354,13 +369,8 @@ func (sp *spool) replayFile(st *store, path string) bool {
 	}
 	for len(evs) > 0 {
 		n := min(len(evs), maxGroup)
-		for i, err := range st.commitEvents(evs[:n]) {
-			if errors.Is(err, ErrUnavailable) {
-				return false
-			}
-			if err != nil {
-				sp.log.Error("memory: a spooled event failed", zap.String("file", path), zap.Int("event", i), zap.Error(err))
-			}
+		if !commitSpooled(st, evs[:n], path, sp.log) {
+			return false
 		}
 		evs = evs[n:]
 	}

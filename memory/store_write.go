@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // mergeInto adds what rec knows to the profile under rec.Key, creating it when absent.
@@ -59,8 +60,7 @@ func (s *store) applySighting(txn kvTxn, r *sightingRec) error {
 	if name := strings.TrimSpace(r.Name); name != "" {
 		seen.Names = []string{name}
 	}
-	// A rating is history when it changes; the same rating named at every game is kept once.
-	if r.Elo > 0 && latestElo(cur.Ratings, r.Source) != r.Elo {
+	if r.Elo > 0 && newRating(cur.Ratings, r.Elo, r.Source, r.At) {
 		seen.Ratings = []ratingRec{{Elo: r.Elo, Source: r.Source, At: r.At}}
 	}
 	mergeProfile(cur, seen)
@@ -68,14 +68,32 @@ func (s *store) applySighting(txn kvTxn, r *sightingRec) error {
 	return err
 }
 
-// latestElo returns the latest rating from source, 0 when none.
-func latestElo(ratings []ratingRec, source string) int {
-	for i := len(ratings) - 1; i >= 0; i-- {
-		if ratings[i].Source == source {
-			return ratings[i].Elo
+// newRating reports whether a sighting's rating is history to keep: a rating is kept when it changes, so the
+// same rating named at every game is kept once, dated by the earliest sighting of the run of equal ratings it
+// belongs to. A sighting that arrives after later ones (another host's, a replayed spool) falls into the run
+// before or after its time: one of the same rating before it absorbs it; one of the same rating right after it
+// starts earlier (ratings is changed in place); else it starts a run of its own. So sightings of one rating
+// give the same history in whatever order they are filed.
+func newRating(ratings []ratingRec, elo int, source string, at time.Time) bool {
+	prev, next := -1, -1
+	for i, r := range ratings {
+		if r.Source != source {
+			continue
+		}
+		if !r.At.After(at) {
+			prev = i
+		} else if next < 0 {
+			next = i
 		}
 	}
-	return 0
+	switch {
+	case prev >= 0 && ratings[prev].Elo == elo:
+		return false
+	case next >= 0 && ratings[next].Elo == elo:
+		ratings[next].At = at
+		return false
+	}
+	return true
 }
 
 func (s *store) applyStart(txn kvTxn, who *sightingRec, start *gameRec) error {
