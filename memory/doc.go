@@ -103,10 +103,12 @@
 // process lives), up to Options.SpoolLimit (100,000; later events fail with ErrUnavailable and are counted). An
 // event is acknowledged when the server committed it or when it is in the spool file: written there it is in
 // the kernel's page cache and outlives the process, the guarantee a badger commit gives, and the engine's answer
-// never waits for a server that is away. The writer tries the server again backing off from 0.1 s to 5 s and, once the spool is in, removes the file, writes any
-// spool file no live process holds (a process killed meanwhile) and goes back to committing directly.
-// Options.Notify is told once that the memory is unreachable and once that it is back; reads fail at once with
-// ErrUnavailable meanwhile. TestPostgresOutageSpoolsAndReplays stops the server for 30 s mid-game.
+// never waits for a server that is away. The writer drops the pool's connections (the server left them
+// broken), tries the server again backing off from 0.1 s to 2 s and, once the spool is in, removes the file,
+// writes any spool file no live process holds (a process killed meanwhile) and goes back to committing
+// directly. Options.Notify is told once that the memory is unreachable and once that it is back; reads fail at
+// once with ErrUnavailable meanwhile. TestPostgresOutageSpoolsAndReplays stops the server for 30 s mid-game
+// (3 s with -short), tests/memory_postgres_test.go does so under an engine playing a game.
 //
 // # Schema (version 2)
 //

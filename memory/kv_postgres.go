@@ -405,6 +405,10 @@ func (kv *pgKV) try(f func(b batcher) error) error {
 // nothing itself.
 func (kv *pgKV) compact() (int64, error) { return 0, nil }
 
+// reset drops the pool's connections, which a server that went away left broken: the next transaction
+// connects anew instead of finding them dead one at a time.
+func (kv *pgKV) reset() { kv.pool.Reset() }
+
 func (kv *pgKV) close() error {
 	kv.pool.Close()
 	return nil

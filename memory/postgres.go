@@ -25,7 +25,7 @@ import (
 // Spool limits.
 const (
 	defaultSpoolLimit = 100000 // events one process keeps while the server is away
-	spoolMaxBackoff   = 5 * time.Second
+	spoolMaxBackoff   = 2 * time.Second
 	spoolMinBackoff   = 100 * time.Millisecond
 )
 
@@ -187,6 +187,7 @@ func (o *owner) pgWriteLoop() {
 		if failed, cause := commitGroup(o.st, group, o.log); len(failed) > 0 {
 			sp.add(failed)
 			sp.goDown(cause)
+			resetPool(o.st)
 		}
 	}
 }
@@ -290,6 +291,7 @@ func (sp *spool) replay(st *store) {
 		n := min(len(sp.held), maxGroup)
 		if !commitSpooled(st, sp.held[:n], sp.path, sp.log) {
 			sp.backoff = min(2*sp.backoff, spoolMaxBackoff)
+			resetPool(st)
 			return
 		}
 		sp.replayed += n
@@ -307,6 +309,13 @@ func (sp *spool) replay(st *store) {
 		zap.Int("dropped", sp.dropped))
 	sp.notify(msg)
 	sp.replayed, sp.dropped = 0, 0
+}
+
+// resetPool drops a PostgreSQL store's broken connections.
+func resetPool(st *store) {
+	if kv, ok := st.kv.(*pgKV); ok {
+		kv.reset()
+	}
 }
 
 // commitSpooled commits spooled events; false when the server could not be reached (nothing is lost: the

@@ -276,7 +276,7 @@ func TestPostgresOutageSpoolsAndReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	restarted = true
-	n.wait(t, "is back", 20*time.Second)
+	n.wait(t, "is back after", 20*time.Second)
 	waitAll(t, pendings, " after the outage")
 	if slowest > 5*time.Millisecond {
 		t.Errorf("the slowest Record during the outage took %v", slowest)

@@ -84,6 +84,87 @@ func TestMemoryMovesBetweenBackends(t *testing.T) {
 	}
 }
 
+// TestEngineOutlivesADatabaseOutage plays a game with the memory in PostgreSQL and stops the server for 30 s
+// (3 s with -short) in the middle: every move comes within its movetime and a margin, the engine says once
+// that the memory is unreachable and once that it is back, and every opponent move is in the database after.
+func TestEngineOutlivesADatabaseOutage(t *testing.T) {
+	srv, memory := pgMemory(t)
+	if !srv.Throwaway() {
+		t.Skip("the server of " + pgtest.EnvURL + " is not the tests' to stop")
+	}
+	outage := 30 * time.Second
+	if testing.Short() {
+		outage = 3 * time.Second
+	}
+	p := startDossier(t, "--memory", memory)
+	p.forbidden = append(p.forbidden, srv.Password)
+	handshake(p)
+	p.send("setoption name UCI_Opponent value none none computer Outage Rival", "ucinewgame")
+	r := newReplay(t, "chess")
+	const movetime = 100 * time.Millisecond
+	var notices []string
+	slowest := time.Duration(0)
+	opponentMoves := 0
+	stopped, restarted := time.Time{}, false
+	defer func() {
+		if !stopped.IsZero() && !restarted {
+			srv.StartServer()
+		}
+	}()
+	games, backSaid := 1, false
+	var restartedAt time.Time
+	for move := 0; !backSaid && (!restarted || time.Since(restartedAt) < 20*time.Second); move++ {
+		if move == 4 {
+			if err := srv.StopServer(); err != nil {
+				t.Fatal(err)
+			}
+			stopped = time.Now()
+		}
+		if !stopped.IsZero() && !restarted && time.Since(stopped) > outage {
+			if err := srv.StartServer(); err != nil {
+				t.Fatal(err)
+			}
+			restarted, restartedAt = true, time.Now()
+		}
+		if len(r.pos.AppendMoves(nil)) == 0 { // the game is over: another
+			p.send("ucinewgame")
+			r = newReplay(t, "chess")
+			games++
+		}
+		sent := p.send(r.positionCommand(), "go movetime 100")
+		line, before := p.expect(10*time.Second, "bestmove", func(s string) bool { return strings.HasPrefix(s, "bestmove") })
+		slowest = max(slowest, line.at.Sub(sent))
+		for _, l := range before {
+			if strings.HasPrefix(l, "info string memory") {
+				notices = append(notices, l)
+				backSaid = backSaid || strings.Contains(l, "is back after")
+			}
+		}
+		r.play(p, checkBestMove(p, r.pos, line.text))
+		if moves := r.pos.AppendMoves(nil); len(moves) > 0 {
+			r.play(p, r.pos.FormatMove(moves[0]))
+			opponentMoves++
+		}
+	}
+	p.send("quit")
+	if code := p.wait(30 * time.Second); code != 0 {
+		t.Fatalf("dossier exited %d", code)
+	}
+	if slowest > movetime+500*time.Millisecond {
+		t.Errorf("the slowest move took %v with movetime %v", slowest, movetime)
+	}
+	said := strings.Join(notices, "\n")
+	if len(notices) != 2 || !strings.Contains(notices[0], "unreachable") || !strings.Contains(notices[1], "is back after") {
+		t.Errorf("the engine's notices about the memory:\n%s", said)
+	}
+	shown := showMemory(t, memory, "outage rival")
+	if len(shown.Profile.Games) != games || shown.Prediction.Moves < opponentMoves-games {
+		t.Errorf("after the outage: %d games, %d opponent moves stored of %d played", len(shown.Profile.Games),
+			shown.Prediction.Moves, opponentMoves)
+	}
+	t.Logf("%v outage: %d opponent moves, slowest go-to-bestmove %v; notices:\n%s", outage, opponentMoves, slowest, said)
+}
+
 // TestEngineWithARefusedDatabasePlaysOn gives the engine a URL with a wrong password: it says once why it
 // plays without memory, plays, and prints the password nowhere.
 func TestEngineWithARefusedDatabasePlaysOn(t *testing.T) {
