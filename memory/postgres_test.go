@@ -278,7 +278,9 @@ func TestPostgresOutageSpoolsAndReplays(t *testing.T) {
 	restarted = true
 	n.wait(t, "is back after", 20*time.Second)
 	waitAll(t, pendings, " after the outage")
-	if slowest > 5*time.Millisecond {
+	// Record only checks and queues; 50 ms leaves room for the scheduler of a loaded machine and is still far
+	// below anything the server could cost (a connect times out after 5 s).
+	if slowest > 50*time.Millisecond {
 		t.Errorf("the slowest Record during the outage took %v", slowest)
 	}
 	games, err := m.Games("outage rival")
