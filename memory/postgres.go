@@ -88,6 +88,7 @@ type spool struct {
 	down     atomic.Bool // read by reads, which fail at once while the server is away
 	since    time.Time
 	backoff  time.Duration
+	nextTry  time.Time // when the writer tries the server again
 	dropped  int
 	replayed int
 	loc      string
@@ -138,7 +139,8 @@ func (o *owner) pgWriteLoop() {
 			var retry <-chan time.Time
 			var t *time.Timer
 			if sp.down.Load() {
-				t = time.NewTimer(sp.backoff)
+				// The next try is due at its time however many events arrive meanwhile.
+				t = time.NewTimer(time.Until(sp.nextTry))
 				retry = t.C
 			}
 			ok := true
@@ -223,6 +225,7 @@ func (sp *spool) goDown(cause error) {
 	sp.down.Store(true)
 	sp.since = time.Now()
 	sp.backoff = spoolMinBackoff
+	sp.nextTry = sp.since.Add(sp.backoff)
 	sp.log.Error("memory: the database is unreachable; playing on and spooling events", zap.String("store", sp.loc),
 		zap.Error(cause))
 	sp.notify(fmt.Sprintf("memory %s unreachable (%v); playing on, events kept in %s until it is back", sp.loc,
@@ -291,6 +294,7 @@ func (sp *spool) replay(st *store) {
 		n := min(len(sp.held), maxGroup)
 		if !commitSpooled(st, sp.held[:n], sp.path, sp.log) {
 			sp.backoff = min(2*sp.backoff, spoolMaxBackoff)
+			sp.nextTry = time.Now().Add(sp.backoff)
 			resetPool(st)
 			return
 		}

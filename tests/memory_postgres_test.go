@@ -5,6 +5,7 @@ package tests
 
 import (
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -96,7 +97,14 @@ func TestEngineOutlivesADatabaseOutage(t *testing.T) {
 	if testing.Short() {
 		outage = 3 * time.Second
 	}
-	p := startDossier(t, "--memory", memory)
+	logFile := filepath.Join(t.TempDir(), "log")
+	p := startDossier(t, "--memory", memory, "--log-level", "info", "--log-file", logFile)
+	defer func() {
+		if t.Failed() {
+			data, _ := os.ReadFile(logFile)
+			t.Logf("the engine's log:\n%s", data)
+		}
+	}()
 	p.forbidden = append(p.forbidden, srv.Password)
 	handshake(p)
 	p.send("setoption name UCI_Opponent value none none computer Outage Rival", "ucinewgame")
