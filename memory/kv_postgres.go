@@ -21,9 +21,6 @@ import (
 
 // Limits of the PostgreSQL backend.
 const (
-	// minServerVersion is the oldest server accepted (server_version_num): PostgreSQL 13, the oldest release its
-	// project still supported when this was written.
-	minServerVersion = 130000
 	pgConnectTimeout = 5 * time.Second
 	// pgTxnTimeout bounds one transaction, so that a hung server fails a write instead of holding the writer.
 	pgTxnTimeout = 10 * time.Second
@@ -33,6 +30,10 @@ const (
 	// DefaultSchema is the PostgreSQL schema the memory's table is created in when Options.Schema is empty.
 	DefaultSchema = "dossier"
 )
+
+// minServerVersion is the oldest server accepted (server_version_num): PostgreSQL 13, the oldest release its
+// project still supported when this was written. A variable so that a test can make the server it has too old.
+var minServerVersion = 130000
 
 // IsURL reports whether a memory location names a PostgreSQL database (postgres:// or postgresql://) rather
 // than a directory.

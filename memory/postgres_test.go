@@ -111,6 +111,20 @@ func TestPostgresBadLocationsFailClearly(t *testing.T) {
 	}
 }
 
+// TestPostgresOlderServerIsRefused raises the oldest version accepted above the test server's: Open refuses
+// it, naming the host, the server's version and the one needed (before it creates anything).
+func TestPostgresOlderServerIsRefused(t *testing.T) {
+	srv := pgtest.Start(t)
+	defer func(v int) { minServerVersion = v }(minServerVersion)
+	minServerVersion = 990000
+	_, err := Open(Options{Dir: srv.URL, Schema: pgtest.Schema(), SpoolDir: t.TempDir()})
+	if !errors.Is(err, ErrBadLocation) || !strings.Contains(err.Error(), srv.Host) ||
+		!strings.Contains(err.Error(), "the server runs PostgreSQL 1") || !strings.Contains(err.Error(), "needs 99 or newer") ||
+		strings.Contains(err.Error(), srv.Password) {
+		t.Errorf("an older server: %v", err)
+	}
+}
+
 // TestPostgresPasswordSources connects with the password in the URL, in PGPASSWORD and in a password file, and
 // checks the memory's location never shows it.
 func TestPostgresPasswordSources(t *testing.T) {
