@@ -46,6 +46,7 @@ var conformance = []struct {
 	run  func(t *testing.T, open opener)
 }{
 	{"SightingsInAnyOrderGiveOneProfile", conformSightingsInAnyOrderGiveOneProfile},
+	{"CompactKeepsEverything", conformCompactKeepsEverything},
 	{"ProfileAfterSightingsAndGames", conformProfileAfterSightingsAndGames},
 	{"MoveRecordsKeepWhatWasRecorded", conformMoveRecordsKeepWhatWasRecorded},
 	{"TakeBackRemovesMovesFromThePly", conformTakeBackRemovesMovesFromThePly},
@@ -458,5 +459,27 @@ func conformSightingsInAnyOrderGiveOneProfile(t *testing.T, open opener) {
 		if !equalJSON(t, p.Ratings, want) || !equalJSON(t, p, profiles[0]) {
 			t.Errorf("order %d: ratings %+v, want %+v", i, p.Ratings, want)
 		}
+	}
+}
+
+// conformCompactKeepsEverything compacts after games were rewritten and an opponent forgotten: what the store
+// holds is unchanged, and it goes on recording.
+func conformCompactKeepsEverything(t *testing.T, open opener) {
+	m := open(t)
+	playGame(t, m, "kept", t0, 6, 1)
+	playGame(t, m, "forgotten", t0, 6, 0)
+	if err := m.Forget("forgotten"); err != nil {
+		t.Fatal(err)
+	}
+	before := dumpString(t, m)
+	if err := m.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	if after := dumpString(t, m); after != before {
+		t.Errorf("compacting changed the store:\n%s\nwas\n%s", after, before)
+	}
+	playGame(t, m, "kept", t0.Add(time.Hour), 2, 0.5)
+	if p, err := m.Profile("kept"); err != nil || len(p.Games) != 2 {
+		t.Errorf("after compacting: %v", err)
 	}
 }
