@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -18,14 +19,15 @@ import (
 	"dossier/play/opponent"
 )
 
-// serverFsync turns the test server's fsync on (as a production server has it) for the benchmark, and back.
+// serverFsync turns the test server's fsync on (as a production server has it) for the benchmark, and back;
+// DOSSIER_BENCH_FSYNC=off leaves it off, to tell what the disk costs.
 func serverFsync(b *testing.B, srv *pgtest.Server) {
 	set := func(v string) {
 		if err := srv.Exec(context.Background(), "postgres", "ALTER SYSTEM SET fsync = "+v, "SELECT pg_reload_conf()"); err != nil {
 			b.Logf("cannot set fsync %s: %v", v, err)
 		}
 	}
-	if srv.Throwaway() {
+	if srv.Throwaway() && os.Getenv("DOSSIER_BENCH_FSYNC") != "off" {
 		set("on")
 		b.Cleanup(func() { set("off") })
 	}

@@ -18,6 +18,12 @@ type kvTxn interface {
 	scan(prefix, from []byte, values bool, f func(key, value []byte) error) error
 }
 
+// blindWriter is a kvTxn that writes a value cheaper without reading the key first (PostgreSQL: an upsert sent
+// with the commit, so a move's commit is one round trip); the store uses it for records no other merges into.
+type blindWriter interface {
+	setBlind(key, value []byte) error
+}
+
 // batcher runs the steps of one batch (see backend.batch).
 type batcher interface {
 	// do runs one step; a backend whose transactions have a size limit (badger) commits and starts a new

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"net/url"
 	"strconv"
@@ -238,33 +237,33 @@ func retryable(err error) bool {
 	return errors.As(err, &pgErr) && (pgErr.Code == "40001" || pgErr.Code == "40P01")
 }
 
-// pgTxn is a PostgreSQL transaction seen as a kvTxn.
+// pgQuerier is what a read runs its queries on: a transaction (pgx.Tx) or a connection in one.
+type pgQuerier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// pgTxn is a read-only PostgreSQL transaction seen as a kvTxn (writes are pgWriteTxn's).
 type pgTxn struct {
-	ctx   context.Context
-	tx    pgx.Tx
-	kv    *pgKV
-	write bool // a batch's: get locks the key
+	ctx context.Context
+	tx  pgQuerier
+	kv  *pgKV
 }
 
 func (t pgTxn) get(key []byte) ([]byte, bool, error) {
 	var v []byte
-	var err error
-	if t.write {
-		// A write transaction locks every key it reads until it ends (one round trip for both statements),
-		// so that two writers' read-modify-writes of one record (a profile both name) follow one another.
-		b := &pgx.Batch{}
-		b.Queue("SELECT pg_advisory_xact_lock($1)", t.kv.lockID(key))
-		b.Queue("SELECT value FROM "+t.kv.table+" WHERE key = $1", key)
-		br := t.tx.SendBatch(t.ctx, b)
-		if _, err = br.Exec(); err == nil {
-			err = br.QueryRow().Scan(&v)
-		}
-		if cerr := br.Close(); err == nil || errors.Is(err, pgx.ErrNoRows) && cerr != nil {
-			err = cerr
-		}
-	} else {
-		err = t.tx.QueryRow(t.ctx, "SELECT value FROM "+t.kv.table+" WHERE key = $1", key).Scan(&v)
-	}
+	err := t.tx.QueryRow(t.ctx, "SELECT value FROM "+t.kv.table+" WHERE key = $1", key).Scan(&v)
+	return found(v, err)
+}
+
+// errReadOnly is a write in a read transaction, which the store never makes.
+var errReadOnly = errors.New("a write in a read-only transaction")
+
+func (t pgTxn) set(key, value []byte) error { return errReadOnly }
+func (t pgTxn) del(key []byte) error        { return errReadOnly }
+
+// found turns the outcome of reading one value into get's.
+func found(v []byte, err error) ([]byte, bool, error) {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, false, nil
 	}
@@ -275,30 +274,6 @@ func (t pgTxn) get(key []byte) ([]byte, bool, error) {
 		v = []byte{}
 	}
 	return v, true, nil
-}
-
-// lockID is the advisory lock of a key of this table: a 64-bit FNV-1a hash (two keys sharing one only wait
-// for each other).
-func (kv *pgKV) lockID(key []byte) int64 {
-	h := fnv.New64a()
-	h.Write([]byte(kv.table))
-	h.Write([]byte{0})
-	h.Write(key)
-	return int64(h.Sum64())
-}
-
-func (t pgTxn) set(key, value []byte) error {
-	if value == nil {
-		value = []byte{}
-	}
-	_, err := t.tx.Exec(t.ctx, "INSERT INTO "+t.kv.table+" (key, value) VALUES ($1, $2) "+
-		"ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", key, value)
-	return err
-}
-
-func (t pgTxn) del(key []byte) error {
-	_, err := t.tx.Exec(t.ctx, "DELETE FROM "+t.kv.table+" WHERE key = $1", key)
-	return err
 }
 
 // scan reads the keys in chunks, each read whole before f sees it, so that f may query the same transaction.
@@ -367,11 +342,6 @@ func (kv *pgKV) view(f func(txn kvTxn) error) error {
 	return kv.wrap("reading the store", tx.Commit(ctx))
 }
 
-// pgBatch is one transaction; PostgreSQL has no size limit that needs it split.
-type pgBatch struct{ txn pgTxn }
-
-func (b pgBatch) do(step func(txn kvTxn) error) error { return step(b.txn) }
-
 // batch runs f in one read-committed transaction in which every key read is locked first (get), so that
 // writers on many hosts leave what some order of their transactions one at a time would: each record is read,
 // merged and written by one at a time, and every event's records are its own or merged (see the package
@@ -386,20 +356,6 @@ func (kv *pgKV) batch(f func(b batcher) error) error {
 		time.Sleep(backoff + rand.N(backoff))
 		backoff = min(2*backoff, 50*time.Millisecond)
 	}
-}
-
-func (kv *pgKV) try(f func(b batcher) error) error {
-	ctx, cancel := context.WithTimeout(context.Background(), pgTxnTimeout)
-	defer cancel()
-	tx, err := kv.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(context.Background())
-	if err := f(pgBatch{pgTxn{ctx: ctx, tx: tx, kv: kv, write: true}}); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
 }
 
 // compact leaves reclaiming space to the server's autovacuum (VACUUM needs the table's owner); it frees

@@ -33,7 +33,12 @@ func (s *store) apply(txn kvTxn, ev *eventRec) error {
 	case eventEnd:
 		return s.applyEnd(txn, ev.Game)
 	case typeMove:
-		_, err := s.put(txn, moveKey(ev.Move.Game, ev.Move.Ply, ev.Move.Opp), ev.Move)
+		key := moveKey(ev.Move.Game, ev.Move.Ply, ev.Move.Opp)
+		if bw, ok := txn.(blindWriter); ok {
+			// A move record is its own: no other record merges into it, so it need not be read first.
+			return bw.setBlind(key, encodeValue(ev.Move))
+		}
+		_, err := s.put(txn, key, ev.Move)
 		return err
 	case typeTakeBack:
 		return s.takeBack(txn, ev.TakeBack)
