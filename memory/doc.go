@@ -117,8 +117,9 @@
 // round trips gave 5.6-5.8 ms at p99 with 8 writers, fsync on or off: the tail is the 2 cores shared by 8
 // writers and 8 server processes, not the disk). BenchmarkScalePostgres builds BenchmarkScale's store (10,000
 // opponents, a million move records) in about 25 s: 460 MB, 24,125 bytes a game (badger: 3,722; the JSON
-// values are stored uncompressed, PostgreSQL compressing only values over 2 KB); a profile takes 1.3 ms at the
-// median and 3.6 ms at p99, one opponent's two games with their moves 2.8 ms, listing every opponent 0.67 s.
+// values are stored uncompressed, PostgreSQL compressing only values over 2 KB); a profile takes 1.0-1.5 ms at
+// the median and 3.6-5.6 ms at p99 (four runs of 2,000), one opponent's two games with their moves 2.8 ms,
+// listing every opponent 0.67 s.
 // DOSSIER_TEST_POSTGRES=URL runs the benchmarks on another server (the store is built once, in schema scale).
 //
 // # Schema (version 2)
