@@ -100,7 +100,7 @@ func openPostgres(location, schema string, log *zap.Logger) (*pgKV, error) {
 }
 
 // schemaOf takes the schema parameter out of a URL (pgx would send it to the server as a setting): the schema
-// it names, else the one given.
+// it names, else (absent or empty) the one given.
 func schemaOf(location, schema string) (string, string) {
 	u, err := url.Parse(location)
 	if err != nil {
@@ -110,7 +110,9 @@ func schemaOf(location, schema string) (string, string) {
 	if !q.Has("schema") {
 		return location, schema
 	}
-	schema = q.Get("schema")
+	if named := q.Get("schema"); named != "" {
+		schema = named
+	}
 	q.Del("schema")
 	u.RawQuery = q.Encode()
 	return u.String(), schema
