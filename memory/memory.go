@@ -142,7 +142,8 @@ func Open(opts Options) (*Memory, error) {
 // Dir returns the memory directory, or the PostgreSQL URL without its password.
 func (m *Memory) Dir() string { return m.dir }
 
-// Owner reports whether this process holds the store now (a client becomes the owner when the owner exits).
+// Owner reports whether this process holds the store now (a client becomes the owner when the owner exits);
+// a PostgreSQL memory, which every process reaches itself, is always its own owner.
 func (m *Memory) Owner() bool { return m.isOwner.Load() }
 
 // connect reaches the store: through the owner's socket when one answers, else by becoming the owner. A
