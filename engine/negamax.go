@@ -37,6 +37,7 @@ type thread struct {
 	checker  games.Checker
 	nuller   games.NullMover
 	forced   games.ForcedTactics
+	exchange games.Exchanger // nil unless SEEPruning and the position values exchanges
 
 	ctl        *Control
 	main       bool         // the thread that polls the Control and owns the result
@@ -85,6 +86,10 @@ func (t *thread) bind(p games.Position) {
 	t.checker, _ = p.(games.Checker)
 	t.nuller, _ = p.(games.NullMover)
 	t.forced, _ = p.(games.ForcedTactics)
+	t.exchange = nil
+	if t.opts.SEEPruning {
+		t.exchange, _ = p.(games.Exchanger)
+	}
 	t.aborted = false
 	t.seldepth = 0
 }
@@ -380,11 +385,17 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 			}
 		}
 	}
+	// Out of check, a capture the static exchange says loses material is not searched: the side to move
+	// stands pat instead, or has a better capture.
+	prune := t.exchange != nil && !inCheck && best > math.Inf(-1)
 	keys := t.keys[ply][:len(moves)]
 	t.scoreMoves(moves, keys, games.NoMove, ply)
 	for i := range moves {
 		pickMove(moves, keys, i)
 		m := moves[i]
+		if prune && !t.exchange.SEEGE(m, 0) {
+			continue
+		}
 		pos.Play(m)
 		score := -t.quiesce(ply+1, -beta, -alpha)
 		pos.Undo()

@@ -34,6 +34,9 @@ type AlphaBetaOptions struct {
 	LMR bool
 	// CheckExtension searches one ply deeper when the side to move is in check (games.Checker only).
 	CheckExtension bool
+	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
+	// material (games.Exchanger positions only).
+	SEEPruning bool
 }
 
 // DefaultAlphaBetaOptions returns the options dossier plays a game with: a 16 MiB table, one thread, the
@@ -57,10 +60,14 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 	if g == nil {
 		return o
 	}
-	if _, passes := g.Start().(games.NullMover); passes {
+	start := g.Start()
+	if _, passes := start.(games.NullMover); passes {
 		o.NullMove = true
 		o.LMR = true
 		o.CheckExtension = true
+	}
+	if _, exchanges := start.(games.Exchanger); exchanges {
+		o.SEEPruning = true
 	}
 	return o
 }

@@ -205,6 +205,16 @@ type Tactical interface {
 	TacticalGain(m Move) int
 }
 
+// Exchanger is implemented by positions with a static exchange evaluation (chess), for searches that
+// order or prune captures by what they win once the exchange on their square is over.
+type Exchanger interface {
+	// SEE returns what the legal move m wins for the side to move, in the game's material units
+	// (centipawns for chess), once both sides have captured on m's destination in turn as long as it pays.
+	SEE(m Move) int
+	// SEEGE reports whether SEE(m) >= threshold.
+	SEEGE(m Move, threshold int) bool
+}
+
 // Checker is implemented by positions of games where the side to move can be in check.
 type Checker interface {
 	// InCheck reports whether the side to move is in check.

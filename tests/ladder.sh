@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The strength ladder: dossier in the even-game mode (memory on) against engines below its full strength, as
-# dossier match commands; the README's table "The even game" was measured with it.
+# dossier match commands; the table of docs/even-game.md was measured with it.
 #
 # usage: tests/ladder.sh [--dry-run] RUNG...   (RUNG: one of RUNGS below, or all)
 # Environment: MODE (even, the default, or strongest: dossier at full strength, to calibrate a rung's limit),
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 # RUNGS are the names the command line accepts: Stockfish at UCI_Elo settings, Toga II limited in depth, Glaurung
 # in nodes, and the CECP engines fairymax (as it is) and phalanx (limited in nodes per second), cecp=PATH
 # players. The limits' defaults (TOGA_DEPTH, GLAURUNG_NODES, PHALANX_NPS) are those at which dossier at full
-# strength scored over 60% at 5+0.05 on a loaded machine (the README's "How good is it").
+# strength scored over 60% at 5+0.05 on a loaded machine (docs/strength.md).
 RUNGS=(sf1350 sf1600 sf1800 sf2000 toga2 glaurung fairymax phalanx)
 
 usage() {

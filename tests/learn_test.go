@@ -3,7 +3,6 @@
 package tests
 
 import (
-	"dossier/bots/searchers"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,11 +10,12 @@ import (
 	"time"
 
 	"dossier/games"
+	"dossier/memory/learn"
 )
 
 // learnCounts runs `dossier learn` with args into a counts file in a directory whose name has a space,
 // checks the output and the file, and returns the file's path.
-func learnCounts(t *testing.T, games int, args ...string) (string, *searchers.DiscrepancyCounts, string) {
+func learnCounts(t *testing.T, games int, args ...string) (string, *learn.DiscrepancyCounts, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "learned counts")
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -28,7 +28,7 @@ func learnCounts(t *testing.T, games int, args ...string) (string, *searchers.Di
 	if code != 0 {
 		t.Fatalf("dossier %q: exit %d\nstderr:\n%s", args, code, stderr)
 	}
-	counts, err := searchers.LoadDiscrepancyCounts(path)
+	counts, err := learn.LoadDiscrepancyCounts(path)
 	if err != nil {
 		t.Fatalf("the counts file: %v\nstdout:\n%s", err, out)
 	}

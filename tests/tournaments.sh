@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The papers' tournaments as dossier match commands: what the README and the issues report was measured with these.
+# The papers' tournaments as dossier match commands: what docs/papers.md and the issues report was measured with these.
 #
 # usage: tests/tournaments.sh [--dry-run] NAME...   (NAME: one of the experiments listed in EXPERIMENTS, or all)
 # Results go to $OUT (default ./tournaments-out, which .gitignore covers): one .json summary and one game record

@@ -50,6 +50,12 @@ type MoveScore struct {
 	Score int
 }
 
+// Solves reports whether the solver plays g: Connect-Four, whose positions it reads.
+func Solves(g games.Game) bool {
+	_, ok := g.(connect4.Game)
+	return ok
+}
+
 // New returns a solver with a transposition table of about hashMB megabytes (8 bytes an entry, a power
 // of two entries, at least 64 K; 64 MB gives 8 M). The memory of a table below 64 MB is mapped here
 // rather than during the first search (on Linux, where the table asks for huge pages, that took up to

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -56,6 +55,9 @@ type Config struct {
 	StartupTimeout time.Duration
 	// NewSearcher builds the in-process players; needed when a spec is not external.
 	NewSearcher SearcherFactory
+	// SPRT, when set, stops the match once the test decides: no game pair starts after the decision (the
+	// pairs already started are finished); Games is then the most that are played and must be even.
+	SPRT *SPRT
 	// OnGame is called with every finished game and the tally so far, one call at a time, in the order
 	// the games finish.
 	OnGame func(GameRecord, Summary)
@@ -106,6 +108,14 @@ func (cfg *Config) check() error {
 	}
 	if cfg.ResignMoves <= 0 {
 		cfg.ResignMoves = defaultResignMoves
+	}
+	if cfg.SPRT != nil {
+		if err := cfg.SPRT.Check(); err != nil {
+			return fmt.Errorf("match: SPRT: %w", err)
+		}
+		if cfg.Games%2 != 0 {
+			return fmt.Errorf("match: an SPRT plays game pairs: the number of games (%d) must be even", cfg.Games)
+		}
 	}
 	for i, spec := range cfg.Players {
 		if !spec.External() && cfg.NewSearcher == nil {
@@ -189,7 +199,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		names[0] += " (1)"
 		names[1] += " (2)"
 	}
-	sum := Summary{Players: names, Terminations: map[Termination]int{}}
+	sum := Summary{Players: names, Terminations: map[Termination]int{}, SPRT: cfg.SPRT}
+	// decided is closed when the SPRT reaches its verdict: no pair starts after it.
+	decided := make(chan struct{})
 
 	jobs := make(chan int)
 	var mu sync.Mutex
@@ -216,10 +228,14 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 				}
 				mu.Lock()
 				sum.Add(rec)
+				if cfg.SPRT != nil && sum.Verdict == Undecided {
+					if v := cfg.SPRT.Decide(sum.Pentanomial); v != Undecided {
+						sum.Verdict, sum.VerdictPairs = v, sum.Pairs()
+						close(decided)
+					}
+				}
 				if cfg.OnGame != nil {
-					sofar := sum
-					sofar.Terminations = maps.Clone(sum.Terminations)
-					cfg.OnGame(rec, sofar)
+					cfg.OnGame(rec, sum.clone())
 				}
 				mu.Unlock()
 			}
@@ -227,9 +243,22 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	}
 feed:
 	for n := 1; n <= cfg.Games; n++ {
+		// A decided test starts no new pair, but the second game of a started pair is always played, so
+		// that every game counts in the pentanomial tally (a nil channel never fires).
+		var stop <-chan struct{}
+		if n%2 == 1 {
+			select {
+			case <-decided:
+				break feed
+			default:
+			}
+			stop = decided
+		}
 		select {
 		case jobs <- n:
 		case <-ctx.Done():
+			break feed
+		case <-stop:
 			break feed
 		}
 	}

@@ -3,6 +3,7 @@ package match
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,7 +14,8 @@ import (
 
 // ReadOpenings reads an openings file for game g, one opening per line as the game reads it
 // (games.ParseOpening); blank lines and lines starting with # are skipped. These are, by game:
-//   - chess: a FEN or an EPD line (its four position fields; the operations after them are ignored);
+//   - chess: a FEN or an EPD line (its four position fields; the operations after them are ignored); a file
+//     of PGN games with tags (games.RecordOpeningsReader) gives the position after each game's moves;
 //   - checkers: a PDN FEN (B:W21,22:B1,2, also inside [FEN "..."]), or PDN movetext from the start
 //     ("1. 11-15 23-19 2. 8-11"); a file of whole PDN games with tags (games.RecordOpeningsReader) gives
 //     the position after each game's moves;
@@ -21,7 +23,7 @@ import (
 //     ignored) or a cfour FEN;
 //   - other games: the game's position string.
 //
-// With maxPlies > 0 an opening given as moves (PDN movetext or games, Pons digits) keeps only its first
+// With maxPlies > 0 an opening given as moves (PGN games, PDN movetext or games, Pons digits) keeps only its first
 // maxPlies moves, so that a file of whole games gives their openings. A position that occurs again is kept
 // once. A position where the game is already over is an error. Errors name the line and what is wrong.
 func ReadOpenings(g games.Game, r io.Reader, maxPlies int) ([]games.Position, error) {
@@ -115,4 +117,41 @@ func RandomOpening(start games.Position, plies int, rng *rand.Rand) (games.Posit
 // games run in parallel.
 func openingRNG(seed uint64, pair int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(pair)))
+}
+
+// DistinctRandomStarts returns count distinct random starting configurations of g (for training a learner): the i-th
+// has plies[i % len(plies)] random legal moves played from the start (Sen & Arora's n in {2, 4, ..., 16}),
+// drawn from a source seeded by seed and i, and leaves the game going.
+func DistinctRandomStarts(g games.Game, plies []int, count int, seed uint64) ([]games.Position, error) {
+	if len(plies) == 0 {
+		return nil, errors.New("starting configurations: no numbers of plies given")
+	}
+	for _, n := range plies {
+		if n < 0 {
+			return nil, fmt.Errorf("starting configurations: %d plies is negative", n)
+		}
+	}
+	const triesPerStart = 200
+	seen := map[string]bool{}
+	out := make([]games.Position, 0, count)
+	for i := 0; i < count; i++ {
+		n := plies[i%len(plies)]
+		rng := rand.New(rand.NewPCG(seed, uint64(i)))
+		found := false
+		for try := 0; try < triesPerStart && !found; try++ {
+			p, err := RandomOpening(g.Start(), n, rng)
+			if err != nil {
+				return nil, fmt.Errorf("starting configuration %d: %w", i+1, err)
+			}
+			if key := p.FEN(); !seen[key] {
+				seen[key], found = true, true
+				out = append(out, p)
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("starting configuration %d: no new position after %d random plies in %d tries (too few such positions)",
+				i+1, n, triesPerStart)
+		}
+	}
+	return out, nil
 }

@@ -113,6 +113,11 @@ func TestReadOpeningsSharedFiles(t *testing.T) {
 		min, max int
 	}{
 		{"WinAtChess EPD", chess.Game{}, "chess/WinAtChess.epd", 0, 290, 300},
+		// The SPRT's openings: 2,000 lines of the UHO book, gzip'd, all distinct and playable.
+		{"UHO sample", chess.Game{}, "chess/uho_4060_v3_2000.epd.gz", 0, 2000, 2000},
+		// The gauntlets' balanced openings: 200 PGN games of the 8-move book, each replayed to its end.
+		{"8moves sample", chess.Game{}, "chess/8moves_v3_200.pgn.gz", 0, 195, 200},
+		{"8moves sample, 4 plies", chess.Game{}, "chess/8moves_v3_200.pgn.gz", 4, 20, 200},
 		{"Pons L3_R1", connect4.Game{}, "connect4/Test_L3_R1", 0, 990, 1000},
 		{"Pons L1_R1 first 4 plies", connect4.Game{}, "connect4/Test_L1_R1", 4, 50, 7 * 7 * 7 * 7},
 	}

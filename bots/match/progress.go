@@ -49,6 +49,13 @@ func (p *Progress) Game(rec GameRecord, sum Summary) {
 	diff, half := EloInterval(sum.Wins, sum.Draws, sum.Losses)
 	tally := fmt.Sprintf("+%d =%d -%d  score %.1f%%  elo %s ± %s", sum.Wins, sum.Draws, sum.Losses,
 		100*sum.Score(), formatElo(diff), strings.TrimPrefix(formatElo(half), "+"))
+	if sum.SPRT != nil {
+		lower, upper := sum.SPRT.Bounds()
+		tally += fmt.Sprintf("  pairs %d  LLR %.2f [%.2f, %.2f]", sum.Pairs(), sum.SPRT.LLR(sum.Pentanomial), lower, upper)
+		if sum.Verdict != Undecided {
+			tally += " " + sum.Verdict.String()
+		}
+	}
 	why := string(rec.Termination)
 	if rec.Detail != "" && rec.Detail != why {
 		why += ": " + rec.Detail

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	notnil "github.com/notnil/chess"
-
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
+
+	notnil "github.com/notnil/chess"
 )
 
 func TestPGNReadsBackWithNotnil(t *testing.T) {

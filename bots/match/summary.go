@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"sort"
 	"strings"
@@ -60,6 +61,16 @@ type Summary struct {
 	Terminations map[Termination]int
 	// FirstWins, SecondWins count the decisive games by the side that won (the first mover's advantage).
 	FirstWins, SecondWins int
+	// Pentanomial counts the finished game pairs (games 2k-1 and 2k: one opening, colours swapped) by player
+	// 1's points in them: [LL, LD, DD or WL, WD, WW] (PentanomialNames).
+	Pentanomial [5]int
+	// SPRT is the match's sequential test, nil without one. Verdict is its decision, made when the LLR first
+	// crossed a bound after VerdictPairs pairs (the pairs already started are finished and counted after it).
+	SPRT         *SPRT
+	Verdict      Verdict
+	VerdictPairs int
+	// pending holds player 1's points in the pairs of which one game has finished, by pair number.
+	pending map[int]float64
 }
 
 // Add counts a finished game.
@@ -69,7 +80,9 @@ func (s *Summary) Add(r GameRecord) {
 	}
 	s.Games++
 	s.Terminations[r.Termination]++
-	switch r.Result.PointsFor(r.Player1) {
+	points := r.Result.PointsFor(r.Player1)
+	s.addToPair((r.Number-1)/2, points)
+	switch points {
 	case 1:
 		s.Wins++
 	case 0.5:
@@ -84,6 +97,36 @@ func (s *Summary) Add(r GameRecord) {
 			s.SecondWins++
 		}
 	}
+}
+
+// addToPair counts a game of pair number pair in which player 1 scored points; the pair enters the
+// pentanomial counts with its second game.
+func (s *Summary) addToPair(pair int, points float64) {
+	if first, ok := s.pending[pair]; ok {
+		delete(s.pending, pair)
+		s.Pentanomial[pairIndex(first+points)]++
+		return
+	}
+	if s.pending == nil {
+		s.pending = map[int]float64{}
+	}
+	s.pending[pair] = points
+}
+
+// Pairs returns the number of finished game pairs.
+func (s Summary) Pairs() int {
+	n := 0
+	for _, c := range s.Pentanomial {
+		n += c
+	}
+	return n
+}
+
+// clone returns a copy of the summary that shares no map with it.
+func (s Summary) clone() Summary {
+	s.Terminations = maps.Clone(s.Terminations)
+	s.pending = maps.Clone(s.pending)
+	return s
 }
 
 // Points returns both players' points in the papers' convention: 2 for a win, 1 for a draw.
@@ -114,6 +157,12 @@ type summaryJSON struct {
 	FirstWins    int            `json:"first_player_wins"`
 	SecondWins   int            `json:"second_player_wins"`
 	Terminations map[string]int `json:"terminations"`
+	Pentanomial  [5]int         `json:"pentanomial"`
+	Pairs        int            `json:"pairs"`
+	PairElo      *float64       `json:"pair_elo"`
+	PairEloLow   *float64       `json:"pair_elo_low"`
+	PairEloHigh  *float64       `json:"pair_elo_high"`
+	SPRT         *sprtJSON      `json:"sprt,omitempty"`
 }
 
 // finite returns a pointer to x rounded to 0.01, or nil when x is not a finite number.
@@ -128,7 +177,9 @@ func finite(x float64) *float64 {
 // MarshalJSON writes the summary as one JSON object: players, games, wins, draws, losses and score (a
 // fraction) from player 1's view, points and opponent_points (2 per win, 1 per draw), elo and elo95 (the
 // half width of the 95% interval; null when infinite), wins by the first and second player, and the
-// count of each termination.
+// count of each termination; then the pentanomial counts of the finished pairs ([LL, LD, DD/WL, WD, WW]),
+// their number, the Elo from the pairs with its 95% interval (pair_elo, pair_elo_low, pair_elo_high), and
+// with an SPRT the test's settings, LLR, bounds and verdict ("H0", "H1" or "undecided").
 func (s Summary) MarshalJSON() ([]byte, error) {
 	p1, p2 := s.Points()
 	diff, half := EloInterval(s.Wins, s.Draws, s.Losses)
@@ -142,6 +193,10 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 	for t, n := range s.Terminations {
 		out.Terminations[string(t)] = n
 	}
+	out.Pentanomial, out.Pairs = s.Pentanomial, s.Pairs()
+	elo, lo, hi := PentanomialElo(s.Pentanomial)
+	out.PairElo, out.PairEloLow, out.PairEloHigh = finite(elo), finite(lo), finite(hi)
+	out.SPRT = s.sprtJSON()
 	return json.Marshal(out)
 }
 
@@ -190,4 +245,5 @@ func (s Summary) WriteTable(w io.Writer) {
 		}
 		fmt.Fprintf(w, "terminations: %s\n", strings.Join(parts, ", "))
 	}
+	s.writePairs(w)
 }

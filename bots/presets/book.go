@@ -33,6 +33,12 @@ type mirrorOf struct {
 type book struct {
 	specs  []presetSpec
 	mirror map[string]mirrorOf
+	// strength are the safety rules of playing below full strength (zero: the default rules).
+	strength StrengthRules
+	// memoryRisk is the game memory's MemoryRisk default (0: the ModelRisk default).
+	memoryRisk int
+	// learning are the depths of the Player's learners (zero: the defaults, see Learning).
+	learning LearningDepths
 }
 
 // bookOf returns the book of the game called game.

@@ -16,7 +16,7 @@ const (
 // attributes to OP (-f from OP's opponent's side). Both search 4 plies, as in the paper's tournaments.
 //
 // The paper does not say in what unit Mat counts. In men, Tot/25 only breaks ties between lines of equal
-// material (an exchange is worth 0.08 men), and its tournament result does not reproduce (README).
+// material (an exchange is worth 0.08 men), and its tournament result does not reproduce (docs/papers.md).
 // mat12-tot25 and mat12+tot25 read Mat as a fraction of a side's twelve pieces, as a function whose two
 // terms are both of order one would: Mat/12 - Tot/25, here times 1200 to keep hundredths of a man. Then
 // an exchange is worth 0.96 men, OP gives up a man to trade three pieces, and the paper's result
@@ -27,6 +27,9 @@ func checkersBook() book {
 	const totPerMan = CheckersMan / 25
 	const totPerSide = 12 * CheckersMan / 25 // Tot/25 against Mat/12
 	return book{
+		// A man ahead usually wins in checkers; the kings endgame must be played out exactly.
+		strength: StrengthRules{Unit: 100, Bound: 120, WonBound: 50, Won: 100, Lost: 150, EndgamePieces: 6, Lines: 6,
+			MaxLearned: 150},
 		mirror: map[string]mirrorOf{"tot": {partner: "tot", sign: +1}},
 		specs: []presetSpec{
 			{

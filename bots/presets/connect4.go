@@ -50,7 +50,9 @@ func connect4Book() book {
 		}
 	}
 	return book{
-		mirror: mirror,
+		// The sophisticated evaluation weighs a three-stone window 25; the solver keeps the exact value.
+		strength: StrengthRules{Unit: 25, Bound: 40, WonBound: 15, Won: 75, Lost: 50, Lines: 7, MaxLearned: 50},
+		mirror:   mirror,
 		specs: []presetSpec{
 			{
 				name:        Default,

@@ -7,6 +7,7 @@ import (
 	"math"
 	"time"
 
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 )
@@ -15,14 +16,12 @@ import (
 // a man) the Player will value a move that what it learned of the opponent suggests.
 const DefaultModelRisk = 50
 
-// DefaultMemoryRisk returns the MemoryRisk of a Player of game g that was not given one: 150 in chess, whose
-// values swing by more than half a pawn from one depth to the next (replaying the games a 2+0.05 search had won
-// against Glaurung, the same search at 50 refused 33 of 308 won moves, valued 52-143 below its best at the
-// depth compared, but for four of 190 or more), DefaultModelRisk elsewhere. A won game's move has more behind
-// it than a model's guess: it won against this opponent.
+// DefaultMemoryRisk returns the MemoryRisk of a Player of game g that was not given one: its book's (150 in
+// chess, whose values swing by more than half a pawn from one depth to the next), DefaultModelRisk
+// elsewhere. A won game's move has more behind it than a model's guess: it won against this opponent.
 func DefaultMemoryRisk(g games.Game) int {
-	if g.Name() == "chess" {
-		return 150
+	if r := presets.MemoryRisk(g); r > 0 {
+		return r
 	}
 	return DefaultModelRisk
 }

@@ -13,6 +13,8 @@ import (
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
+	"dossier/games/connect4"
+	"dossier/games/tictactoe"
 )
 
 // Two functions f (the player's) and g (its model of the opponent), each valued for its owner, sum at a
@@ -66,17 +68,18 @@ func (b featureBounder) intervals(p games.Position, depth int, low, high []float
 	return true
 }
 
-// featureBounderOf returns the bounder of g's features; a game without one has no known bound.
+// featureBounderOf returns the bounder of g's features, known for the games whose feature sets the bounders
+// below were written for; a game without one has no known bound.
 func featureBounderOf(g games.Game) featureBounder {
 	names := g.FeatureNames()
-	switch g.Name() {
-	case "checkers":
+	switch g.(type) {
+	case checkers.Game:
 		return checkersBounder(names)
-	case "chess":
+	case chess.Game:
 		return chessBounder(names)
-	case "connect4":
+	case connect4.Game:
 		return connect4Bounder(names)
-	case "tictactoe":
+	case tictactoe.Game:
 		return tictactoeBounder(names)
 	}
 	return featureBounder{known: make([]bool, len(names)), nonNegative: make([]bool, len(names)),
@@ -334,13 +337,9 @@ func tictactoeBounder(names []string) featureBounder {
 // zeroSumGap returns the weights gap with f(leaf) + g(leaf) = gap . x for f valued from its owner's side
 // and g from the other side, x the leaf's features from f's owner's side (see engine.Mirror).
 func zeroSumGap(f, g []float64, mirror engine.Mirror) []float64 {
-	gap := append([]float64(nil), f...)
-	for i, w := range g {
-		j, sign := i, -1.0
-		if mirror.Partner != nil {
-			j, sign = mirror.Partner[i], mirror.Sign[i]
-		}
-		gap[j] += w * sign
+	gap := mirrored(g, mirror)
+	for i, w := range f {
+		gap[i] += w
 	}
 	return gap
 }
@@ -398,16 +397,25 @@ func modelGaps(g games.Game, bounder featureBounder, chain []engine.Evaluation, 
 	return pairs, nil
 }
 
-// modelLeafBounds returns alpha-beta*'s leaf bounds for the chain of functions: |f_k + f_{k+1}| at every
-// leaf below the node, or an error when a pair has no proven bound.
-func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafBounds, error) {
+// chainGaps returns g's feature bounder, the gaps of each pair of the chain's functions, and the interval
+// buffers a leaf bound fills, for modelLeafBounds and modelLeafRanges.
+func chainGaps(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (featureBounder, []pairGap, []float64, []float64, error) {
 	bounder := featureBounderOf(g)
 	pairs, err := modelGaps(g, bounder, chain, mirror)
 	if err != nil {
-		return nil, err
+		return featureBounder{}, nil, nil, nil, err
 	}
 	n := len(g.FeatureNames())
-	low, high := make([]float64, n), make([]float64, n)
+	return bounder, pairs, make([]float64, n), make([]float64, n), nil
+}
+
+// modelLeafBounds returns alpha-beta*'s leaf bounds for the chain of functions: |f_k + f_{k+1}| at every
+// leaf below the node, or an error when a pair has no proven bound.
+func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafBounds, error) {
+	bounder, pairs, low, high, err := chainGaps(g, chain, mirror)
+	if err != nil {
+		return nil, err
+	}
 	return func(p games.Position, dst []float64) {
 		ok := bounder.intervals(p, 0, low, high)
 		for k := range dst {
@@ -424,13 +432,10 @@ func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror engine.Mirr
 // [-(2/25) Tot, 0] (Tot a count), where the bound alone says |f1 + f0| <= (2/25) Tot, and one ply from the
 // horizon often a single value.
 func modelLeafRanges(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafRanges, error) {
-	bounder := featureBounderOf(g)
-	pairs, err := modelGaps(g, bounder, chain, mirror)
+	bounder, pairs, low, high, err := chainGaps(g, chain, mirror)
 	if err != nil {
 		return nil, err
 	}
-	n := len(g.FeatureNames())
-	low, high := make([]float64, n), make([]float64, n)
 	return func(p games.Position, depth int, lo, hi []float64) {
 		if !bounder.intervals(p, depth, low, high) {
 			return // nothing known: the ranges stay as they were

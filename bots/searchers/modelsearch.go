@@ -8,6 +8,7 @@ import (
 	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory/learn"
 )
 
 // modelEnv is what every model searcher is built from: the game, our evaluation, how the game's
@@ -119,7 +120,7 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 				prom.Types = append(prom.Types, engine.OpponentType{Name: t.Name, Eval: e})
 				prom.TypeProbabilities = append(prom.TypeProbabilities, t.Probability)
 			}
-			normalise(prom.TypeProbabilities)
+			learn.Normalise(prom.TypeProbabilities)
 		}
 		opts := engine.DefaultOMOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(1+len(prom.Types)), env.mirror
@@ -147,7 +148,7 @@ func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error
 	}
 	if !model.IsZero() && model.Terms[0].Path != "" {
 		t := model.Terms[0]
-		counts, err := LoadDiscrepancyCounts(t.Path)
+		counts, err := learn.LoadDiscrepancyCounts(t.Path)
 		if err != nil {
 			return nil, fmt.Errorf("opponent model term %s: %w", ShortQuote(t.Text), err)
 		}
@@ -169,18 +170,6 @@ func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error
 		return nil, fmt.Errorf("opponent model %s: %w", ShortQuote(model.String()), err)
 	}
 	return rank, nil
-}
-
-// normalise scales probabilities that sum to 1 within the grammar's tolerance to sum to 1 within the
-// engine's.
-func normalise(ps []float64) {
-	sum := 0.0
-	for _, p := range ps {
-		sum += p
-	}
-	for i := range ps {
-		ps[i] /= sum
-	}
 }
 
 // newStrategySearcher builds the strategy form of M*: the opponent is the one term's preset searching

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"strings"
 
+	"dossier/bots/connect4solver"
 	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory/learn"
 )
 
 // maxDepthCap bounds the depth cap of a configuration (the Depth option, a model's depths).
@@ -143,7 +145,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 	}
 	opts.Contempt = cfg.Contempt
 	weak, label := cfg.Weakens()
-	solver := preset.Solver && g.Name() == "connect4" && !weak
+	solver := preset.Solver && connect4solver.Solves(g) && !weak
 	solverMB := max(opts.HashMB-opts.HashMB/4, 1)
 	if solver {
 		// The solver's table is worth more than alpha-beta's: it gets three quarters of the memory.
@@ -158,7 +160,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 		w := newWeakSearcher(g, s, opts.HashMB)
 		w.label = label
 		if cfg.LimitStrength {
-			w.handicap = HandicapForElo(cfg.Elo) * w.rules.unit
+			w.handicap = learn.HandicapForElo(cfg.Elo) * w.rules.Unit
 		}
 		return w, nil
 	}
@@ -172,7 +174,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 func (cfg Config) Weakens() (bool, string) {
 	switch {
 	case cfg.LimitStrength:
-		return true, fmt.Sprintf("UCI_Elo %d", max(MinElo, min(cfg.Elo, MaxElo)))
+		return true, fmt.Sprintf("UCI_Elo %d", max(learn.MinElo, min(cfg.Elo, learn.MaxElo)))
 	case strings.EqualFold(cfg.Mode, EvenMode):
 		return true, EvenMode
 	}

@@ -5,9 +5,9 @@ package searchers
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"dossier/bots/connect4solver"
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/connect4"
@@ -25,122 +25,14 @@ const (
 // StrengthModes lists the Mode option's values.
 func StrengthModes() []string { return []string{StrongestMode, EvenMode} }
 
-// The UCI_Elo range: the calibration table's ends.
-const (
-	MinElo = 1000
-	MaxElo = 2600
-)
-
-// strengthRules are a game's safety rules in its evaluation's units: what no handicap may break.
-type strengthRules struct {
-	// unit is a pawn, a man: the scale the other fields are written in.
-	unit float64
-	// bound is how far below the best a move may be valued (the B), and wonBound the same once
-	// the best is worth won or more, so that a won game is not given back.
-	bound, wonBound float64
-	// won is the lead from which the position counts as won, lost the deficit from which it counts as
-	// lost: no move may go from above -lost to -lost or below.
-	won, lost float64
-	// endgamePieces: with at most this many pieces on the board (kings included) and a won lead the best
-	// move is played, so that won endgames are mated; 0 turns the rule off.
-	endgamePieces int
-	// lines is how many root moves the search values.
-	lines int
-	// maxLearned is the largest handicap the even mode learns: beyond the bound, a handicap no longer makes
-	// single moves worse but lets the game fall further behind before the best moves come back.
-	maxLearned float64
-}
-
-// rulesFor returns the safety rules of a game.
-func rulesFor(g games.Game) strengthRules {
-	switch g.Name() {
-	case "chess":
-		return strengthRules{unit: 100, bound: 120, wonBound: 50, won: 300, lost: 200, endgamePieces: 6, lines: 3,
-			maxLearned: 300}
-	case "checkers":
-		// A man ahead usually wins in checkers; the kings endgame must be played out exactly.
-		return strengthRules{unit: 100, bound: 120, wonBound: 50, won: 100, lost: 150, endgamePieces: 6, lines: 6,
-			maxLearned: 150}
-	case "connect4":
-		// The sophisticated evaluation weighs a three-stone window 25; the solver keeps the exact value.
-		return strengthRules{unit: 25, bound: 40, wonBound: 15, won: 75, lost: 50, lines: 7, maxLearned: 50}
-	}
-	return strengthRules{unit: 1, bound: 1.5, wonBound: 0.5, won: 3, lost: 2, lines: 9, maxLearned: 2}
-}
-
-// wonBoundFor is how far below the best a move may be valued once the position is won, under handicap h:
-// wonBound, so that a won game is not given back, until the learned handicap exceeds the bound; beyond it
-// the opponent is one that culling at the bound still beats game after game (Stockfish at UCI_Elo 1350
-// blunders into lost positions), and a won game must then be allowed to slip back towards even, by what
-// the handicap exceeds the bound, up to the bound itself: never to a lost position (safeLine), never a
-// won endgame or a forced mate (chooseLine's first rules).
-func (r strengthRules) wonBoundFor(h float64) float64 {
-	return min(r.bound, r.wonBound+max(0, h-r.bound))
-}
-
-// maxHandicap is the largest handicap in a game's units.
-func (r strengthRules) maxHandicap() float64 { return r.maxLearned }
-
-// maxLearnedHandicap returns the largest handicap the even mode learns in g, in pawns (the game's units).
+// MaxLearnedHandicap returns the largest handicap the even mode learns in g, in pawns (the game's units).
 func MaxLearnedHandicap(g games.Game) float64 {
-	r := rulesFor(g)
-	return r.maxHandicap() / r.unit
+	r := presets.Strength(g)
+	return r.MaxHandicap() / r.Unit
 }
 
-// setHandicapPawns sets the handicap of the next searches, given in pawns (the game's units).
-func (w *WeakSearcher) SetHandicapPawns(h float64) { w.handicap = h * w.rules.unit }
-
-// eloTable is the calibration of UCI_Elo: the handicap (in pawns, times the game's unit) that plays at
-// each rating, interpolated linearly in between. The way to measure it is the ladder (tests/ladder.sh):
-// the handicap the even mode settles at against Stockfish at UCI_Elo X is the handicap that scores 50%
-// against X. The README's "The even game" gives what was measured; the entries not measured there are a
-// first guess, monotone between the measured ones.
-var eloTable = []struct {
-	elo      int
-	handicap float64
-}{
-	{MinElo, 2.0},
-	{1350, 1.38}, // measured: the mean handicap of the last 20 of 40 even games against Stockfish 1350
-	{1600, 0.36}, // measured: the same against Stockfish 1600
-	{1800, 0.20}, // measured the same way against Stockfish 1800, with the rules of this file
-	{FullStrengthElo, 0},
-	{MaxElo, 0},
-}
-
-// fullStrengthElo is where the table puts dossier at full strength: against Stockfish 2000 the even mode's
-// handicap fell to zero after 2 games and it scored 17.5% over 40 (10+0.1 on a loaded 2-core machine, with
-// the first rules, which searched five lines even at handicap zero), so every rating from there up plays at
-// full strength.
-const FullStrengthElo = 2000
-
-// HandicapForElo returns the handicap, in pawns, that plays at rating elo (clamped to MinElo..MaxElo).
-func HandicapForElo(elo int) float64 {
-	elo = max(MinElo, min(elo, MaxElo))
-	for i := 1; i < len(eloTable); i++ {
-		lo, hi := eloTable[i-1], eloTable[i]
-		if elo <= hi.elo {
-			f := float64(elo-lo.elo) / float64(hi.elo-lo.elo)
-			return lo.handicap + f*(hi.handicap-lo.handicap)
-		}
-	}
-	return 0
-}
-
-// eloForHandicap is HandicapForElo's inverse: the rating a handicap in pawns plays at (fullStrengthElo for
-// no handicap).
-func EloForHandicap(h float64) float64 {
-	if h >= eloTable[0].handicap {
-		return MinElo
-	}
-	for i := 1; i < len(eloTable); i++ {
-		lo, hi := eloTable[i-1], eloTable[i]
-		if h >= hi.handicap && lo.handicap > hi.handicap {
-			f := (lo.handicap - h) / (lo.handicap - hi.handicap)
-			return float64(lo.elo) + f*float64(hi.elo-lo.elo)
-		}
-	}
-	return MaxElo
-}
+// SetHandicapPawns sets the handicap of the next searches, given in pawns (the game's units).
+func (w *WeakSearcher) SetHandicapPawns(h float64) { w.handicap = h * w.rules.Unit }
 
 // choice is the move a weakened player picks, why, and how much it gives up.
 type choice struct {
@@ -161,23 +53,23 @@ type choice struct {
 //     and top culling picks the line valued nearest to best - handicap among the safe lines: not more than the bound
 //     (wonBoundFor once won) below the best, not lost unless the best is, never a forced loss unless every
 //     line is one.
-func chooseLine(lines []engine.RootLine, h float64, rules strengthRules, pieces int) choice {
+func chooseLine(lines []engine.RootLine, h float64, rules presets.StrengthRules, pieces int) choice {
 	best := lines[0].Score
 	switch {
 	case best >= engine.MateBound:
 		return choice{reason: "a forced win"}
-	case best >= rules.won && rules.endgamePieces > 0 && pieces >= 0 && pieces <= rules.endgamePieces:
+	case best >= rules.Won && rules.EndgamePieces > 0 && pieces >= 0 && pieces <= rules.EndgamePieces:
 		return choice{reason: "a won endgame"}
-	case best < -rules.unit/4-h:
+	case best < -rules.Unit/4-h:
 		return choice{reason: "behind"}
 	case h <= 0:
 		return choice{reason: "no handicap"}
 	}
-	bound := rules.bound
-	if best >= rules.won {
-		bound = rules.wonBoundFor(h)
+	bound := rules.Bound
+	if best >= rules.Won {
+		bound = rules.WonBoundFor(h)
 	}
-	eff := min(h+max(0, best-rules.unit/4)/2, bound)
+	eff := min(h+max(0, best-rules.Unit/4)/2, bound)
 	target := best - eff
 	pick, nearest := 0, math.Inf(1)
 	for i, l := range lines {
@@ -192,51 +84,16 @@ func chooseLine(lines []engine.RootLine, h float64, rules strengthRules, pieces 
 }
 
 // safeLine reports whether a line valued v may be played when the best is valued best.
-func safeLine(v, best, bound float64, rules strengthRules) bool {
+func safeLine(v, best, bound float64, rules presets.StrengthRules) bool {
 	switch {
 	case v < best-bound:
 		return false // more than the bound below the best: a blunder a beginner would see
 	case v <= -engine.MateBound && best > -engine.MateBound:
 		return false // a forced loss where the best line is none
-	case v <= -rules.lost && best > -rules.lost:
+	case v <= -rules.Lost && best > -rules.Lost:
 		return false // a drawn or won position turned into a lost one
 	}
 	return true
-}
-
-// pieceCount counts the pieces on the board from the position's FEN (kings included), or -1 for a game
-// where the endgame rule does not apply.
-func pieceCount(p games.Position, game string) int {
-	fen := p.FEN()
-	switch game {
-	case "chess":
-		board, _, _ := strings.Cut(fen, " ")
-		n := 0
-		for _, r := range board {
-			if (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') {
-				n++
-			}
-		}
-		return n
-	case "checkers":
-		// W:W21,22,K5:B1,2 (ranges like 1-4 count each square).
-		n := 0
-		for _, field := range strings.Split(fen, ":")[1:] {
-			for _, sq := range strings.Split(strings.TrimLeft(field, "WB"), ",") {
-				sq = strings.TrimPrefix(strings.TrimSpace(sq), "K")
-				if lo, hi, ok := strings.Cut(sq, "-"); ok {
-					var a, b int
-					if _, err := fmt.Sscanf(lo+" "+hi, "%d %d", &a, &b); err == nil && b >= a {
-						n += b - a + 1
-					}
-				} else if sq != "" {
-					n++
-				}
-			}
-		}
-		return n
-	}
-	return -1
 }
 
 // weakSearcher plays below full strength: it asks the search for the values of several root moves and
@@ -244,7 +101,7 @@ func pieceCount(p games.Position, game string) int {
 // move within its budget, keeps the position's theoretical value.
 type WeakSearcher struct {
 	game     games.Game
-	rules    strengthRules
+	rules    presets.StrengthRules
 	inner    engine.Searcher
 	solver   *connect4solver.Solver // Connect-Four only
 	handicap float64                // in the game's units; set before each search
@@ -257,8 +114,8 @@ type WeakSearcher struct {
 
 // newWeakSearcher wraps an alpha-beta searcher of g.
 func newWeakSearcher(g games.Game, inner engine.Searcher, hashMB int) *WeakSearcher {
-	w := &WeakSearcher{game: g, rules: rulesFor(g), inner: inner}
-	if g.Name() == "connect4" {
+	w := &WeakSearcher{game: g, rules: presets.Strength(g), inner: inner}
+	if connect4solver.Solves(g) {
 		w.solver = connect4solver.New(max(hashMB/4, 1))
 	}
 	return w
@@ -277,14 +134,14 @@ func (w *WeakSearcher) NewGame() {
 // handicap it is the full-strength search: the lines would cost depth and change nothing.
 func (w *WeakSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	r := w.rules
-	wonEndgame := w.hasLast && w.last >= r.won && r.endgamePieces > 0 && pieceCount(p, w.game.Name()) <= r.endgamePieces
-	behind := w.hasLast && (w.last < -r.unit/4-w.handicap || w.last >= engine.MateBound)
+	wonEndgame := w.hasLast && w.last >= r.Won && r.EndgamePieces > 0 && games.PieceCount(p) <= r.EndgamePieces
+	behind := w.hasLast && (w.last < -r.Unit/4-w.handicap || w.last >= engine.MateBound)
 	if w.handicap <= 0 || behind || wonEndgame {
 		res := w.inner.Search(p, ctl, report)
 		w.last, w.hasLast = res.Score, res.Move != games.NoMove
 		return res
 	}
-	k := max(w.rules.lines, ctl.Limits().MultiPV)
+	k := max(w.rules.Lines, ctl.Limits().MultiPV)
 	res := w.inner.Search(p, ctl.WithMultiPV(k), report)
 	w.last, w.hasLast = res.Score, res.Move != games.NoMove
 	if len(res.Lines) < 2 {
@@ -295,7 +152,7 @@ func (w *WeakSearcher) Search(p games.Position, ctl *engine.Control, report func
 	if w.solver != nil {
 		lines, note = w.keepTheoreticalValue(p, ctl, lines)
 	}
-	c := chooseLine(lines, w.handicap, w.rules, pieceCount(p, w.game.Name()))
+	c := chooseLine(lines, w.handicap, w.rules, games.PieceCount(p))
 	chosen := lines[c.line]
 	if report != nil {
 		report(engine.Info{Text: fmt.Sprintf("%s: handicap %.0f, %s, line %s giving up %.0f%s", w.label, w.handicap,

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"dossier/bots/connect4solver"
+	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
@@ -27,7 +28,7 @@ func linesOf(values ...float64) []engine.RootLine {
 
 func TestChooseLineRules(t *testing.T) {
 	// Rules written out, so that the cases do not move when the chess rules are tuned.
-	chessRules := strengthRules{unit: 100, bound: 150, wonBound: 60, won: 300, lost: 200, endgamePieces: 6}
+	chessRules := presets.StrengthRules{Unit: 100, Bound: 150, WonBound: 60, Won: 300, Lost: 200, EndgamePieces: 6}
 	mate := engine.MateScore - 3
 	tests := []struct {
 		name     string
@@ -60,7 +61,7 @@ func TestChooseLineRules(t *testing.T) {
 			if got.line != tc.want {
 				t.Errorf("chose line %d (%v: %s), want %d", got.line, tc.values[got.line], got.reason, tc.want)
 			}
-			if loss := tc.values[0] - tc.values[got.line]; loss > chessRules.bound {
+			if loss := tc.values[0] - tc.values[got.line]; loss > chessRules.Bound {
 				t.Errorf("gave up %v, more than the bound", loss)
 			}
 		})
@@ -81,7 +82,7 @@ func TestPieceCount(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name()+" "+tc.pos, func(t *testing.T) {
-			if got := pieceCount(mustPosition(t, tc.game, tc.pos), tc.game.Name()); got != tc.want {
+			if got := games.PieceCount(mustPosition(t, tc.game, tc.pos)); got != tc.want {
 				t.Errorf("got %d, want %d", got, tc.want)
 			}
 		})
@@ -91,10 +92,10 @@ func TestPieceCount(t *testing.T) {
 // TestChooseLineNeverLoses checks the rule that no move turns a position that is not lost into a lost one,
 // with a bound wide enough that only that rule stands in the way.
 func TestChooseLineNeverLoses(t *testing.T) {
-	rules := strengthRules{unit: 100, bound: 400, wonBound: 100, won: 300, lost: 200}
+	rules := presets.StrengthRules{Unit: 100, Bound: 400, WonBound: 100, Won: 300, Lost: 200}
 	for _, values := range [][]float64{{0, -150, -210, -390}, {50, -220}, {-20, -199, -200}} {
 		got := chooseLine(linesOf(values...), 400, rules, -1)
-		if v := values[got.line]; v <= -rules.lost {
+		if v := values[got.line]; v <= -rules.Lost {
 			t.Errorf("%v: chose %v, a lost line", values, v)
 		}
 	}
@@ -104,7 +105,7 @@ func TestChooseLineNeverLoses(t *testing.T) {
 func maxWeak(t *testing.T, g games.Game) *WeakSearcher {
 	t.Helper()
 	w := mustSearcher(t, g, Config{Mode: EvenMode, HashMB: 8}).(*WeakSearcher)
-	w.handicap = w.rules.maxHandicap()
+	w.handicap = w.rules.MaxHandicap()
 	return w
 }
 
@@ -136,7 +137,7 @@ func TestEvenSafetyOnPositions(t *testing.T) {
 			if contains(tc.bad, move) {
 				t.Errorf("played the blunder %s", move)
 			}
-			if loss := res.Lines[0].Score - res.Score; loss > w.rules.bound {
+			if loss := res.Lines[0].Score - res.Score; loss > w.rules.Bound {
 				t.Errorf("gave up %v of %v", loss, res.Lines[0].Score)
 			}
 		})

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 
-	"dossier/bots"
+	"dossier/bots/player"
 	"dossier/bots/searchers"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
@@ -50,12 +50,12 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	defer log.Sync()
 	fmt.Fprintln(stdout, banner())
-	player := bots.NewPlayer(g, searchers.Config{})
-	if err := player.UseMemory(bots.MemoryConfig{Enabled: !*noMemory, Dir: *memoryDir, Logger: log}); err != nil {
+	eng := player.New(g, searchers.Config{})
+	if err := eng.UseMemory(player.MemoryConfig{Enabled: !*noMemory, Dir: *memoryDir, Logger: log}); err != nil {
 		return cmd.Fail("%v", err)
 	}
 	logOption := play.Option{Name: "LogFile", Type: play.StringType, Default: *logFile, Apply: sink.setFile}
-	session := protocol.NewSession(player, g, stdin, stdout, protocol.Config{Lookup: catalog.Lookup,
+	session := protocol.NewSession(eng, g, stdin, stdout, protocol.Config{Lookup: catalog.Lookup,
 		Options: []play.Option{logOption}, Protocol: *proto})
 	if err := session.Run(); err != nil {
 		return cmd.Fail("%v", err)

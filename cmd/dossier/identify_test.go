@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"dossier/bots"
 	"dossier/games/connect4"
 	"dossier/internal/cli"
 	"dossier/internal/identify"
 	"dossier/memory"
+	"dossier/memory/learn"
 	"dossier/play"
 )
 
@@ -60,7 +60,7 @@ func TestMemoryIdentify(t *testing.T) {
 	}{
 		{"the player is found", []string{"--side", "Right"}, cli.ExitOK, "right", []int{5, 1}},
 		{"whoever is not dossier", nil, cli.ExitOK, "right", []int{5, 1}},
-		{"left out: someone new", []string{"--leave-out"}, cli.ExitOK, bots.NewOpponentKey, []int{5, 1}},
+		{"left out: someone new", []string{"--leave-out"}, cli.ExitOK, learn.NewOpponentKey, []int{5, 1}},
 		{"no such player", []string{"--side", "nobody"}, cli.ExitFailure, "", nil},
 		{"bad --after", []string{"--after", "x"}, cli.ExitUsage, "", nil},
 		{"unknown game", []string{"--game", "go"}, cli.ExitUsage, "", nil},

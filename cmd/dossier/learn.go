@@ -58,7 +58,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&s.Records, "records", "", "strategy: the chess games to learn from (PGN, gzip-compressed when it ends in .gz)")
 	fs.StringVar(&s.Name, "name", "", "strategy: the player whose moves are learned (its White or Black tag)")
 	fs.IntVar(&s.MaxDepth, "max-depth", 2, "strategy: the deepest search depth tried (1..4)")
-	fs.IntVar(&s.Examples, "examples", 800, "strategy: at most this many of the player's moves, drawn by --seed (more can make the solver fail: see the README)")
+	fs.IntVar(&s.Examples, "examples", 800, "strategy: at most this many of the player's moves, drawn by --seed (more can make the solver fail: see docs/papers.md)")
 	fs.BoolVar(&s.JSON, "json", false, "strategy: print the report as one JSON object")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"dossier/bots/match"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
 	"dossier/internal/contest"
@@ -47,7 +48,17 @@ Without model= a model search uses minimax's implicit model and plays as alpha-b
 A model search plays unguarded here unless its spec gives risk=N, so that the papers' players reproduce
 their papers; the UCI engine guards every model search with its ModelRisk option (default 50).
 e.g. --game checkers --player1 'preset=mat-tot25 search=mstar model=mat-tot25@3' --player2 'preset=mat-tot25'
-     --game chess --player1 'search=prom model="strongest:0.5,materialist:0.3,attacker:0.2" depth=4'`
+     --game chess --player1 'search=prom model="strongest:0.5,materialist:0.3,attacker:0.2" depth=4'
+
+SPRT (--sprt elo0,elo1 [--alpha A] [--beta B]): a sequential test of H0 "player 1 is elo0 Elo stronger" against
+H1 "elo1 Elo stronger" (logistic Elo) over game pairs (an opening played with both colours), as fishtest runs
+it: the generalized log-likelihood ratio (LLR) of the pentanomial counts [LL, LD, DD/WL, WD, WW] with the
+most likely pair distributions under each hypothesis. The match stops, after finishing the pairs under way,
+once the LLR reaches log((1-B)/A) (H1 accepted: the change gains elo1) or log(B/(1-A)) (H0 accepted), or
+at --games. The table then gives the pentanomial counts, the Elo from the pairs with its 95% interval, the
+LLR, its bounds and the verdict; --json gives the same under "pentanomial", "pair_elo*" and "sprt".
+e.g. --player1 'uci=./dossier-new name=new' --player2 'uci=./dossier-base name=base' --tc 5+0.05
+     --openings testdata/chess/uho_4060_v3_2000.epd.gz --sprt 0,5 --concurrency 16`
 
 // runMatch plays a match and prints the final table (or --json's summary); 2 is a usage error, 1 a failure.
 func runMatch(args []string, stdout, stderr io.Writer) int {
@@ -59,8 +70,8 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Player2, "player2", "", "player 2's spec (required)")
 	fs.IntVar(&o.Games, "games", 2, "number of games")
 	fs.IntVar(&o.Concurrency, "concurrency", 1, "games played at once, each with its own players")
-	fs.StringVar(&o.Openings, "openings", "", "openings file: EPD/FEN (chess), PDN FEN or moves (checkers), Pons digits (connect4), one per line; gzip-compressed when it ends in .gz")
-	fs.IntVar(&o.OpeningPlies, "opening-plies", 0, "keep only this many plies of openings given as moves (PDN games, Pons digits); 0: all")
+	fs.StringVar(&o.Openings, "openings", "", "openings file: EPD/FEN or PGN games (chess), PDN FEN or moves or games (checkers), Pons digits (connect4), one per line; gzip-compressed when it ends in .gz")
+	fs.IntVar(&o.OpeningPlies, "opening-plies", 0, "keep only this many plies of openings given as moves (PGN or PDN games, Pons digits); 0: all")
 	fs.IntVar(&o.RandomPlies, "random-plies", 0, "random legal plies added to every opening (seeded by --seed)")
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the random openings (and of Chess960's start positions)")
 	fs.IntVar(&o.Depth, "depth", 0, "depth limit of every move, in plies")
@@ -78,6 +89,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.PGN, "pgn", "", "write the games as PGN to this file (chess, connect4, tictactoe)")
 	fs.StringVar(&o.PDN, "pdn", "", "write the games as PDN to this file (checkers)")
 	fs.StringVar(&o.Event, "event", "dossier match", "the Event tag of the game records")
+	fs.StringVar(&o.SPRT, "sprt", "", "elo0,elo1: stop once a sequential test accepts elo = elo0 or elo = elo1 (logistic Elo of player 1, game pairs); --games is then the most games (default 100000, even)")
+	fs.Float64Var(&o.Alpha, "alpha", match.DefaultAlpha, "--sprt's chance of accepting elo1 when elo0 is true")
+	fs.Float64Var(&o.Beta, "beta", match.DefaultBeta, "--sprt's chance of accepting elo0 when elo1 is true")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object instead of the table")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
@@ -96,6 +110,9 @@ func runMatch(args []string, stdout, stderr io.Writer) int {
 		out.Summary.WriteTable(stdout)
 	}
 	if ctx.Err() != nil {
+		if o.SPRT != "" {
+			return cmd.Fail("interrupted after %d games, the SPRT %s", out.Summary.Games, out.Summary.Verdict)
+		}
 		return cmd.Fail("interrupted after %d of %d games", out.Summary.Games, o.Games)
 	}
 	if out.RecordFailed {

@@ -34,7 +34,7 @@ Commands:
   show NAME [--svg FILE] one opponent: profile, results by game, side and time control, prediction
                          accuracy, the models' history as a chart (--svg writes it as a picture)
   games NAME [--out F]   the opponent's games as PGN (PDN for checkers), our predictions as comments
-  dump [--out F]         the whole store as JSON lines (the format is in the README)
+  dump [--out F]         the whole store as JSON lines (the format is in memory/doc.go)
   import [FILE|-]        merge a dump, standard input without FILE (importing twice changes nothing; a bad
                          line refuses the whole input)
   forget NAME --yes      remove an opponent with all its games and models

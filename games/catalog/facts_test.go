@@ -77,9 +77,9 @@ func TestRecordAndOpeningFacts(t *testing.T) {
 		records string
 	}{
 		{"chess", "PGN", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;",
-			"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", ""},
+			"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "[Event \"e\"]\n1. e4 e5 *\n"},
 		{"chess960", "PGN", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-			"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", ""},
+			"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "[Event \"e\"]\n1. e4 e5 *\n"},
 		{"checkers", "PDN", "1. 11-15 23-19 2. 8-11", "", "[Event \"e\"]\n1. 11-15 23-19 *\n"},
 		{"connect4", "PGN", "4453 2", "", ""},
 		{"tictactoe", "PGN", "", "", ""},

@@ -47,7 +47,8 @@ func TestNewPlayerNames(t *testing.T) {
 // options returns options that play one quick game of tic-tac-toe; changed sees the flags named set.
 func options(set ...string) (Options, func(string) bool) {
 	o := Options{GameName: "tictactoe", Player1: "depth=2", Player2: "depth=1", Games: 1, Concurrency: 1,
-		ResignMoves: 3, Seed: 1, DrawScore: 10, Event: "test", MoveTimeout: time.Minute, StartupTimeout: time.Second}
+		ResignMoves: 3, Seed: 1, DrawScore: 10, Event: "test", MoveTimeout: time.Minute, StartupTimeout: time.Second,
+		Alpha: match.DefaultAlpha, Beta: match.DefaultBeta}
 	return o, func(flag string) bool {
 		for _, s := range set {
 			if s == flag {
@@ -72,6 +73,12 @@ func TestRunRefusesBadOptions(t *testing.T) {
 		{"both record formats", func(o *Options) { o.PGN, o.PDN = "a", "b" }, nil, "not both"},
 		{"a bad clock", func(o *Options) { o.TimeControl = "x" }, nil, "--tc"},
 		{"PDN for tic-tac-toe", func(o *Options) { o.PDN = filepath.Join(t.TempDir(), "x.pdn") }, nil, "PDN"},
+		{"alpha without sprt", nil, []string{"alpha"}, "--alpha needs --sprt"},
+		{"beta without sprt", nil, []string{"beta"}, "--beta needs --sprt"},
+		{"sprt with one bound", func(o *Options) { o.SPRT = "5" }, nil, "want elo0,elo1"},
+		{"sprt bounds crossed", func(o *Options) { o.SPRT = "5,0" }, nil, "elo0 (5) must be below elo1 (0)"},
+		{"sprt alpha out of range", func(o *Options) { o.SPRT, o.Alpha = "0,5", 1.5 }, nil, "alpha (1.5) and beta (0.05) must be between 0 and 1"},
+		{"sprt odd games", func(o *Options) { o.SPRT, o.Games = "0,5", 9 }, []string{"games"}, "must be even, not 9"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,5 +105,47 @@ func TestRunPlaysAndRecords(t *testing.T) {
 	data, err := os.ReadFile(o.PGN)
 	if err != nil || strings.Count(string(data), `[Event "test"]`) != 2 {
 		t.Errorf("records %q, %v: want two games", data, err)
+	}
+}
+
+func TestRunSPRT(t *testing.T) {
+	cases := []struct {
+		name        string
+		set         []string
+		games       int
+		randomPlies int
+		sprt        string
+		wantGames   func(int) bool
+		verdict     match.Verdict
+		wantWarn    bool
+	}{
+		// Two identical tic-tac-toe players split every pair (two draws, or each wins with the side its
+		// random opening favours): a pair mean of exactly 1/2, so H0 (elo 0) is accepted against H1 (elo
+		// 200) after a few pairs, far below the default limit of DefaultSPRTGames.
+		{"default limit", []string{"sprt", "random-plies"}, 1, 2, "0,200", func(n int) bool { return n < 100 && n%2 == 0 },
+			match.AcceptH0, false},
+		// With --games the match stops there when the test has not decided: 2 pairs cannot decide 0 against
+		// 5 Elo. Without openings or random plies every pair starts from the same position: a warning.
+		{"game limit", []string{"sprt", "games"}, 4, 0, "0,5", func(n int) bool { return n == 4 }, match.Undecided, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o, changed := options(c.set...)
+			o.Player1, o.Player2, o.SPRT, o.Games, o.RandomPlies = "depth=9", "depth=9", c.sprt, c.games, c.randomPlies
+			var warned []string
+			warn := func(format string, a ...any) { warned = append(warned, format) }
+			out, err := Run(t.Context(), o, changed, &bytes.Buffer{}, warn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := out.Summary
+			if !c.wantGames(sum.Games) || sum.SPRT == nil || sum.Games != 2*sum.Pairs() || sum.Verdict != c.verdict {
+				t.Errorf("%d games in %d pairs %v, SPRT %v, verdict %v (want %v)", sum.Games, sum.Pairs(),
+					sum.Pentanomial, sum.SPRT, sum.Verdict, c.verdict)
+			}
+			if (len(warned) > 0) != c.wantWarn {
+				t.Errorf("warnings %q, want a warning: %v", warned, c.wantWarn)
+			}
+		})
 	}
 }

@@ -38,7 +38,13 @@ type Options struct {
 	StartupTimeout         time.Duration
 	PGN, PDN               string // the record files
 	Event                  string
+	// SPRT is "elo0,elo1" for a sequential test (empty: none), with its error rates Alpha and Beta.
+	SPRT        string
+	Alpha, Beta float64
 }
+
+// DefaultSPRTGames is the most games of an SPRT match when --games is not given.
+const DefaultSPRTGames = 100000
 
 // Outcome is what a match that ran leaves: its summary, and whether writing its records failed (each failure
 // was reported as it happened).
@@ -52,7 +58,7 @@ type Outcome struct {
 func checkDependencies(gameName string, changed func(flag string) bool) error {
 	for _, dep := range []struct{ flag, needs string }{
 		{"opening-plies", "openings"}, {"seed", "random-plies"}, {"draw-score", "adjudicate-draw-after"},
-		{"resign-moves", "resign-score"}, {"event", "pgn"},
+		{"resign-moves", "resign-score"}, {"event", "pgn"}, {"alpha", "sprt"}, {"beta", "sprt"},
 	} {
 		if dep.flag == "seed" && strings.EqualFold(gameName, chess.Game{Chess960: true}.Variant()) {
 			continue // the seed draws Chess960's start positions too
@@ -98,6 +104,18 @@ func (o Options) config(changed func(flag string) bool) (match.Config, error) {
 		return cfg, cli.Usagef("--resign-score and --draw-score must not be negative")
 	case o.PGN != "" && o.PDN != "":
 		return cfg, cli.Usagef("give --pgn or --pdn, not both")
+	}
+	if o.SPRT != "" {
+		test, err := match.ParseSPRT(o.SPRT, o.Alpha, o.Beta)
+		if err != nil {
+			return cfg, cli.Usagef("--sprt %s --alpha %g --beta %g: %v", o.SPRT, o.Alpha, o.Beta, err)
+		}
+		cfg.SPRT = &test
+		if !changed("games") {
+			cfg.Games = DefaultSPRTGames
+		} else if o.Games%2 != 0 {
+			return cfg, cli.Usagef("--games is the most games of --sprt, which plays game pairs: it must be even, not %d", o.Games)
+		}
 	}
 	cfg.Limits = match.Limits{Depth: o.Depth, Nodes: o.Nodes, MoveTime: time.Duration(o.MoveTimeMS) * time.Millisecond}
 	if o.TimeControl != "" {
@@ -154,7 +172,10 @@ func Run(ctx context.Context, o Options, changed func(flag string) bool, stderr 
 	if file != nil {
 		defer file.Close()
 	}
-	progress := match.NewProgress(stderr, o.Games, match.IsTerminal(stderr))
+	if cfg.SPRT != nil && len(cfg.Openings) == 0 && cfg.RandomPlies == 0 && !strings.EqualFold(o.GameName, "chess960") {
+		warn("--sprt without --openings or --random-plies: every pair starts from the same position, so a deterministic pair of players repeats one pair of games")
+	}
+	progress := match.NewProgress(stderr, cfg.Games, match.IsTerminal(stderr))
 	cfg.OnGame = func(rec match.GameRecord, sum match.Summary) {
 		if records != nil {
 			if err := records.Write(rec); err != nil && !out.RecordFailed {

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	"dossier/bots"
 	"dossier/bots/match"
+	"dossier/bots/player"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/games"
@@ -42,15 +42,15 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 	if _, err := searchers.New(g, cfg); err != nil {
 		return match.InProcess{}, err
 	}
-	player := bots.NewPlayer(g, cfg)
+	eng := player.New(g, cfg)
 	if spec.Guarded {
-		player.SetModelRisk(spec.ModelRisk)
+		eng.SetModelRisk(spec.ModelRisk)
 	}
 	if spec.Memory != "" {
-		if err := player.UseMemory(bots.MemoryConfig{Enabled: true, Dir: spec.Memory}); err != nil {
+		if err := eng.UseMemory(player.MemoryConfig{Enabled: true, Dir: spec.Memory}); err != nil {
 			return match.InProcess{}, err
 		}
-		if err := player.OpenMemory(); err != nil {
+		if err := eng.OpenMemory(); err != nil {
 			return match.InProcess{}, err
 		}
 	}
@@ -79,5 +79,5 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 			name += "(" + model.String() + ")"
 		}
 	}
-	return match.InProcess{Engine: player, Name: name, Depth: depth}, nil
+	return match.InProcess{Engine: eng, Name: name, Depth: depth}, nil
 }

@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strings"
 
-	"dossier/bots"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/internal/pgntext"
+	"dossier/memory/learn"
 	"dossier/play"
 )
 
@@ -43,8 +43,8 @@ type Report struct {
 	Opponents int    `json:"opponents"`
 	Positions int    `json:"positions"`
 	// Ranking is the ranking after all the games.
-	Ranking []bots.IdentifyCandidate `json:"ranking"`
-	After   []Accuracy               `json:"after,omitempty"`
+	Ranking []learn.IdentifyCandidate `json:"ranking"`
+	After   []Accuracy                `json:"after,omitempty"`
 }
 
 // Accuracy is the accuracy after a number of games.
@@ -61,9 +61,9 @@ type Accuracy struct {
 }
 
 // rank builds the identifier and ranks the hypotheses after the whole session and after each window.
-func rank(g games.Game, stored []bots.OpponentGames, opts bots.IdentifierOptions, name string, sessions [][]playerMove, after []int,
+func rank(g games.Game, stored []learn.OpponentGames, opts learn.IdentifierOptions, name string, sessions [][]playerMove, after []int,
 	leaveOut bool) (*Report, error) {
-	id, err := bots.NewIdentifier(g, stored, opts)
+	id, err := learn.NewIdentifier(g, stored, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func rank(g games.Game, stored []bots.OpponentGames, opts bots.IdentifierOptions
 		Positions: id.Positions()}
 	rep.Expected = rep.Key
 	if leaveOut {
-		rep.Expected = bots.NewOpponentKey
+		rep.Expected = learn.NewOpponentKey
 	}
 	run(sessions)
 	_, rep.Moves, rep.Evidence = id.Observed()

@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 
-	"dossier/bots"
 	"dossier/games"
 	"dossier/internal/cli"
 	"dossier/internal/datafile"
 	"dossier/memory"
+	"dossier/memory/learn"
 	"dossier/play"
 )
 
@@ -24,12 +24,12 @@ type Options struct {
 	Side      string // the player's name in the tags; "" for whoever is not dossier
 	After     []int  // the numbers of games accuracy is measured after
 	LeaveOut  bool   // leave the player's own stored games out
-	Backoff   bots.IdentifierOptions
+	Backoff   learn.IdentifierOptions
 }
 
 // ParseBackoff reads --backoff: classes, pooled (the engine's) or uniform.
-func ParseBackoff(name string) (bots.IdentifierOptions, error) {
-	var opts bots.IdentifierOptions
+func ParseBackoff(name string) (learn.IdentifierOptions, error) {
+	var opts learn.IdentifierOptions
 	switch name {
 	case "classes":
 		opts.Classes = true
@@ -78,7 +78,7 @@ func FromFile(opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	stored, err := bots.LoadOpponentGames(m, opts.Game)
+	stored, err := learn.LoadOpponentGames(m, opts.Game)
 	closeErr := m.Close()
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func FromFile(opts Options) (*Report, error) {
 	}
 	key := play.NameKey(name)
 	if opts.LeaveOut {
-		stored = slices.DeleteFunc(stored, func(o bots.OpponentGames) bool { return o.Key == key })
+		stored = slices.DeleteFunc(stored, func(o learn.OpponentGames) bool { return o.Key == key })
 	}
 	return rank(opts.Game, stored, opts.Backoff, name, sessions, opts.After, opts.LeaveOut)
 }

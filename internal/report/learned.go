@@ -79,7 +79,7 @@ func depthLine(state json.RawMessage, line *LearnedLine) error {
 
 // discrepancyLine summarises the discrepancy counts: how many moves were counted, and how.
 func discrepancyLine(state json.RawMessage, line *LearnedLine) error {
-	var c searchers.DiscrepancyCounts
+	var c learn.DiscrepancyCounts
 	if err := json.Unmarshal(state, &c); err != nil {
 		return err
 	}

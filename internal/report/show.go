@@ -12,7 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"dossier/bots"
+	"dossier/bots/player"
 	"dossier/games"
 	"dossier/games/catalog"
 	"dossier/memory"
@@ -169,7 +169,7 @@ func yardstickLines(prof *memory.Profile) []YardstickLine {
 			continue
 		}
 		// The baselines first, minimax's then our search's own predictions, then the learned models by name.
-		baselines := []string{learn.MinimaxModelName, bots.SearchModelName}
+		baselines := []string{learn.MinimaxModelName, player.SearchModelName}
 		names := make([]string, 0, len(y.Scores))
 		for name := range y.Scores {
 			if !slices.Contains(baselines, name) {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"dossier/bots"
 	"dossier/bots/match"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
@@ -19,6 +18,7 @@ import (
 	"dossier/games/catalog"
 	"dossier/internal/cli"
 	"dossier/internal/contest"
+	"dossier/memory/learn"
 )
 
 // DiscrepancyOptions are the flags of the discrepancy learner.
@@ -39,7 +39,7 @@ type DiscrepancyOptions struct {
 type discrepancyRun struct {
 	cfg    match.Config
 	player match.PlayerSpec
-	dl     *bots.DiscrepancyLearner
+	dl     *learn.DiscrepancyLearner
 }
 
 // prepare checks the options and builds the match and the learner; every error is the command line's fault.
@@ -82,12 +82,12 @@ func (o DiscrepancyOptions) prepare() (discrepancyRun, error) {
 	if err != nil {
 		return run, cli.Usagef("--player: %v", err)
 	}
-	run.dl, err = bots.NewDiscrepancyLearner(g, bots.DiscrepancyLearnerConfig{Preset: run.player.Preset, Depth: playerDepth,
+	run.dl, err = searchers.NewDiscrepancyLearner(g, run.player.Preset, 0, learn.DiscrepancyLearnerConfig{Depth: playerDepth,
 		Edges: edges, BandPlies: o.BandPlies, Opponent: o.Opponent})
 	if err != nil {
 		return run, cli.Usagef("%v", err)
 	}
-	if run.cfg.Openings, err = bots.DiscrepancyStarts(g, plies, (o.Games+1)/2, o.Seed); err != nil {
+	if run.cfg.Openings, err = match.DistinctRandomStarts(g, plies, (o.Games+1)/2, o.Seed); err != nil {
 		return run, cli.Usagef("%v", err)
 	}
 	return run, nil
@@ -101,7 +101,7 @@ func (run discrepancyRun) newSearcher(g games.Game, spec match.PlayerSpec) (matc
 	if err != nil || !online || !reflect.DeepEqual(spec, run.player) {
 		return built, err
 	}
-	searcher, err := run.dl.NewMEUSearcher(searchers.Config{Preset: spec.Preset, Depth: spec.Depth,
+	searcher, err := searchers.NewLearningMEU(g, run.dl, searchers.Config{Preset: spec.Preset, Depth: spec.Depth,
 		HashMB: spec.HashMB, Threads: spec.Threads})
 	built.Engine = match.SearcherEngine(searcher)
 	built.Name += "(learning)"
@@ -119,7 +119,7 @@ func LearnDiscrepancies(ctx context.Context, o DiscrepancyOptions, stdout, stder
 	run.cfg.NewSearcher = run.newSearcher
 	progress := match.NewProgress(stderr, o.Games, match.IsTerminal(stderr))
 	run.cfg.OnGame = func(rec match.GameRecord, sum match.Summary) { progress.Game(rec, sum) }
-	sum, err := bots.TrainDiscrepancies(ctx, run.cfg, run.dl)
+	sum, err := TrainDiscrepancies(ctx, run.cfg, run.dl)
 	progress.Done()
 	if err != nil && sum.Games == 0 {
 		return err

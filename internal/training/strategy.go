@@ -111,7 +111,7 @@ func LearnStrategy(opt StrategyOptions, stdout io.Writer) error {
 		return err
 	}
 	rep := StrategyReport{Player: opt.Name, Observed: len(obs), Train: len(train), Monitor: len(monitor), Test: len(test), Strategy: s}
-	score := func(label string, pl learn.Player) error {
+	score := func(label string, pl learn.MinimaxPlayer) error {
 		m, err := learn.MinimaxModel(g, pl)
 		if err != nil {
 			return err
@@ -131,7 +131,7 @@ func LearnStrategy(opt StrategyOptions, stdout io.Writer) error {
 		return err
 	}
 	for d := 1; d <= opt.MaxDepth; d++ {
-		if err := score("minimax "+ours.Name, learn.Player{Eval: ours.Eval, Depth: d}); err != nil {
+		if err := score("minimax "+ours.Name, learn.MinimaxPlayer{Eval: ours.Eval, Depth: d}); err != nil {
 			return err
 		}
 	}

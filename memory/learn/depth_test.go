@@ -14,7 +14,7 @@ import (
 
 // depthTrial learns the depth of the player from `examples` of its moves in random positions (random plies
 // from the start) and returns the depth learned after each example.
-func depthTrial(t testing.TB, g games.Game, pl learn.Player, maxDepth, examples int, rng *rand.Rand) []int {
+func depthTrial(t testing.TB, g games.Game, pl learn.MinimaxPlayer, maxDepth, examples int, rng *rand.Rand) []int {
 	t.Helper()
 	l, err := learn.NewDepthLearner(g, learn.DepthLearnerState{Eval: pl.Eval, MaxDepth: maxDepth})
 	if err != nil {

@@ -10,7 +10,7 @@
 //   - StrategyLearner: Carmel and Markovitch's learning of the opponent's linear evaluation and depth by
 //     linear programming (their Figure 9), with gonum's simplex.
 //   - Measure: one yardstick for every model (top-1 and top-3 accuracy, mean log-likelihood), with
-//     Reibman and Ballard's rank model and minimax's implicit model (RankModel, MinimaxModel).
+//     Reibman and Ballard's rank model and minimax's implicit model (FalliblePlayer, MinimaxModel).
 //
 // Every opponent here is a fixed-depth minimax player (Player): engine.AlphaBeta with SearchOptions,
 // negamax over the side to move's features, no quiescence, extensions or table. The package does not import

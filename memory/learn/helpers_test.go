@@ -24,30 +24,30 @@ func game(t testing.TB, name string) games.Game {
 }
 
 // preset returns the named preset of g as a player searching depth plies.
-func preset(t testing.TB, g games.Game, name string, depth int) learn.Player {
+func preset(t testing.TB, g games.Game, name string, depth int) learn.MinimaxPlayer {
 	t.Helper()
 	p, err := presets.Lookup(g, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return learn.Player{Eval: p.Eval, Depth: depth}
+	return learn.MinimaxPlayer{Eval: p.Eval, Depth: depth}
 }
 
 // opponent is a fixed-depth player as the learners assume: engine.AlphaBeta without quiescence or
 // extensions, playing the first best move of its order.
 type opponent struct {
-	learn.Player
+	learn.MinimaxPlayer
 	ab *engine.AlphaBeta
 }
 
 // newOpponent returns the player's searcher; plain leaves out killers and history, so that its choice
 // among equal moves depends on the position alone.
-func newOpponent(g games.Game, pl learn.Player, plain bool) *opponent {
+func newOpponent(g games.Game, pl learn.MinimaxPlayer, plain bool) *opponent {
 	opts := learn.SearchOptions()
 	if plain {
 		opts = engine.AlphaBetaOptions{}
 	}
-	return &opponent{Player: pl, ab: engine.NewAlphaBeta(g, pl.Eval, opts)}
+	return &opponent{MinimaxPlayer: pl, ab: engine.NewAlphaBeta(g, pl.Eval, opts)}
 }
 
 // move returns the player's move in p, which must have one.

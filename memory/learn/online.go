@@ -34,7 +34,7 @@ const (
 type TypeLearnerState struct {
 	// Types are the opponent types, each a fixed-depth minimax player; Donkers et al. make the first one our
 	// own evaluation by convention.
-	Types []Player `json:"types"`
+	Types []MinimaxPlayer `json:"types"`
 	// Probabilities are the current P(w_i), one per type, summing to 1 (the prior before any move; nil means
 	// equal probabilities when a learner is made).
 	Probabilities []float64 `json:"probabilities"`
@@ -127,7 +127,7 @@ func NewTypeLearner(g games.Game, state TypeLearnerState) (*TypeLearner, error) 
 	if err := state.check(); err != nil {
 		return nil, err
 	}
-	state.Types = append([]Player(nil), state.Types...)
+	state.Types = append([]MinimaxPlayer(nil), state.Types...)
 	if state.Probabilities == nil {
 		state.Probabilities = make([]float64, len(state.Types))
 		for i := range state.Probabilities {
@@ -150,7 +150,7 @@ func NewTypeLearner(g games.Game, state TypeLearnerState) (*TypeLearner, error) 
 // State returns a copy of the learner's state.
 func (l *TypeLearner) State() TypeLearnerState {
 	s := l.state
-	s.Types = append([]Player(nil), s.Types...)
+	s.Types = append([]MinimaxPlayer(nil), s.Types...)
 	s.Probabilities = append([]float64(nil), s.Probabilities...)
 	return s
 }
@@ -230,7 +230,7 @@ func (l *TypeLearner) Observe(p games.Position, m games.Move) (bool, error) {
 			probs[i] = (1-l.state.Rate)*probs[i] + l.state.Rate*l.likelihood[i]/evidence
 		}
 	}
-	renormalise(probs)
+	Normalise(probs)
 	l.state.Updates++
 	return true, nil
 }
@@ -245,8 +245,9 @@ func isBest(values []float64, i int) bool {
 	return true
 }
 
-// renormalise divides out the rounding that repeated updates leave in a sum of probabilities.
-func renormalise(probs []float64) {
+// Normalise divides probabilities by their sum, so that they sum to 1 within rounding: it removes what
+// repeated updates, or a grammar's tolerance, leave in the sum.
+func Normalise(probs []float64) {
 	sum := 0.0
 	for _, p := range probs {
 		sum += p

@@ -16,7 +16,7 @@ import (
 
 // mixtureStream plays games between a mixed opponent (types[i] with probability truth[i] at every move) and
 // a foil, from random openings, and returns the opponent's moves in order.
-func mixtureStream(t testing.TB, g games.Game, types []learn.Player, truth []float64, foil learn.Player, moves int, seed uint64) []learn.Observation {
+func mixtureStream(t testing.TB, g games.Game, types []learn.MinimaxPlayer, truth []float64, foil learn.MinimaxPlayer, moves int, seed uint64) []learn.Observation {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	var players []*opponent
@@ -96,7 +96,7 @@ func mean(xs []float64) float64 {
 func TestOnlineTypeLearning(t *testing.T) {
 	g := game(t, "chess")
 	depth := 2
-	types := []learn.Player{preset(t, g, "attacker", depth), preset(t, g, "positional", depth)}
+	types := []learn.MinimaxPlayer{preset(t, g, "attacker", depth), preset(t, g, "positional", depth)}
 	truth := []float64{0.7, 0.3}
 	n := 600
 	if testing.Short() {
@@ -155,7 +155,7 @@ func TestOnlineTypeLearning(t *testing.T) {
 		if ty.Eval.Name == "strongest" {
 			ps = 1 // minimax's implicit model
 		}
-		m, err := learn.NewRankModel(g, ty, ps)
+		m, err := learn.NewFalliblePlayer(g, ty, ps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestOnlineTypeLearning(t *testing.T) {
 
 func TestTypeLearnerRejectsBadInput(t *testing.T) {
 	g := game(t, "tictactoe")
-	types := []learn.Player{preset(t, g, "open-lines", 2), preset(t, g, "strongest", 1)}
+	types := []learn.MinimaxPlayer{preset(t, g, "open-lines", 2), preset(t, g, "strongest", 1)}
 	l, err := learn.NewTypeLearner(g, learn.TypeLearnerState{Types: types, Mode: learn.SlowLearning, Rate: 0.1, PS: 0.8})
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +193,8 @@ func TestTypeLearnerRejectsBadInput(t *testing.T) {
 		{Types: types, Mode: learn.FastLearning, Rate: 0, PS: 0.8},
 		{Types: types, Mode: learn.FastLearning, Rate: 0.1, PS: 1},
 		{Types: types, Mode: learn.FastLearning, Rate: 0.1, PS: 0.5, Probabilities: []float64{0.5, 0.6}},
-		{Types: []learn.Player{{Eval: types[0].Eval, Depth: 0}}, Mode: learn.FastLearning, Rate: 0.1, PS: 0.5},
-		{Types: []learn.Player{preset(t, game(t, "checkers"), "strongest", 2)}, Mode: learn.FastLearning, Rate: 0.1, PS: 0.5},
+		{Types: []learn.MinimaxPlayer{{Eval: types[0].Eval, Depth: 0}}, Mode: learn.FastLearning, Rate: 0.1, PS: 0.5},
+		{Types: []learn.MinimaxPlayer{preset(t, game(t, "checkers"), "strongest", 2)}, Mode: learn.FastLearning, Rate: 0.1, PS: 0.5},
 	}
 	for i, s := range bad {
 		if _, err := learn.NewTypeLearner(g, s); err == nil {
@@ -205,7 +205,7 @@ func TestTypeLearnerRejectsBadInput(t *testing.T) {
 
 func TestTypeLearnerStateRoundTrip(t *testing.T) {
 	g := game(t, "tictactoe")
-	types := []learn.Player{preset(t, g, "open-lines", 2), preset(t, g, "strongest", 1)}
+	types := []learn.MinimaxPlayer{preset(t, g, "open-lines", 2), preset(t, g, "strongest", 1)}
 	l, err := learn.NewTypeLearner(g, learn.TypeLearnerState{Types: types, Mode: learn.SlowLearning, Rate: 0.2, PS: 0.7})
 	if err != nil {
 		t.Fatal(err)

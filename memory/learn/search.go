@@ -21,9 +21,9 @@ func SearchOptions() engine.AlphaBetaOptions {
 	return engine.AlphaBetaOptions{PVS: true, Killers: true, History: true}
 }
 
-// Player is a fixed-depth minimax player (f, d): it searches Depth plies with Eval (negamax over the side to
+// MinimaxPlayer is a fixed-depth minimax player (f, d): it searches Depth plies with Eval (negamax over the side to
 // move's features, as engine.AlphaBeta does) and plays the first best move in its move order.
-type Player struct {
+type MinimaxPlayer struct {
 	// Eval is the player's evaluation function.
 	Eval engine.Evaluation `json:"eval"`
 	// Depth is its search depth in plies, 1..MaxDepth.
@@ -31,7 +31,7 @@ type Player struct {
 }
 
 // Check reports an error if the player does not fit the game or searches no ply or too many.
-func (pl Player) Check(g games.Game) error {
+func (pl MinimaxPlayer) Check(g games.Game) error {
 	if pl.Depth < 1 || pl.Depth > MaxDepth {
 		return fmt.Errorf("player %q searches %d plies, want 1..%d", pl.Eval.Name, pl.Depth, MaxDepth)
 	}

@@ -9,11 +9,11 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/optimize/convex/lp"
-
 	"dossier/engine"
 	"dossier/games"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
 )
 
 // ModelStrategy names a learned Strategy in memory.ModelUpdate events.
@@ -45,7 +45,7 @@ func DefaultStrategyConfig() StrategyConfig {
 // with how well it did at each depth. Its JSON form is what the memory keeps.
 type Strategy struct {
 	// Player is the learned evaluation (named "learned") and depth.
-	Player Player `json:"player"`
+	Player MinimaxPlayer `json:"player"`
 	// Accuracy is the fraction of the monitoring examples whose move Player plays.
 	Accuracy float64 `json:"accuracy"`
 	// Depths are the results of each depth tried, in order.
@@ -175,7 +175,7 @@ func LearnStrategy(g games.Game, train, monitor []Observation, cfg StrategyConfi
 		best.Depths = append(best.Depths, res)
 		if res.Accuracy > best.Accuracy {
 			best.Accuracy = res.Accuracy
-			best.Player = Player{Eval: engine.Evaluation{Name: "learned", Weights: slices.Clone(res.Weights)}, Depth: d}
+			best.Player = MinimaxPlayer{Eval: engine.Evaluation{Name: "learned", Weights: slices.Clone(res.Weights)}, Depth: d}
 		}
 		weights = res.Weights
 	}

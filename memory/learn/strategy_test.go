@@ -15,7 +15,7 @@ import (
 
 // examples returns n moves of the player in random positions (lo..hi random plies from the start), its
 // choice among equal moves made by its plain move order.
-func examples(t testing.TB, g games.Game, pl learn.Player, n, lo, hi int, rng *rand.Rand) []learn.Observation {
+func examples(t testing.TB, g games.Game, pl learn.MinimaxPlayer, n, lo, hi int, rng *rand.Rand) []learn.Observation {
 	t.Helper()
 	op := newOpponent(g, pl, true)
 	var out []learn.Observation
@@ -30,7 +30,7 @@ func examples(t testing.TB, g games.Game, pl learn.Player, n, lo, hi int, rng *r
 }
 
 // predicted returns the fraction of the examples whose move the learned player plays.
-func predicted(t testing.TB, g games.Game, pl learn.Player, exs []learn.Observation) float64 {
+func predicted(t testing.TB, g games.Game, pl learn.MinimaxPlayer, exs []learn.Observation) float64 {
 	op := newOpponent(g, pl, true)
 	hits := 0
 	for _, o := range exs {
@@ -165,7 +165,7 @@ func FuzzStrategyUnmarshal(f *testing.F) {
 			return
 		}
 		// A checked strategy plays: its player is a fixed-depth search over tic-tac-toe's features.
-		model, err := learn.NewRankModel(g, s.Player, 1)
+		model, err := learn.NewFalliblePlayer(g, s.Player, 1)
 		if err != nil {
 			t.Fatalf("a checked strategy makes no model: %v", err)
 		}

@@ -148,12 +148,12 @@ func topShare(ps []float64, i, n int) float64 {
 	return min(max(float64(n-above)/float64(tied), 0), 1)
 }
 
-// RankModel is Reibman and Ballard's model of a fallible minimax player: it ranks the moves by a
+// FalliblePlayer is Reibman and Ballard's model of a fallible minimax player: it ranks the moves by a
 // fixed-depth search with its evaluation (equal values share a rank) and gives the move of rank r a
 // probability proportional to (1 - PS)^(r-1) PS. With PS = 1 it is minimax's implicit model, the search's
 // best moves and nothing else (see MinimaxModel).
-type RankModel struct {
-	Player
+type FalliblePlayer struct {
+	MinimaxPlayer
 	// PS is the chance the player does not deviate from its best move, in (0, 1].
 	PS float64
 
@@ -161,25 +161,25 @@ type RankModel struct {
 	values [games.MaxMoves]float64
 }
 
-// NewRankModel returns the rank model of the player (f, d) in game g with the given PS.
-func NewRankModel(g games.Game, pl Player, ps float64) (*RankModel, error) {
+// NewFalliblePlayer returns the rank model of the player (f, d) in game g with the given PS.
+func NewFalliblePlayer(g games.Game, pl MinimaxPlayer, ps float64) (*FalliblePlayer, error) {
 	if err := pl.Check(g); err != nil {
 		return nil, err
 	}
 	if !(ps > 0 && ps <= 1) {
 		return nil, fmt.Errorf("rank model: PS %v is not in (0, 1]", ps)
 	}
-	return &RankModel{Player: pl, PS: ps, search: newFixedSearch(g, pl.Eval, true)}, nil
+	return &FalliblePlayer{MinimaxPlayer: pl, PS: ps, search: newFixedSearch(g, pl.Eval, true)}, nil
 }
 
 // MinimaxModel is minimax's implicit opponent model: the opponent plays the reply our own search (our
 // evaluation, depth plies) finds best, any of the equally best ones.
-func MinimaxModel(g games.Game, ours Player) (*RankModel, error) {
-	return NewRankModel(g, ours, 1)
+func MinimaxModel(g games.Game, ours MinimaxPlayer) (*FalliblePlayer, error) {
+	return NewFalliblePlayer(g, ours, 1)
 }
 
 // MoveProbabilities implements MoveModel.
-func (m *RankModel) MoveProbabilities(p games.Position, moves []games.Move, probs []float64) error {
+func (m *FalliblePlayer) MoveProbabilities(p games.Position, moves []games.Move, probs []float64) error {
 	if len(moves) == 0 || len(probs) != len(moves) {
 		return errors.New("rank model: no moves, or not one probability per move")
 	}

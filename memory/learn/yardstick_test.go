@@ -56,7 +56,7 @@ func TestMeasure(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			model, err := learn.NewRankModel(tree, learn.Player{Eval: eval, Depth: c.depth}, c.ps)
+			model, err := learn.NewFalliblePlayer(tree, learn.MinimaxPlayer{Eval: eval, Depth: c.depth}, c.ps)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func TestMeasureErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := learn.NewRankModel(tree, learn.Player{Eval: engine.Evaluation{Weights: []float64{1}}, Depth: 1}, 0); err == nil {
+	if _, err := learn.NewFalliblePlayer(tree, learn.MinimaxPlayer{Eval: engine.Evaluation{Weights: []float64{1}}, Depth: 1}, 0); err == nil {
 		t.Error("PS 0 was accepted")
 	}
 }

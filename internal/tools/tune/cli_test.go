@@ -25,6 +25,14 @@ func TestCommandLine(t *testing.T) {
 		{"bad clip", []string{"fit", "--clip", "0"}, 2, "", "--clip must be positive"},
 		{"missing data", []string{"fit", "--in", "/nonexistent.gz"}, 1, "", "tune fit: open /nonexistent.gz"},
 		{"gen zero positions", []string{"gen", "--n", "0"}, 2, "", "--n, --depth and --nodes must be at least 1"},
+		{"fit help lists adam", []string{"fit", "--help"}, 0, "--result-weight", ""},
+		{"unknown method", []string{"fit", "--method", "sgd"}, 2, "", `--method "sgd": want gauss-newton or adam`},
+		{"adam flag without adam", []string{"fit", "--epochs", "3"}, 2, "", "--epochs needs --method adam"},
+		{"adam zero epochs", []string{"fit", "--method", "adam", "--epochs", "0"}, 2, "", "--epochs must be at least 1"},
+		{"adam result weight above 1", []string{"fit", "--method", "adam", "--result-weight", "1.5"}, 2, "", "--result-weight within"},
+		{"adam bad final rate", []string{"fit", "--method", "adam", "--final-rate", "2"}, 2, "", "--final-rate"},
+		{"adam fit", []string{"fit", "--method", "adam", "--fit-k", "--epochs", "20", "--in", "testdata/positions.txt.gz"}, 0,
+			"// K = 0.9", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,10 +6,13 @@ import (
 	"math"
 )
 
-// sample is one labelled position: its features from the side to move and Stockfish's score for it.
+// sample is one labelled position: its features from the side to move and Stockfish's score for it, with
+// the game's result from the side to move (1, 1/2 or 0) when hasResult.
 type sample struct {
-	x []float64
-	y float64
+	x         []float64
+	y         float64
+	result    float64
+	hasResult bool
 }
 
 // solve solves the symmetric positive definite system a w = b by Cholesky decomposition (a is

@@ -15,6 +15,11 @@
 // on the logistic (Texel) loss sum (sigmoid(score) - sigmoid(w . features))^2 with sigmoid(s) =
 // 1/(1+10^(-s/400)), shrunk lightly towards the prior (hand-set weights, priorWeights), and
 // prints the weights as the Go table of bots/chess.go with the losses on the held-out positions.
+//
+// fit --method adam refines the least-squares start by Adam over the sparse feature vectors instead
+// (adam.go): the same loss with the target a mix of sigmoid(score) and the game's result (--result-weight,
+// for data lines "FEN;score;result"), the evaluation scaled by Texel's K inside the sigmoid (--fit-k fits
+// it to the start first). The committed table is the Gauss-Newton fit.
 package main
 
 import (
@@ -40,8 +45,9 @@ func main() {
 
 const tuneHelp = `usage: tune gen|fit [options]
 
-gen writes Stockfish-labelled quiet positions, fit fits the chess weights to them ('tune gen --help' and
-'tune fit --help' list their options).`
+gen writes Stockfish-labelled quiet positions, fit fits the chess weights to them by least squares and a
+logistic refinement, Gauss-Newton (the committed table) or Adam (--method adam); 'tune gen --help' and
+'tune fit --help' list their options.`
 
 // run dispatches to gen or fit.
 func run(args []string, stdout, stderr io.Writer) int {
@@ -174,9 +180,16 @@ func readSamples(path string) ([]sample, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s:%d: no ';' before the score", path, line)
 		}
+		score, resultText, hasResult := strings.Cut(score, ";")
 		y, err := strconv.Atoi(score)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: score: %v", path, line, err)
+		}
+		var result float64
+		if hasResult {
+			if result, err = parseResult(resultText); err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			}
 		}
 		p, err := g.ParsePosition(fen)
 		if err != nil {
@@ -184,9 +197,22 @@ func readSamples(path string) ([]sample, error) {
 		}
 		x := make([]float64, len(g.FeatureNames()))
 		p.Features(x)
-		out = append(out, sample{x: x, y: float64(y)})
+		out = append(out, sample{x: x, y: float64(y), result: result, hasResult: hasResult})
 	}
 	return out, sc.Err()
+}
+
+// parseResult reads a game's result from the side to move: 1, 0.5 (or 1/2) or 0.
+func parseResult(text string) (float64, error) {
+	switch strings.TrimSpace(text) {
+	case "1":
+		return 1, nil
+	case "0.5", "1/2":
+		return 0.5, nil
+	case "0":
+		return 0, nil
+	}
+	return 0, fmt.Errorf("result %q: want 1, 0.5 or 0 (from the side to move)", text)
 }
 
 // The fit's settings that made the committed table.
@@ -198,21 +224,56 @@ const (
 
 // runFit fits the weights and prints them.
 func runFit(args []string, stdout, stderr io.Writer) int {
-	cmd := cli.New("tune fit", "usage: tune fit [--in FILE] [--lambda L] [--iterations N] [--clip CP]", stdout, stderr)
+	cmd := cli.New("tune fit", "usage: tune fit [--in FILE] [--lambda L] [--iterations N] [--clip CP] [--method gauss-newton|adam [adam's options]]", stdout, stderr)
 	fs := cmd.Flags
-	in := fs.String("in", "positions.txt.gz", "labelled positions written by gen")
+	in := fs.String("in", "positions.txt.gz", "labelled positions written by gen (FEN;score or FEN;score;result, the result 1, 0.5 or 0 for the side to move)")
 	lambda := fs.Float64("lambda", defaultLambda, "weight of the prior relative to the data")
 	iterations := fs.Int("iterations", defaultIterations, "Gauss-Newton iterations on the logistic loss")
 	clip := fs.Float64("clip", defaultClip, "least-squares start: ignore positions scored beyond this")
+	method := fs.String("method", "gauss-newton", "the logistic refinement: gauss-newton (the committed table's) or adam")
+	ao := defaultAdamOptions()
+	fs.IntVar(&ao.Epochs, "epochs", ao.Epochs, "adam: passes over the data")
+	fs.IntVar(&ao.Batch, "batch", ao.Batch, "adam: positions a step (0: all)")
+	fs.Float64Var(&ao.Rate, "rate", ao.Rate, "adam: first step size in centipawns, decaying geometrically to rate × --final-rate")
+	fs.Float64Var(&ao.FinalRate, "final-rate", ao.FinalRate, "adam: the last step size as a fraction of --rate")
+	fs.Float64Var(&ao.L2, "l2", 0, "adam: pull towards the prior, L2 · mean((w - prior)/100)² added to the loss")
+	fs.Uint64Var(&ao.Seed, "seed", 1, "adam: seed of the shuffling")
+	fitK := fs.Bool("fit-k", false, "adam: fit the sigmoid's scale K to the least-squares start first (Texel's K), else K = 1")
+	resultWeight := fs.Float64("result-weight", 0, "adam: the share of the game's result in the target, the rest sigmoid(score) (positions without a result use their score)")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
 	}
 	if *lambda < 0 || *iterations < 0 || *clip <= 0 {
 		return cmd.UsageError("--lambda and --iterations must not be negative, --clip must be positive")
 	}
-	fit, err := fitFile(*in, *lambda, *iterations, *clip)
+	adamFlags := []string{"epochs", "batch", "rate", "final-rate", "l2", "seed", "fit-k", "result-weight"}
+	switch *method {
+	case "gauss-newton":
+		for _, f := range adamFlags {
+			if cmd.Changed(f) {
+				return cmd.UsageError("--%s needs --method adam", f)
+			}
+		}
+	case "adam":
+		if ao.Epochs < 1 || ao.Batch < 0 || !(ao.Rate > 0) || !(ao.FinalRate > 0 && ao.FinalRate <= 1) || ao.L2 < 0 ||
+			!(*resultWeight >= 0 && *resultWeight <= 1) {
+			return cmd.UsageError("--epochs must be at least 1, --batch and --l2 not negative, --rate positive, --final-rate and --result-weight within (0, 1] and [0, 1]")
+		}
+	default:
+		return cmd.UsageError("--method %q: want gauss-newton or adam", *method)
+	}
+	var fit fitResult
+	var err error
+	if *method == "adam" {
+		fit, err = fitFileAdam(*in, *lambda, *clip, ao, *fitK, labelMode{resultWeight: *resultWeight})
+	} else {
+		fit, err = fitFile(*in, *lambda, *iterations, *clip)
+	}
 	if err != nil {
 		return cmd.Fail("%v", err)
+	}
+	if fit.k != 0 {
+		fmt.Fprintf(stdout, "// K = %.4f (the sigmoid's scale fitted to the least-squares start)\n", fit.k)
 	}
 	fmt.Fprintf(stdout, "// %d training and %d held-out positions; held-out logistic loss: prior %.5f, least squares %.5f, fit %.5f\n",
 		fit.train, fit.test, fit.loss[0], fit.loss[1], fit.loss[2])
@@ -230,16 +291,64 @@ type fitResult struct {
 	weights     []float64
 	train, test int
 	loss, rms   [3]float64
+	k           float64 // Adam's fitted K, 0 when not fitted
 }
 
-// fitFile fits the weights to a gen file: every tenth position is held out.
+// fitFile fits the weights to a gen file by least squares and Gauss-Newton: every tenth position is held out.
 func fitFile(path string, lambda float64, iterations int, clip float64) (fitResult, error) {
 	var res fitResult
-	data, err := readSamples(path)
+	train, test, prior, start, err := leastSquaresStart(path, lambda, clip)
 	if err != nil {
 		return res, err
 	}
-	var train, test []sample
+	w, err := fitLogistic(train, start, prior, lambda, iterations)
+	if err != nil {
+		return res, err
+	}
+	return measure(train, test, prior, start, w), nil
+}
+
+// fitFileAdam fits the weights to a gen file by least squares and Adam (the Adam options' K is replaced by
+// the fitted one with fitK, else 1): every tenth position is held out.
+func fitFileAdam(path string, lambda, clip float64, o adamOptions, fitKFirst bool, mode labelMode) (fitResult, error) {
+	train, test, prior, start, err := leastSquaresStart(path, lambda, clip)
+	if err != nil {
+		return fitResult{}, err
+	}
+	data := examples(train, mode)
+	o.K, o.Prior = 1, prior
+	if fitKFirst {
+		o.K = fitK(data, start)
+	}
+	res := measure(train, test, prior, start, fitAdam(data, start, o))
+	if fitKFirst {
+		res.k = o.K
+	}
+	return res, nil
+}
+
+// measure returns the fit's result: w rounded to a tenth, and the held-out losses of the prior, the start
+// and w.
+func measure(train, test []sample, prior, start, w []float64) fitResult {
+	res := fitResult{train: len(train), test: len(test)}
+	for i, v := range [][]float64{prior, start, w} {
+		res.loss[i], res.rms[i] = logisticLoss(test, v), rmsError(test, v)
+	}
+	res.weights = make([]float64, len(w))
+	for i, x := range w {
+		res.weights[i] = math.Round(x*10) / 10
+	}
+	return res
+}
+
+// leastSquaresStart reads a gen file, holds out every tenth position, and returns the training and
+// held-out positions, the prior and the least-squares fit (over the positions scored within clip)
+// shrunk towards it by lambda.
+func leastSquaresStart(path string, lambda, clip float64) (train, test []sample, prior, start []float64, err error) {
+	data, err := readSamples(path)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
 	for i, s := range data {
 		if i%10 == 9 {
 			test = append(test, s)
@@ -247,9 +356,8 @@ func fitFile(path string, lambda float64, iterations int, clip float64) (fitResu
 			train = append(train, s)
 		}
 	}
-	prior, err := presets.Weights(chess.Game{}, priorWeights())
-	if err != nil {
-		return res, err
+	if prior, err = presets.Weights(chess.Game{}, priorWeights()); err != nil {
+		return nil, nil, nil, nil, err
 	}
 	var xs [][]float64
 	var target, ones []float64
@@ -260,23 +368,8 @@ func fitFile(path string, lambda float64, iterations int, clip float64) (fitResu
 			ones = append(ones, 1)
 		}
 	}
-	start, err := weightedLeastSquares(xs, target, ones, prior, lambda)
-	if err != nil {
-		return res, err
-	}
-	w, err := fitLogistic(train, start, prior, lambda, iterations)
-	if err != nil {
-		return res, err
-	}
-	res.train, res.test = len(train), len(test)
-	for i, v := range [][]float64{prior, start, w} {
-		res.loss[i], res.rms[i] = logisticLoss(test, v), rmsError(test, v)
-	}
-	res.weights = make([]float64, len(w))
-	for i, x := range w {
-		res.weights[i] = math.Round(x*10) / 10
-	}
-	return res, nil
+	start, err = weightedLeastSquares(xs, target, ones, prior, lambda)
+	return train, test, prior, start, err
 }
 
 // rmsError is the root-mean-square difference in centipawns over the positions scored within 500.

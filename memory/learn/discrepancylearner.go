@@ -1,19 +1,14 @@
 // The discrepancy learner: Sen & Arora's training phase, counting the opponent's moves by discrepancy range.
-package bots
+package learn
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"sync"
 
-	"dossier/bots/match"
-	"dossier/bots/presets"
-	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 )
@@ -37,8 +32,6 @@ import (
 
 // DiscrepancyLearnerConfig says how a learner measures discrepancies and how it groups them.
 type DiscrepancyLearnerConfig struct {
-	// Preset names the preset whose evaluation values the replies ("" is the game's default).
-	Preset string
 	// Depth is the search depth of the player that will use the counts (at least 1); the replies are
 	// searched to max(Depth - 2, 0).
 	Depth int
@@ -46,25 +39,26 @@ type DiscrepancyLearnerConfig struct {
 	Edges []float64
 	// BandPlies is the width of a band of move numbers in plies (0: one band for the whole game).
 	BandPlies int
-	// HashMB is the size of the learner's probe table; 0 is the alpha-beta default.
-	HashMB int
 	// Opponent describes the opponent for the counts file.
 	Opponent string
 }
 
 // DiscrepancyLearner counts an opponent's moves by discrepancy range. It is also the opponent model of
-// the MEU player that learns while it plays (Probabilities, NewMEUSearcher). Its methods are safe for
+// the MEU player that learns while it plays (Probabilities; see searchers.NewLearningMEU). Its methods are safe for
 // concurrent use; observations are serialised.
 type DiscrepancyLearner struct {
-	game   games.Game
-	preset presets.Preset
+	game games.Game
+	eval engine.Evaluation // the evaluation whose search values the replies
 
 	mu     sync.RWMutex // guards everything below; Probabilities reads the model under the read lock
-	probe  *engine.AlphaBeta
-	view   *searchers.ViewSpec // nil: the evaluation is antisymmetric and needs no view
+	probe  ReplyProbe
 	model  *engine.DiscrepancyModel
-	counts *searchers.DiscrepancyCounts
+	counts *DiscrepancyCounts
 }
+
+// ReplyProbe values a position for its side to move by our evaluation's search to depth plies (a won or
+// lost game within them scores near ±engine.MateScore). The learner calls it one position at a time.
+type ReplyProbe func(p games.Position, depth int) float64
 
 var _ engine.MoveProbabilities = (*DiscrepancyLearner)(nil)
 
@@ -92,7 +86,7 @@ func DefaultDiscrepancyEdges(eval engine.Evaluation) []float64 {
 		step = max(step, math.Pow(high/low, 1/float64(n-1)))
 	}
 	var edges []float64
-	for e := low; e <= high*step*(1+1e-9) && e < engine.MateBound/2 && len(edges) < searchers.MaxDiscrepancyEdges-1; e *= step {
+	for e := low; e <= high*step*(1+1e-9) && e < engine.MateBound/2 && len(edges) < MaxDiscrepancyEdges-1; e *= step {
 		edges = append(edges, roundEdge(e))
 	}
 	return append(edges, engine.MateBound/2)
@@ -104,23 +98,20 @@ func roundEdge(e float64) float64 {
 	return math.Round(e/scale) * scale
 }
 
-// NewDiscrepancyLearner returns a learner for game g with empty counts.
-func NewDiscrepancyLearner(g games.Game, cfg DiscrepancyLearnerConfig) (*DiscrepancyLearner, error) {
-	preset, err := presets.Lookup(g, cfg.Preset)
-	if err != nil {
+// NewDiscrepancyLearner returns a learner for game g with empty counts, whose probe values the replies by
+// the evaluation eval (the preset of that name).
+func NewDiscrepancyLearner(g games.Game, eval engine.Evaluation, probe ReplyProbe, cfg DiscrepancyLearnerConfig) (*DiscrepancyLearner, error) {
+	if err := eval.Check(g); err != nil {
 		return nil, err
 	}
-	if err := preset.Eval.Check(g); err != nil {
-		return nil, err
-	}
-	if cfg.Depth < 1 || cfg.Depth > searchers.MaxDepth {
-		return nil, fmt.Errorf("discrepancy learner: depth %d, want the player's search depth in 1..%d", cfg.Depth, searchers.MaxDepth)
+	if cfg.Depth < 1 || cfg.Depth > maxCountsDepth {
+		return nil, fmt.Errorf("discrepancy learner: depth %d, want the player's search depth in 1..%d", cfg.Depth, maxCountsDepth)
 	}
 	edges := cfg.Edges
 	if edges == nil {
-		edges = DefaultDiscrepancyEdges(preset.Eval)
+		edges = DefaultDiscrepancyEdges(eval)
 	}
-	counts, err := searchers.NewDiscrepancyCounts(g.Name(), preset.Name, cfg.Depth, max(cfg.Depth-2, 0), edges, cfg.BandPlies)
+	counts, err := NewDiscrepancyCounts(g.Name(), eval.Name, cfg.Depth, max(cfg.Depth-2, 0), edges, cfg.BandPlies)
 	if err != nil {
 		return nil, fmt.Errorf("discrepancy learner: %w", err)
 	}
@@ -130,21 +121,39 @@ func NewDiscrepancyLearner(g games.Game, cfg DiscrepancyLearnerConfig) (*Discrep
 	if err != nil {
 		return nil, fmt.Errorf("discrepancy learner: %w", err)
 	}
-	partner, sign, err := presets.MirrorTable(g)
+	return &DiscrepancyLearner{game: g, eval: eval, probe: probe, model: model, counts: counts}, nil
+}
+
+// Restore goes on from stored counts, which must have been measured as this learner measures.
+func (l *DiscrepancyLearner) Restore(c *DiscrepancyCounts) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.counts.ReplyDepth != c.ReplyDepth {
+		return errors.New("the counts were measured at another depth")
+	}
+	counts := *c
+	counts.Edges = slices.Clone(c.Edges)
+	counts.Counts = cloneTable(c.Counts)
+	counts.Offered = cloneTable(c.Offered)
+	for len(counts.Offered) < len(counts.Counts) {
+		counts.Offered = append(counts.Offered, make([]float64, counts.Ranges()))
+	}
+	model, err := counts.Model()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	opts := engine.DefaultAlphaBetaOptions(g)
-	if cfg.HashMB > 0 {
-		opts.HashMB = cfg.HashMB
-	}
-	opts.Threads = 1
-	l := &DiscrepancyLearner{game: g, preset: preset, probe: engine.NewAlphaBeta(g, preset.Eval, opts),
-		model: model, counts: counts}
-	if spec := searchers.NewViewSpec(partner, sign); spec.NeedsView(preset.Eval) {
-		l.view = &spec
-	}
-	return l, nil
+	l.counts, l.model = &counts, model
+	return nil
+}
+
+// Evaluation returns the evaluation whose search values the replies.
+func (l *DiscrepancyLearner) Evaluation() engine.Evaluation { return l.eval }
+
+// CountGame counts one more game in the counts file, for a game whose moves were observed one by one.
+func (l *DiscrepancyLearner) CountGame() {
+	l.mu.Lock()
+	l.counts.Games++
+	l.mu.Unlock()
 }
 
 // replyPlies is how far below MEU's root the replies to its move lie.
@@ -174,11 +183,7 @@ func (l *DiscrepancyLearner) replyValues(p games.Position, replies []games.Move,
 				values[j] = engine.MateScore
 			}
 		default:
-			var view games.Position = p
-			if l.view != nil {
-				view = searchers.NewPlayerView(p, *l.view)
-			}
-			values[j] = l.probe.Probe(view, l.counts.ReplyDepth, math.Inf(-1), math.Inf(1))
+			values[j] = l.probe(p, l.counts.ReplyDepth)
 		}
 		switch v := values[j]; {
 		case v >= engine.MateBound:
@@ -230,8 +235,8 @@ func (l *DiscrepancyLearner) Observe(p games.Position, m games.Move) (Discrepanc
 	if offered < 2 {
 		return obs, nil
 	}
-	if obs.Band >= searchers.MaxDiscrepancyBands {
-		return obs, fmt.Errorf("discrepancy learner: ply %d lies in band %d, beyond the %d bands a counts file holds", obs.Ply, obs.Band, searchers.MaxDiscrepancyBands)
+	if obs.Band >= MaxDiscrepancyBands {
+		return obs, fmt.Errorf("discrepancy learner: ply %d lies in band %d, beyond the %d bands a counts file holds", obs.Ply, obs.Band, MaxDiscrepancyBands)
 	}
 	if err := l.model.Add(obs.Ply, obs.Discrepancy, 1); err != nil {
 		return obs, err
@@ -270,14 +275,12 @@ func (l *DiscrepancyLearner) ObserveGame(start games.Position, moves []games.Mov
 		}
 		p.Play(m)
 	}
-	l.mu.Lock()
-	l.counts.Games++
-	l.mu.Unlock()
+	l.CountGame()
 	return counted, nil
 }
 
 // Counts returns a copy of the counts learned so far.
-func (l *DiscrepancyLearner) Counts() *searchers.DiscrepancyCounts {
+func (l *DiscrepancyLearner) Counts() *DiscrepancyCounts {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	c := *l.counts
@@ -304,89 +307,4 @@ func (l *DiscrepancyLearner) Probabilities(p games.Position, replies []games.Mov
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	l.model.Probabilities(p, replies, values, probs)
-}
-
-// NewMEUSearcher builds the player that learns while it plays, as Sen & Arora's MEU did: the MEU search
-// of cfg (its preset must be the learner's; cfg.Search and cfg.Model are ignored) with the learner's
-// counts as its opponent model, which every later observation updates.
-func (l *DiscrepancyLearner) NewMEUSearcher(cfg searchers.Config) (engine.Searcher, error) {
-	cfg.Search, cfg.Model = searchers.MEUSearch, ""
-	preset, err := presets.Lookup(l.game, cfg.Preset)
-	if err != nil {
-		return nil, err
-	}
-	if preset.Name != l.preset.Name {
-		return nil, fmt.Errorf("discrepancy learner: the player's preset %s is not the learner's %s", preset.Name, l.preset.Name)
-	}
-	cfg.Live = l
-	return searchers.New(l.game, cfg)
-}
-
-// Current implements LiveModel: MEU's replies are the counts learned so far, read at every node.
-func (l *DiscrepancyLearner) Current() searchers.LiveModelState {
-	return searchers.LiveModelState{Replies: l}
-}
-
-// DiscrepancyStarts returns count distinct random starting configurations of g for training: the i-th
-// has plies[i % len(plies)] random legal moves played from the start (Sen & Arora's n in {2, 4, ..., 16}),
-// drawn from a source seeded by seed and i, and leaves the game going.
-func DiscrepancyStarts(g games.Game, plies []int, count int, seed uint64) ([]games.Position, error) {
-	if len(plies) == 0 {
-		return nil, errors.New("starting configurations: no numbers of plies given")
-	}
-	for _, n := range plies {
-		if n < 0 {
-			return nil, fmt.Errorf("starting configurations: %d plies is negative", n)
-		}
-	}
-	const triesPerStart = 200
-	seen := map[string]bool{}
-	out := make([]games.Position, 0, count)
-	for i := 0; i < count; i++ {
-		n := plies[i%len(plies)]
-		rng := rand.New(rand.NewPCG(seed, uint64(i)))
-		found := false
-		for try := 0; try < triesPerStart && !found; try++ {
-			p, err := match.RandomOpening(g.Start(), n, rng)
-			if err != nil {
-				return nil, fmt.Errorf("starting configuration %d: %w", i+1, err)
-			}
-			if key := p.FEN(); !seen[key] {
-				seen[key], found = true, true
-				out = append(out, p)
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("starting configuration %d: no new position after %d random plies in %d tries (too few such positions)",
-				i+1, n, triesPerStart)
-		}
-	}
-	return out, nil
-}
-
-// TrainDiscrepancies plays the match cfg describes with the learner's player as player 1 and observes
-// every move of player 2 after each game (cfg.OnGame, if set, is called after the learner has seen the
-// game). It returns the match's tally; a game the learner cannot replay ends the training with an error.
-func TrainDiscrepancies(ctx context.Context, cfg match.Config, learner *DiscrepancyLearner) (match.Summary, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	onGame := cfg.OnGame
-	var observeErr error
-	cfg.OnGame = func(rec match.GameRecord, sum match.Summary) {
-		// Run calls OnGame one game at a time, so observeErr needs no lock.
-		if observeErr == nil {
-			if _, err := learner.ObserveGame(rec.Start, rec.Moves, rec.Player1.Other()); err != nil {
-				observeErr = fmt.Errorf("game %d: %w", rec.Number, err)
-				cancel()
-			}
-		}
-		if onGame != nil {
-			onGame(rec, sum)
-		}
-	}
-	sum, err := match.Run(ctx, cfg)
-	if observeErr != nil {
-		return sum, observeErr
-	}
-	return sum, err
 }

@@ -1,5 +1,5 @@
 // The Player's risk options and live model over UCI: ModelRisk read live by the guard, the live model read at every move, the strength options.
-package bots
+package player
 
 import (
 	"strings"
@@ -15,7 +15,7 @@ import (
 func TestPlayerGuardsModelSearchesAndReadsModelRiskLive(t *testing.T) {
 	g := chess.Game{}
 	tc := struct{ fen, trap string }{"7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6d6"} // WAC.006: OM plays Rd6, which our search values far below Rb7
-	player := NewPlayer(g, searchers.Config{HashMB: 8})
+	player := New(g, searchers.Config{HashMB: 8})
 	tr := newTranscript(t, player, g)
 	tr.send("uci")
 	tr.until("uciok")
@@ -57,7 +57,7 @@ func TestLiveModel(t *testing.T) {
 	g := checkers.Game{}
 	live := &countingModel{}
 	live.set("mat-tot25@2", 1)
-	player := NewPlayer(g, searchers.Config{Preset: "mat-tot25", Search: searchers.MStarSearch, HashMB: 1})
+	player := New(g, searchers.Config{Preset: "mat-tot25", Search: searchers.MStarSearch, HashMB: 1})
 	player.SetLiveModel(live)
 	search := func() engine.Result {
 		ctl := engine.NewControl(engine.Limits{Depth: 3}, g.Start().ToMove())
@@ -101,7 +101,7 @@ func TestLiveModel(t *testing.T) {
 // refuses them, and the bestmove is always legal.
 func TestStrengthOptionsOverUCI(t *testing.T) {
 	g := chess.Game{}
-	tr := newTranscript(t, NewPlayer(g, searchers.Config{HashMB: 4}), g)
+	tr := newTranscript(t, New(g, searchers.Config{HashMB: 4}), g)
 	tr.send("uci")
 	text := strings.Join(tr.until("uciok"), "\n")
 	for _, want := range []string{

@@ -1,5 +1,7 @@
-// Player: the play.Engine that plays a preset with a search and files the game's life cycle in the memory.
-package bots
+// Package player holds the engine behind play.Engine, the Player: it plays a preset with the search its
+// configuration describes and hands each event of the game's life cycle to its parts (the memory filer, the
+// learning worker, the identifier of unnamed opponents, the even-game ledger, the game memory).
+package player
 
 import (
 	"fmt"
@@ -12,9 +14,8 @@ import (
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory/learn"
 	"dossier/play"
-
-	"go.uber.org/zap"
 )
 
 // Bounds of the Player's spin options.
@@ -53,70 +54,66 @@ type CurrentGame struct {
 	Moves []Observation
 }
 
-// Player is dossier's play.Engine: it searches with the searcher its configuration describes (see
+// Engine is dossier's play.Engine, the Player: it searches with the searcher its configuration describes (see
 // NewSearcher), rebuilt when an option changes, and files the game's life cycle (the opponent, each of its
 // moves with what we predicted of it, take-backs, the result) in the per-opponent memory when it has one.
 // Its methods are safe for concurrent use, except that Search must not run twice at once.
-type Player struct {
-	mu       sync.Mutex
-	game     games.Game
-	cfg      searchers.Config
-	searcher engine.Searcher // nil until the next search after a change of game or option
-	warning  string          // why searcher is not the configured one, or ""
-	opponent play.Opponent
-	current  CurrentGame
-	dossier  dossier // the memory's side of the life cycle
-	recall   *recall // the game memory of the opponent, nil without one
-	// even holds the even-game state of each opponent met (by key), read from the memory when first needed,
-	// and evenTC is the current game's time control, which picks the record.
-	even   map[string]*EvenState
-	evenTC string
-	// learning is the current game's learning worker (nil: none), prepared the opponent's learners and auto's
-	// choice read at the new game, auto the choice of the game in progress (see learning.go, auto.go).
-	learning   *learning
-	prepared   *learnPrep
-	auto       autoChoice
-	autoSerial uint64
-	ident      identifyState // the identifier of an unnamed opponent (see identify.go)
+type Engine struct {
+	mu         sync.Mutex
+	game       games.Game
+	cfg        searchers.Config
+	searcher   engine.Searcher // nil until the next search after a change of game or option
+	warning    string          // why searcher is not the configured one, or ""
+	opponent   play.Opponent
+	current    CurrentGame
+	filer      *filer        // the memory's side of the life cycle, with its own lock
+	gameMemory *gameMemory   // the game memory of the opponent, with its own lock (see recall.go)
+	ledger     *ledger       // the even-game state of every opponent met, with its own lock
+	learning   *learningPart // the learners, the game's worker and auto's choice, with their own lock
+	ident      *identifier   // the identifier of an unnamed opponent, with its own lock (see identify.go)
 	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
 }
 
-var _ play.Engine = (*Player)(nil)
+var _ play.Engine = (*Engine)(nil)
 
-// NewPlayer returns a Player of g with the given configuration and no memory (see UseMemory).
-func NewPlayer(g games.Game, cfg searchers.Config) *Player {
+// New returns a Player of g with the given configuration and no memory (see UseMemory).
+func New(g games.Game, cfg searchers.Config) *Engine {
 	if cfg.ModelRisk == 0 {
 		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
-	p := &Player{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
-	p.dossier.log = zap.NewNop()
+	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0}
+	p.filer = newFiler(MemoryConfig{})
+	p.ledger = newLedger(p.filer)
+	p.ident = &identifier{}
+	p.gameMemory = &gameMemory{}
+	p.learning = newLearningPart(p.filer)
 	return p
 }
 
 // Config returns the Player's current configuration.
-func (p *Player) Config() searchers.Config {
+func (p *Engine) Config() searchers.Config {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cfg
 }
 
 // Game returns the game being played.
-func (p *Player) Game() games.Game {
+func (p *Engine) Game() games.Game {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.game
 }
 
 // Opponent returns the opponent the front end named last.
-func (p *Player) Opponent() play.Opponent {
+func (p *Engine) Opponent() play.Opponent {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.opponent
 }
 
 // Current returns a copy of what the Player saw of the game in progress.
-func (p *Player) Current() CurrentGame {
+func (p *Engine) Current() CurrentGame {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	c := p.current
@@ -125,7 +122,7 @@ func (p *Player) Current() CurrentGame {
 }
 
 // configure changes the configuration under the lock; the searcher is rebuilt at the next search.
-func (p *Player) configure(change func(*searchers.Config)) {
+func (p *Engine) configure(change func(*searchers.Config)) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	change(&p.cfg)
@@ -135,7 +132,7 @@ func (p *Player) configure(change func(*searchers.Config)) {
 // dropSearcher forgets the searcher, to be rebuilt when next needed, and frees its tables now: a large
 // table lives outside the Go heap (see tablemem), and the collector, which frees it, would otherwise run
 // only when the small heap grows, while the next searcher's table is already in use.
-func (p *Player) dropSearcher() {
+func (p *Engine) dropSearcher() {
 	if p.searcher != nil {
 		p.searcher = nil
 		runtime.GC()
@@ -144,7 +141,8 @@ func (p *Player) dropSearcher() {
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
 // Contempt, ModelRisk and MemoryRisk (see PlayerConfig), the strength's Mode (strongest or even), UCI_LimitStrength with
-// UCI_Elo, MultiPV, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default, or a postgres:// URL, shown without its password).
+// UCI_Elo, MultiPV, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default, or a
+// postgres:// URL, shown without its password).
 //
 // Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
 // another game is kept, with an error saying that this game plays its default until the game changes to
@@ -157,7 +155,7 @@ func (p *Player) dropSearcher() {
 // Depth follows one rule: 0 keeps the preset's own depth (none for strongest, the papers' depths for their
 // presets: mat-tot25 searches 4 plies as in Carmel & Markovitch), a positive Depth replaces it, and a go
 // command's depth caps both. A search that stops at such a depth says so in an info string.
-func (p *Player) Options() []play.Option {
+func (p *Engine) Options() []play.Option {
 	cfg := p.Config()
 	mem := p.memoryConfig()
 	g := p.Game()
@@ -205,7 +203,7 @@ func (p *Player) Options() []play.Option {
 			func(v string) { p.configure(func(c *searchers.Config) { c.Mode = v }) }),
 		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,
 			func(on bool) { p.configure(func(c *searchers.Config) { c.LimitStrength = on }) }),
-		play.SpinOption("UCI_Elo", elo, searchers.MinElo, searchers.MaxElo, func(n int) { p.configure(func(c *searchers.Config) { c.Elo = n }) }),
+		play.SpinOption("UCI_Elo", elo, learn.MinElo, learn.MaxElo, func(n int) { p.configure(func(c *searchers.Config) { c.Elo = n }) }),
 		play.SpinOption("MultiPV", max(cfg.MultiPV, 1), 1, maxMultiPV,
 			func(n int) { p.configure(func(c *searchers.Config) { c.MultiPV = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
@@ -215,7 +213,7 @@ func (p *Player) Options() []play.Option {
 
 // setPreset is the Preset option: a preset of the game is taken; a preset of another game is kept for when
 // that game is played, with an error saying what this game plays meanwhile; an unknown name is refused.
-func (p *Player) setPreset(name string) error {
+func (p *Engine) setPreset(name string) error {
 	g := p.Game()
 	if preset, err := presets.Lookup(g, name); err == nil {
 		p.configure(func(c *searchers.Config) { c.Preset = preset.Name })
@@ -236,7 +234,7 @@ func (p *Player) setPreset(name string) error {
 // checkModel checks the configured opponent model against the game and, when the search is a model search,
 // against the search: the errors NewSearcher would give at the next go, given at setoption instead. Under
 // alpha-beta a model waits for its search (GUIs send options in any order), so only the terms are checked.
-func (p *Player) checkModel() error {
+func (p *Engine) checkModel() error {
 	cfg := p.Config()
 	model, err := searchers.ParseModelSpec(cfg.Model)
 	if err != nil || model.IsZero() {
@@ -246,7 +244,7 @@ func (p *Player) checkModel() error {
 	for _, t := range model.Terms {
 		switch {
 		case t.Path != "":
-			counts, err := searchers.LoadDiscrepancyCounts(t.Path)
+			counts, err := learn.LoadDiscrepancyCounts(t.Path)
 			if err != nil {
 				return fmt.Errorf("opponent model term %s: %w", searchers.ShortQuote(t.Text), err)
 			}
@@ -278,15 +276,21 @@ func (p *Player) checkModel() error {
 
 // NewGame starts a game of g: it clears the search tables (a new searcher for another game, built at once)
 // and opens a new record of the game (the front end reported the end of an unfinished one before).
-func (p *Player) NewGame(g games.Game) {
+func (p *Engine) NewGame(g games.Game) {
 	p.newGame(g)
+	p.prepareParts()
+}
+
+// prepareParts has the parts that play with what the memory knows of the opponent read it now, off the
+// clock: the game memory, the learners (and Search auto's choice), the identifier of an unnamed opponent.
+func (p *Engine) prepareParts() {
 	p.loadRecall()
 	p.prepareLearning()
 	p.prepareIdentifier()
 }
 
 // newGame is NewGame but for the game memory, under the lock.
-func (p *Player) newGame(g games.Game) {
+func (p *Engine) newGame(g games.Game) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if g.Name() != p.game.Name() {
@@ -299,74 +303,67 @@ func (p *Player) newGame(g games.Game) {
 	// send ucinewgame after the options and before the game's first go. The memory opens now too.
 	p.searcherLocked()
 	p.current = CurrentGame{Game: g.Name(), Opponent: p.opponent}
-	p.dossier.ensureOpen()
+	p.filer.ensureOpen()
 }
 
 // SetOpponent records who the opponent is, in the memory too; it names the current game's opponent while
 // the game has not started.
-func (p *Player) SetOpponent(o play.Opponent) {
+func (p *Engine) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
 	p.opponent = o
 	if !p.current.Started {
 		p.current.Opponent = o
 	}
-	p.dossier.sighting(o)
+	p.filer.sighting(o)
 	if playsEven(p.cfg) {
-		p.evenState(o.Key()) // read the memory now, off the clock
+		p.ledger.load(o.Key()) // read the memory now, off the clock
 	}
 	p.mu.Unlock()
-	p.loadRecall()
-	p.prepareLearning()
-	p.prepareIdentifier()
+	p.prepareParts()
 }
 
 // StartGame opens the game's record in the memory.
-func (p *Player) StartGame(gs play.GameStart) {
+func (p *Engine) StartGame(gs play.GameStart) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
-	p.current.ID = p.dossier.startGame(gs, p.opponent)
-	p.evenTC = gs.TimeControl
-	p.startLearning()
+	p.current.ID = p.filer.startGame(gs, p.opponent)
+	p.ledger.startGame(gs.TimeControl)
+	p.learning.start(p.current.ID, p.learnerKey(), p.game, p.cfg)
 	p.ident.startGame()
 }
 
 // ObserveMove records an opponent's move in the current game, and in the memory with what we predicted of
 // it; the memory commits it in the background, and Search waits for it before answering.
-func (p *Player) ObserveMove(om play.ObservedMove) {
+func (p *Engine) ObserveMove(om play.ObservedMove) {
 	obs := Observation{FEN: om.Before.FEN(), Move: om.Before.FormatMove(om.Move), Ply: om.Ply}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = append(p.current.Moves, obs)
-	p.queueLearning(om, p.dossier.observe(om, obs))
+	p.learning.queue(om, obs, p.filer.observe(om, obs))
 	p.ident.observe(om)
 }
 
 // TakeBack forgets the opponent's moves beyond the first keep moves of the game, here and in the memory.
-func (p *Player) TakeBack(keep int) {
+func (p *Engine) TakeBack(keep int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current.Moves = slices.DeleteFunc(p.current.Moves, func(o Observation) bool { return o.Ply >= keep })
-	p.dossier.takeBack(keep)
-	if p.learning != nil {
-		p.learning.takeBack(keep)
-	}
+	p.filer.takeBack(keep)
+	p.learning.takeBack(keep)
 	p.ident.takeBack(keep)
 }
 
 // GameOver files the game's result in the memory.
-func (p *Player) GameOver(end play.GameEnd) {
+func (p *Engine) GameOver(end play.GameEnd) {
 	p.mu.Lock()
-	w := p.learning
-	p.learning = nil
-	defer p.finishLearning(w) // after the unlock: it waits for the worker
+	defer p.learning.finish(p.learning.take()) // after the unlock: it waits for the worker
 	defer p.mu.Unlock()
 	score := -1.0
 	if end.Outcome.Result.Over() && p.current.Started {
 		score = end.Outcome.Result.PointsFor(p.current.OurSide)
 	}
-	gameID := p.dossier.gameID
-	p.dossier.gameOver(end)
+	gameID := p.filer.gameOver(end)
 	if p.current.Started {
 		p.evenResult(score, gameID)
 	}
@@ -374,21 +371,15 @@ func (p *Player) GameOver(end play.GameEnd) {
 }
 
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
-func (p *Player) Close() error {
-	p.mu.Lock()
-	w := p.learning
-	p.learning = nil
-	p.mu.Unlock()
-	p.saveLearning(w) // what the game in progress learned, as a mid-game state
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.dossier.close()
+func (p *Engine) Close() error {
+	p.learning.save(p.learning.take()) // what the game in progress learned, as a mid-game state
+	return p.filer.close()
 }
 
 // Search searches pos with the configured searcher, building it first after a change. A configuration
 // the game cannot play (a preset of another game) falls back on the game's default preset, and each search
 // says so in an info string.
-func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
+func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	s, warning := p.currentSearcher()
 	if warning != "" && report != nil {
 		report(engine.Info{Text: warning})
@@ -404,13 +395,13 @@ func (p *Player) Search(pos games.Position, ctl *engine.Control, report func(eng
 	lines := searchers.NewDepthLines(report)
 	res := s.Search(pos, ctl, lines.Report)
 	res = p.consultRecall(s, pos, ctl, res, lines, report)
-	p.afterSearch(pos, res)
+	p.filer.afterSearch(pos, res)
 	return res
 }
 
 // currentSearcher returns the searcher of the current game and configuration, building it if needed, and
 // the warning to show when it is not the configured one (nil when the game cannot be played at all).
-func (p *Player) currentSearcher() (engine.Searcher, string) {
+func (p *Engine) currentSearcher() (engine.Searcher, string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s, warning := p.searcherLocked()
@@ -420,7 +411,7 @@ func (p *Player) currentSearcher() (engine.Searcher, string) {
 
 // searcherLocked is currentSearcher with p.mu held. A configuration that cannot be built falls back on
 // alpha-beta with the configured preset, and failing that with the game's default preset.
-func (p *Player) searcherLocked() (engine.Searcher, string) {
+func (p *Engine) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
 	}

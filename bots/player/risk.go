@@ -1,12 +1,12 @@
 // The Player's risk options and live model: ModelRisk and MemoryRisk, read at every move, and the live
 // opponent model its model searches play against.
-package bots
+package player
 
 import "dossier/bots/searchers"
 
 // SetModelRisk sets the ModelRisk (the option of that name; 0 too, which NewPlayer's configuration cannot
 // say): the guard and the game memory read it at every move, so the searcher is not rebuilt.
-func (p *Player) SetModelRisk(n int) {
+func (p *Engine) SetModelRisk(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.cfg.ModelRisk = n
@@ -14,7 +14,7 @@ func (p *Player) SetModelRisk(n int) {
 
 // SetMemoryRisk sets the MemoryRisk option: how far below its best our own search may value the move the
 // game memory plays (0: only moves worth our best).
-func (p *Player) SetMemoryRisk(n int) {
+func (p *Engine) SetMemoryRisk(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.cfg.MemoryRisk = n
@@ -22,7 +22,7 @@ func (p *Player) SetMemoryRisk(n int) {
 }
 
 // memoryRiskLocked returns the MemoryRisk now: the one set, else the current game's default. p.mu is held.
-func (p *Player) memoryRiskLocked() int {
+func (p *Engine) memoryRiskLocked() int {
 	if p.memoryRiskSet {
 		return p.cfg.MemoryRisk
 	}
@@ -30,14 +30,14 @@ func (p *Player) memoryRiskLocked() int {
 }
 
 // memoryRisk returns the MemoryRisk now.
-func (p *Player) memoryRisk() int {
+func (p *Engine) memoryRisk() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.memoryRiskLocked()
 }
 
 // modelRisk returns the ModelRisk now.
-func (p *Player) modelRisk() int {
+func (p *Engine) modelRisk() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.cfg.ModelRisk
@@ -45,6 +45,6 @@ func (p *Player) modelRisk() int {
 
 // SetLiveModel gives the Player's model searches a live opponent model (nil: none); it stays through every
 // later change of option, which rebuilds the searcher around it.
-func (p *Player) SetLiveModel(m searchers.LiveModel) {
+func (p *Engine) SetLiveModel(m searchers.LiveModel) {
 	p.configure(func(c *searchers.Config) { c.Live = m })
 }

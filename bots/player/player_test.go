@@ -1,5 +1,5 @@
 // Tests of the Player driven by a protocol session through UCI transcripts, one per game.
-package bots
+package player
 
 import (
 	"bufio"
@@ -43,7 +43,7 @@ type transcript struct {
 }
 
 // newTranscript starts a session of player playing g.
-func newTranscript(t *testing.T, player *Player, g games.Game) *transcript {
+func newTranscript(t *testing.T, player *Engine, g games.Game) *transcript {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	tr := &transcript{t: t, in: inW, lines: make(chan string, 1024), ended: make(chan error, 1)}
@@ -124,7 +124,7 @@ func (tr *transcript) search(goArgs string) (maxDepth int, texts []string, move 
 }
 
 func TestPlayerAnnouncesItsOptions(t *testing.T) {
-	tr := newTranscript(t, NewPlayer(checkers.Game{}, searchers.Config{}), checkers.Game{})
+	tr := newTranscript(t, New(checkers.Game{}, searchers.Config{}), checkers.Game{})
 	tr.send("uci")
 	text := strings.Join(tr.until("uciok"), "\n")
 	for _, want := range []string{
@@ -164,7 +164,7 @@ func TestPlayerTranscripts(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.game.Name(), func(t *testing.T) {
-			player := NewPlayer(tc.game, searchers.Config{})
+			player := New(tc.game, searchers.Config{})
 			tr := newTranscript(t, player, tc.game)
 			tr.send("uci")
 			tr.until("uciok")
@@ -250,7 +250,7 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 	// The test plays the second side with random moves; the Player, first, must record exactly those.
 	for _, g := range bookedGames() {
 		t.Run(g.Name(), func(t *testing.T) {
-			player := NewPlayer(g, searchers.Config{HashMB: 1})
+			player := New(g, searchers.Config{HashMB: 1})
 			tr := newTranscript(t, player, g)
 			tr.send("setoption name UCI_Opponent value none 1500 human alice")
 			tr.send("ucinewgame")
@@ -320,7 +320,7 @@ func TestPlayerRecordsTheOpponent(t *testing.T) {
 
 func TestPlayerModelSearchOverUCI(t *testing.T) {
 	g := checkers.Game{}
-	player := NewPlayer(g, searchers.Config{HashMB: 1})
+	player := New(g, searchers.Config{HashMB: 1})
 	tr := newTranscript(t, player, g)
 	tr.send("uci")
 	tr.until("uciok")

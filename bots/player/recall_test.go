@@ -1,7 +1,7 @@
 // Game memory: against a deterministic opponent, a game won once is won again by replaying it, even by a
 // player too weak to find the win itself; a lost line is left; and nothing is replayed that our own search
 // values more than MemoryRisk below its best.
-package bots
+package player
 
 import (
 	"context"
@@ -45,7 +45,7 @@ func recallGame(t *testing.T, dir string, us match.PlayerSpec, risk, oppDepth in
 				s, err := searchers.New(g, cfg)
 				return match.InProcess{Engine: match.SearcherEngine(s), Name: spec.Name, Depth: spec.Depth}, err
 			}
-			p := NewPlayer(g, cfg)
+			p := New(g, cfg)
 			if dir != "" {
 				if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 					return match.InProcess{}, err
@@ -154,7 +154,7 @@ func TestGameMemoryLeavesALostLine(t *testing.T) {
 // TestMemoryRisk: the MemoryRisk a Player starts with follows its game until it is set (150 in chess, 50
 // elsewhere), the configuration's value is taken, 0 can be set, and the option announces the value in force.
 func TestMemoryRisk(t *testing.T) {
-	optionDefault := func(p *Player) string {
+	optionDefault := func(p *Engine) string {
 		for _, o := range p.Options() {
 			if o.Name == "MemoryRisk" {
 				return o.Default
@@ -162,7 +162,7 @@ func TestMemoryRisk(t *testing.T) {
 		}
 		return "missing"
 	}
-	chessPlayer := NewPlayer(chess.Game{}, searchers.Config{})
+	chessPlayer := New(chess.Game{}, searchers.Config{})
 	if got := chessPlayer.memoryRisk(); got != 150 || optionDefault(chessPlayer) != "150" {
 		t.Errorf("chess: MemoryRisk %d, option default %s; want 150", got, optionDefault(chessPlayer))
 	}
@@ -175,7 +175,7 @@ func TestMemoryRisk(t *testing.T) {
 	if got := chessPlayer.memoryRisk(); got != 0 || optionDefault(chessPlayer) != "0" {
 		t.Errorf("set to 0: MemoryRisk %d, option default %s", got, optionDefault(chessPlayer))
 	}
-	if got := NewPlayer(connect4.Game{}, searchers.Config{MemoryRisk: 80}).memoryRisk(); got != 80 {
+	if got := New(connect4.Game{}, searchers.Config{MemoryRisk: 80}).memoryRisk(); got != 80 {
 		t.Errorf("configured 80: MemoryRisk %d", got)
 	}
 }

@@ -1,6 +1,6 @@
 // Online learning inside the Player and Search auto: the worker learns off the clock and persists, the yardstick
 // is filed per game, auto picks a model that beats minimax on a known opponent and is alpha-beta without evidence.
-package bots
+package player
 
 import (
 	"context"
@@ -39,14 +39,14 @@ func learningMatch(t *testing.T, g games.Game, dir string, n, ourDepth int, oppP
 				s, err := searchers.New(g, cfg)
 				return match.InProcess{Engine: match.SearcherEngine(s), Name: spec.Name, Depth: spec.Depth}, err
 			}
-			p := NewPlayer(g, cfg)
+			p := New(g, cfg)
 			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 				return match.InProcess{}, err
 			}
 			if err := p.OpenMemory(); err != nil {
 				return match.InProcess{}, err
 			}
-			return match.InProcess{Engine: infoRecorder{Player: p, mu: &mu, infos: &infos}, Name: spec.Name, Depth: spec.Depth}, nil
+			return match.InProcess{Engine: infoRecorder{Engine: p, mu: &mu, infos: &infos}, Name: spec.Name, Depth: spec.Depth}, nil
 		},
 		OnGame: func(r match.GameRecord, _ match.Summary) { recs = append(recs, r) },
 	}
@@ -58,14 +58,14 @@ func learningMatch(t *testing.T, g games.Game, dir string, n, ourDepth int, oppP
 
 // infoRecorder is a Player whose searches keep their info strings.
 type infoRecorder struct {
-	*Player
+	*Engine
 	mu    *sync.Mutex
 	infos *[]string
 }
 
 // Search searches and keeps the info strings.
 func (r infoRecorder) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
-	return r.Player.Search(p, ctl, func(info engine.Info) {
+	return r.Engine.Search(p, ctl, func(info engine.Info) {
 		if info.Text != "" {
 			r.mu.Lock()
 			*r.infos = append(*r.infos, info.Text)
@@ -225,16 +225,14 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 			}
 			m.Close()
 			// A second Player reads the states back, and auto picks a model that beat minimax.
-			p := NewPlayer(tc.game, searchers.Config{Depth: tc.ourDepth, HashMB: 4})
+			p := New(tc.game, searchers.Config{Depth: tc.ourDepth, HashMB: 4})
 			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 				t.Fatal(err)
 			}
 			defer p.Close()
 			p.SetOpponent(play.Opponent{Name: "fixed " + tc.opponent, Kind: play.Computer, Source: "match"})
 			p.NewGame(tc.game)
-			p.mu.Lock()
-			prep := p.prepared
-			p.mu.Unlock()
+			prep := p.learning.preparedNow()
 			if prep == nil || prep.l.types.State().Moves != mm.Moves || prep.l.depthL.State().Examples != mm.Moves {
 				t.Fatalf("the second Player read back %+v, want learners of %d moves", prep, mm.Moves)
 			}
@@ -260,14 +258,14 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 func TestAutoWithoutEvidenceIsAlphaBeta(t *testing.T) {
 	for _, g := range []games.Game{checkers.Game{}, connect4.Game{}} {
 		t.Run(g.Name(), func(t *testing.T) {
-			plain := NewPlayer(g, searchers.Config{Search: searchers.AlphaBetaSearch, HashMB: 2})
-			auto := NewPlayer(g, searchers.Config{HashMB: 2})
+			plain := New(g, searchers.Config{Search: searchers.AlphaBetaSearch, HashMB: 2})
+			auto := New(g, searchers.Config{HashMB: 2})
 			if err := auto.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory")}); err != nil {
 				t.Fatal(err)
 			}
 			defer auto.Close()
 			auto.SetOpponent(play.Opponent{Name: "someone"})
-			for _, p := range []*Player{plain, auto} {
+			for _, p := range []*Engine{plain, auto} {
 				p.NewGame(g)
 			}
 			pos := g.Start()
@@ -275,7 +273,7 @@ func TestAutoWithoutEvidenceIsAlphaBeta(t *testing.T) {
 			for ply := 0; ply < 8 && pos.Status().Result == games.Ongoing; ply++ {
 				lim := engine.Limits{Depth: 5}
 				var results [2]engine.Result
-				for i, p := range []*Player{plain, auto} {
+				for i, p := range []*Engine{plain, auto} {
 					if ply == 0 {
 						p.StartGame(play.GameStart{Game: g, OurSide: pos.ToMove(), Start: pos.Clone()})
 					}
@@ -394,7 +392,7 @@ func TestLearningTakeBack(t *testing.T) {
 func TestPlayerTakeBackDoesNotRefileMoves(t *testing.T) {
 	g := checkers.Game{}
 	dir := filepath.Join(t.TempDir(), "memory")
-	p := NewPlayer(g, searchers.Config{HashMB: 2})
+	p := New(g, searchers.Config{HashMB: 2})
 	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Search auto: at each game's start, the model search whose model predicted this opponent better than minimax
 // did in its recent games, with the learned model handed over live; alpha-beta when the evidence is not there.
-package bots
+package player
 
 import (
 	"fmt"
@@ -138,7 +138,7 @@ func chooseAuto(l *learners) autoChoice {
 	case learn.ModelDepth:
 		c.Search, c.Live = searchers.OMSearch, l.depthLive
 	case searchers.DiscrepancyModelName:
-		c.Search, c.Live = searchers.MEUSearch, l.disc
+		c.Search, c.Live = searchers.MEUSearch, searchers.LiveReplies(l.disc)
 	default:
 		alpha.Why = fmt.Sprintf("auto: alphabeta (the best model, %s, has no search)", best.model)
 		return alpha
@@ -233,9 +233,9 @@ func (s *autoSearcher) NewGame() {
 
 // newSearcherLocked builds the Player's searcher (p.mu held): Search auto when it is set, or when the memory
 // is on and no search was set; NewSearcher's otherwise.
-func (p *Player) newSearcherLocked() (engine.Searcher, error) {
+func (p *Engine) newSearcherLocked() (engine.Searcher, error) {
 	cfg := p.cfg
-	if cfg.Search == "" && p.dossier.cfg.Enabled && cfg.Model == "" {
+	if cfg.Search == "" && p.filer.config().Enabled && cfg.Model == "" {
 		cfg.Search = searchers.AutoSearch
 	}
 	if strings.EqualFold(cfg.Search, searchers.AutoSearch) {
@@ -246,11 +246,7 @@ func (p *Player) newSearcherLocked() (engine.Searcher, error) {
 }
 
 // autoChoice returns what Search auto plays in the game in progress.
-func (p *Player) autoChoice() autoChoice {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.auto
-}
+func (p *Engine) autoChoice() autoChoice { return p.learning.choice() }
 
 // AutoChoice returns, in words, what Search auto plays in the game in progress and why ("" before a game).
-func (p *Player) AutoChoice() string { return p.autoChoice().Why }
+func (p *Engine) AutoChoice() string { return p.autoChoice().Why }

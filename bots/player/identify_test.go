@@ -1,11 +1,9 @@
-// Identifying an unnamed opponent: the identifier's arithmetic on hand-made games, the Player's announcement
-// from a real memory, accuracy among a dozen in-process opponents after 1, 3 and 10 games, and the cost of
-// an observation.
-package bots
+// The Player identifies an unnamed opponent from the memory; the identifier's accuracy among a dozen in-process
+// opponents after 1, 3 and 10 games, and the cost of an observation.
+package player
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -19,160 +17,10 @@ import (
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
-	"dossier/games/tictactoe"
 	"dossier/memory"
+	"dossier/memory/learn"
 	"dossier/play"
 )
-
-// storedGame makes a stored game of g from its start, ours the side we played, moves in protocol notation.
-func storedGame(g games.Game, ours games.Side, moves ...string) memory.Game {
-	return memory.Game{GameSummary: memory.GameSummary{Game: g.Name(), OurSide: int(ours)}, StartFEN: g.Start().FEN(),
-		Moves: moves}
-}
-
-// observeLine feeds the moves of a line from g's start to the identifier, the unnamed opponent playing side
-// opp.
-func observeLine(t *testing.T, id *Identifier, g games.Game, opp games.Side, moves ...string) {
-	t.Helper()
-	p := g.Start()
-	for ply, text := range moves {
-		m, err := p.ParseMove(text)
-		if err != nil {
-			t.Fatalf("move %d %s: %v", ply+1, text, err)
-		}
-		if p.ToMove() == opp {
-			id.Observe(p, m, ply)
-		}
-		p.Play(m)
-	}
-}
-
-func TestIdentifierRanking(t *testing.T) {
-	g := tictactoe.Game{}
-	// Two opponents who always answered our corner opening differently (we moved first), and one of
-	// another game, who must be left out.
-	stored := []OpponentGames{
-		{Key: "centre", Games: []memory.Game{storedGame(g, games.First, "P@a1", "P@b2"), storedGame(g, games.First, "P@a1", "P@b2")}},
-		{Key: "edge", Games: []memory.Game{storedGame(g, games.First, "P@a1", "P@a2"), storedGame(g, games.First, "P@a1", "P@a2")}},
-		{Key: "checkers player", Games: []memory.Game{storedGame(checkers.Game{}, games.First, "11-15")}},
-		{Key: play.UnknownKey, Games: []memory.Game{storedGame(g, games.First, "P@a1", "P@c3")}},
-	}
-	tests := []struct {
-		name  string
-		games [][]string // the unnamed opponent's games (it plays second), each from the start
-		want  string     // the first of the ranking
-		ident bool       // whether it is identified at the default threshold
-	}{
-		{"no moves: someone new ties the stored ones", nil, NewOpponentKey, false},
-		{"one game like centre's", [][]string{{"P@a1", "P@b2"}}, "centre", false},
-		{"five games like centre's", slices.Repeat([][]string{{"P@a1", "P@b2"}}, 5), "centre", true},
-		{"five games like edge's", slices.Repeat([][]string{{"P@a1", "P@a2"}}, 5), "edge", true},
-		{"moves nobody played", [][]string{{"P@a1", "P@c1"}, {"P@a1", "P@c1"}}, NewOpponentKey, false},
-		{"positions nobody saw", [][]string{{"P@b2", "P@a1"}, {"P@c3", "P@a1"}}, NewOpponentKey, false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			id, err := NewIdentifier(g, stored, IdentifierOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if id.Opponents() != 2 {
-				t.Fatalf("%d opponents, want 2 (centre and edge)", id.Opponents())
-			}
-			for _, line := range tc.games {
-				id.StartGame()
-				observeLine(t, id, g, games.Second, line...)
-			}
-			r := id.Ranking()
-			if len(r) != 3 {
-				t.Fatalf("ranking %v: want 3 hypotheses", r)
-			}
-			sum := 0.0
-			for _, c := range r {
-				sum += c.Probability
-			}
-			if math.Abs(sum-1) > 1e-9 {
-				t.Errorf("posteriors sum to %g", sum)
-			}
-			// A tie is broken by key, and "(new)" sorts before the letters: check the top probability instead.
-			top := slices.IndexFunc(r, func(c IdentifyCandidate) bool { return c.Key == tc.want })
-			if top < 0 || r[top].Probability < r[0].Probability {
-				t.Errorf("ranking %+v: want %s first", r, tc.want)
-			}
-			if tc.want != NewOpponentKey && r[0].Key != tc.want {
-				t.Errorf("ranking %+v: want %s first", r, tc.want)
-			}
-			if _, ok := id.Identified(); ok != tc.ident {
-				t.Errorf("identified %v, want %v (ranking %+v)", ok, tc.ident, r)
-			}
-		})
-	}
-}
-
-func TestIdentifierPosteriorByHand(t *testing.T) {
-	// centre played b2 after a1 twice, edge a2 twice; the unnamed opponent plays b2 once. Tic-tac-toe after a1
-	// has 8 legal moves; a = b = 1.
-	g := tictactoe.Game{}
-	stored := []OpponentGames{
-		{Key: "centre", Games: []memory.Game{storedGame(g, games.First, "P@a1", "P@b2"), storedGame(g, games.First, "P@a1", "P@b2")}},
-		{Key: "edge", Games: []memory.Game{storedGame(g, games.First, "P@a1", "P@a2"), storedGame(g, games.First, "P@a1", "P@a2")}},
-	}
-	id, err := NewIdentifier(g, stored, IdentifierOptions{Alpha: 1, Beta: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	observeLine(t, id, g, games.Second, "P@a1", "P@b2")
-	// Someone new: u(b2) = (2 + 1/8) / (4 + 1). centre: u_-centre(b2) = (0 + 1/8) / (2 + 1), P = (2 + u) / 3.
-	// edge: u_-edge(b2) = (2 + 1/8) / (2 + 1), P = (0 + u) / 3.
-	pNew := (2 + 1.0/8) / 5
-	pCentre := (2 + (1.0/8)/3) / 3
-	pEdge := ((2 + 1.0/8) / 3) / 3
-	sum := pNew + pCentre + pEdge
-	want := map[string]float64{NewOpponentKey: pNew / sum, "centre": pCentre / sum, "edge": pEdge / sum}
-	for _, c := range id.Ranking() {
-		if math.Abs(c.Probability-want[c.Key]) > 1e-12 {
-			t.Errorf("%s: posterior %g, want %g", c.Key, c.Probability, want[c.Key])
-		}
-	}
-	// Taking the move back removes its evidence.
-	id.TakeBack(1)
-	for _, c := range id.Ranking() {
-		if math.Abs(c.Probability-1.0/3) > 1e-12 {
-			t.Errorf("after the take-back %s: posterior %g, want 1/3", c.Key, c.Probability)
-		}
-	}
-}
-
-func TestIdentifierRefusesBadInput(t *testing.T) {
-	g := tictactoe.Game{}
-	tests := []struct {
-		name string
-		game games.Game
-		opts IdentifierOptions
-	}{
-		{"no game", nil, IdentifierOptions{}},
-		{"threshold above 1", g, IdentifierOptions{Threshold: 1.5}},
-		{"negative alpha", g, IdentifierOptions{Alpha: -1}},
-		{"negative beta", g, IdentifierOptions{Beta: -1}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if _, err := NewIdentifier(tc.game, nil, tc.opts); err == nil {
-				t.Error("no error")
-			}
-		})
-	}
-	// Stored games that do not replay are skipped, counted, and keep the moves before the bad one.
-	stored := []OpponentGames{{Key: "x", Games: []memory.Game{storedGame(g, games.First, "P@a1", "P@b2", "nonsense"),
-		{GameSummary: memory.GameSummary{Game: g.Name()}, StartFEN: "not a position", Moves: []string{"P@a1"}}}}}
-	id, err := NewIdentifier(g, stored, IdentifierOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if id.Skipped() != 2 || id.Opponents() != 1 || id.Positions() != 1 {
-		t.Errorf("skipped %d, opponents %d, positions %d; want 2, 1, 1", id.Skipped(), id.Opponents(), id.Positions())
-	}
-}
 
 // recordStoredGame files one finished game against a named opponent in the memory.
 func recordStoredGame(t *testing.T, mem *memory.Memory, g games.Game, name string, ours games.Side, moves []string) {
@@ -215,7 +63,7 @@ func TestPlayerIdentifiesAnUnnamedOpponent(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := NewPlayer(g, searchers.Config{Depth: 2, HashMB: 1})
+			p := New(g, searchers.Config{Depth: 2, HashMB: 1})
 			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 				t.Fatal(err)
 			}
@@ -263,8 +111,8 @@ func TestPlayerIdentifiesAnUnnamedOpponent(t *testing.T) {
 			p.NewGame(g)
 			p.mu.Lock()
 			recallKey, learnKey := "", p.learnerKey()
-			if p.recall != nil {
-				recallKey = p.recall.opponent
+			if r := p.gameMemory.get(); r != nil {
+				recallKey = r.opponent
 			}
 			p.mu.Unlock()
 			if recallKey != tc.want || learnKey != tc.want {
@@ -369,7 +217,7 @@ type identAccuracy struct {
 // identData is the accuracy test's games: the stored ones of each opponent and its held-out session.
 type identData struct {
 	names    []string
-	stored   []OpponentGames
+	stored   []learn.OpponentGames
 	sessions [][][]identObservation
 }
 
@@ -381,7 +229,7 @@ func identGames(t testing.TB, g games.Game, usPreset string, opponents []identOp
 	const maxPlies = 80
 	openings := identOpenings(g, 6, 2, 11)
 	us := identPlayer{s: mustSearcher(t, g, searchers.Config{Preset: usPreset, Depth: 4, HashMB: 1}), depth: 4, noise: usNoise}
-	data := identData{stored: make([]OpponentGames, len(opponents)), sessions: make([][][]identObservation, len(opponents))}
+	data := identData{stored: make([]learn.OpponentGames, len(opponents)), sessions: make([][][]identObservation, len(opponents))}
 	for i, o := range opponents {
 		opp := identPlayer{s: mustSearcher(t, g, searchers.Config{Preset: o.preset, Depth: o.depth, HashMB: 1}), depth: o.depth, noise: noise}
 		data.names = append(data.names, o.name)
@@ -403,9 +251,9 @@ func identGames(t testing.TB, g games.Game, usPreset string, opponents []identOp
 
 // identMeasure measures the identifier built with opts on the data: after k games, every window of k
 // consecutive held-out games of an opponent is one trial.
-func identMeasure(t testing.TB, g games.Game, data identData, opts IdentifierOptions, after []int) identAccuracy {
+func identMeasure(t testing.TB, g games.Game, data identData, opts learn.IdentifierOptions, after []int) identAccuracy {
 	t.Helper()
-	id, err := NewIdentifier(g, data.stored, opts)
+	id, err := learn.NewIdentifier(g, data.stored, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +262,7 @@ func identMeasure(t testing.TB, g games.Game, data identData, opts IdentifierOpt
 	}
 	res := identAccuracy{after: map[int]float64{}, newAfter: map[int]float64{}, confusion: map[string]int{}}
 	// top returns the first hypothesis after the held-out games [from, from+k) of session s under identifier x.
-	top := func(x *Identifier, s [][]identObservation, from, k int) string {
+	top := func(x *learn.Identifier, s [][]identObservation, from, k int) string {
 		x.Reset()
 		for _, game := range s[from : from+k] {
 			x.StartGame()
@@ -443,13 +291,13 @@ func identMeasure(t testing.TB, g games.Game, data identData, opts IdentifierOpt
 	for _, k := range after {
 		right, trials := 0, 0
 		for i := range data.names {
-			x, err := NewIdentifier(g, slices.Delete(slices.Clone(data.stored), i, i+1), opts)
+			x, err := learn.NewIdentifier(g, slices.Delete(slices.Clone(data.stored), i, i+1), opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for from := 0; from+k <= len(data.sessions[i]); from++ {
 				trials++
-				if top(x, data.sessions[i], from, k) == NewOpponentKey {
+				if top(x, data.sessions[i], from, k) == learn.NewOpponentKey {
 					right++
 				}
 			}
@@ -504,7 +352,7 @@ func TestIdentifyAccuracy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			after := []int{1, 3, 10}
 			data := identGames(t, tc.game, tc.us, tc.opponents, 20, 10, tc.noise, tc.usNoise)
-			res := identMeasure(t, tc.game, data, IdentifierOptions{}, after)
+			res := identMeasure(t, tc.game, data, learn.IdentifierOptions{}, after)
 			for _, k := range after {
 				t.Logf("%s, %d opponents: after %2d games %.1f%% identified; an opponent left out: someone new first %.1f%%",
 					tc.name, len(tc.opponents), k, 100*res.after[k], 100*res.newAfter[k])
@@ -535,14 +383,14 @@ func TestIdentifyAccuracy(t *testing.T) {
 func BenchmarkIdentifierObserve(b *testing.B) {
 	tests := []struct {
 		game games.Game
-		opts IdentifierOptions
+		opts learn.IdentifierOptions
 		n    int
 	}{
-		{checkers.Game{}, IdentifierOptions{}, 10},
-		{checkers.Game{}, IdentifierOptions{}, 100},
-		{checkers.Game{}, IdentifierOptions{}, 1000},
-		{chess.Game{}, IdentifierOptions{Classes: true}, 10},
-		{chess.Game{}, IdentifierOptions{Classes: true}, 100},
+		{checkers.Game{}, learn.IdentifierOptions{}, 10},
+		{checkers.Game{}, learn.IdentifierOptions{}, 100},
+		{checkers.Game{}, learn.IdentifierOptions{}, 1000},
+		{chess.Game{}, learn.IdentifierOptions{Classes: true}, 10},
+		{chess.Game{}, learn.IdentifierOptions{Classes: true}, 100},
 	}
 	for _, tc := range tests {
 		g := tc.game
@@ -552,7 +400,7 @@ func BenchmarkIdentifierObserve(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("%s/%s/opponents=%d", g.Name(), name, tc.n), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(uint64(tc.n), 3))
-			stored := make([]OpponentGames, tc.n)
+			stored := make([]learn.OpponentGames, tc.n)
 			var buf [games.MaxMoves]games.Move
 			for i := range stored {
 				stored[i].Key = fmt.Sprintf("opponent %d", i)
@@ -572,7 +420,7 @@ func BenchmarkIdentifierObserve(b *testing.B) {
 				}
 			}
 			start := time.Now()
-			id, err := NewIdentifier(g, stored, tc.opts)
+			id, err := learn.NewIdentifier(g, stored, tc.opts)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -584,8 +432,8 @@ func BenchmarkIdentifierObserve(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
 				id.Observe(p, m, 1)
-				if len(id.cur) > 1<<16 {
-					id.cur = id.cur[:0]
+				if i%(1<<16) == 0 {
+					id.StartGame() // bounds the take-back terms the loop piles up
 				}
 			}
 			b.ReportMetric(float64(built.Milliseconds()), "build-ms")
@@ -606,14 +454,14 @@ func TestIdentifierBuildsFromMatchGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mem.Close()
-	stored, err := LoadOpponentGames(mem, checkers.Game{})
+	stored, err := learn.LoadOpponentGames(mem, checkers.Game{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(stored) != 1 || stored[0].Key != "fixed" || len(stored[0].Games) != 2 {
 		t.Fatalf("stored %d opponents (%+v), want fixed with 2 games", len(stored), stored)
 	}
-	id, err := NewIdentifier(checkers.Game{}, stored, IdentifierOptions{})
+	id, err := learn.NewIdentifier(checkers.Game{}, stored, learn.IdentifierOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,89 +486,5 @@ func TestIdentifierBuildsFromMatchGames(t *testing.T) {
 	_, moves, evidence := id.Observed()
 	if evidence == 0 || evidence > moves {
 		t.Errorf("%d moves, %d with evidence", moves, evidence)
-	}
-}
-
-func TestMoveClass(t *testing.T) {
-	g := chess.Game{}
-	tests := []struct {
-		fen, move string
-		want      int // piece index in PNBRQK (castling 6) x 4, + 2 for a capture or promotion, + 1 for a check
-	}{
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4", 0},
-		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "g1f3", 4},
-		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "e4d5", 2},
-		{"rnbqkbnr/ppppp1pp/8/5p2/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "d1h5", 4*4 + 1},
-		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", 6 * 4},
-		{"8/P7/8/8/8/8/7k/5K2 w - - 0 1", "a7a8q", 2},
-	}
-	for _, tc := range tests {
-		t.Run(tc.move, func(t *testing.T) {
-			p := mustPosition(t, g, tc.fen)
-			m, err := p.ParseMove(tc.move)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := moveClass(p, m); got != tc.want {
-				t.Errorf("class %d, want %d", got, tc.want)
-			}
-		})
-	}
-	// A game without a notation that tells kinds of move apart has one class, or two with tactical moves.
-	c4 := connect4.Game{}.Start()
-	var buf [games.MaxMoves]games.Move
-	if got := moveClass(c4, c4.AppendMoves(buf[:0])[0]); got != 0 {
-		t.Errorf("Connect-Four: class %d, want 0", got)
-	}
-}
-
-func TestIdentifierClassesUseEveryMove(t *testing.T) {
-	g := chess.Game{}
-	// knight answers our first move with a knight, pawn with a pawn; the unnamed opponent meets openings
-	// neither saw and answers with knights.
-	stored := []OpponentGames{
-		{Key: "knight", Games: []memory.Game{storedGame(g, games.First, "e2e4", "g8f6"), storedGame(g, games.First, "d2d4", "b8c6"),
-			storedGame(g, games.First, "c2c4", "g8h6")}},
-		{Key: "pawn", Games: []memory.Game{storedGame(g, games.First, "e2e4", "e7e5"), storedGame(g, games.First, "d2d4", "d7d5"),
-			storedGame(g, games.First, "c2c4", "c7c5")}},
-	}
-	heldOut := [][]string{{"a2a3", "b8c6"}, {"h2h3", "g8f6"}, {"b2b3", "b8a6"}}
-	tests := []struct {
-		name string
-		opts IdentifierOptions
-		want string // the first of the ranking; "" when all tie
-	}{
-		{"classes: knight", IdentifierOptions{Classes: true}, "knight"},
-		{"pooled: no evidence", IdentifierOptions{}, ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			id, err := NewIdentifier(g, stored, tc.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, line := range heldOut {
-				id.StartGame()
-				observeLine(t, id, g, games.Second, line...)
-			}
-			r := id.Ranking()
-			if tc.want == "" {
-				for _, c := range r {
-					if math.Abs(c.Probability-1.0/3) > 1e-12 {
-						t.Errorf("ranking %+v: want a three-way tie", r)
-					}
-				}
-				return
-			}
-			if r[0].Key != tc.want {
-				t.Errorf("ranking %+v: want %s first", r, tc.want)
-			}
-			// Taking the last game's move back removes its evidence, for every opponent.
-			before := id.Ranking()
-			id.TakeBack(1)
-			if after := id.Ranking(); after[0].Probability >= before[0].Probability {
-				t.Errorf("take-back kept the evidence: %+v then %+v", before, after)
-			}
-		})
 	}
 }

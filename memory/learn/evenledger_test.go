@@ -1,17 +1,11 @@
-// The even-game mode's learning: the handicap's update rule, the rating estimate, the Elo calibration, and
-// the state's persistence through the memory to another Player.
-package bots
+// The even-game ledger: the handicap's update rule, the rating estimate and the Elo calibration.
+package learn
 
 import (
 	"encoding/json"
 	"math"
 	"strings"
 	"testing"
-
-	"dossier/bots/searchers"
-	"dossier/games"
-	"dossier/games/chess"
-	"dossier/play"
 )
 
 func TestEvenUpdateRule(t *testing.T) {
@@ -33,7 +27,7 @@ func TestEvenUpdateRule(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := tc.start
-			r.update(tc.score, maxH)
+			r.Update(tc.score, maxH)
 			d := r.Handicap - tc.start.Handicap
 			if got := int(math.Copysign(1, d)); d == 0 && tc.wantDir != 0 || d != 0 && got != tc.wantDir {
 				t.Errorf("handicap %v -> %v, want direction %d", tc.start.Handicap, r.Handicap, tc.wantDir)
@@ -55,7 +49,7 @@ func TestEvenStepsShrink(t *testing.T) {
 	var steps []float64
 	for i := range 60 {
 		before := r.Handicap
-		r.update(float64(i%2), 1.5)
+		r.Update(float64(i%2), 1.5)
 		steps = append(steps, math.Abs(r.Handicap-before))
 	}
 	if steps[0] <= steps[59] || math.Abs(steps[59]-evenMinStep) > 1e-9 {
@@ -78,7 +72,7 @@ func TestEvenRecordConvergence(t *testing.T) {
 		if u < expected(r.Handicap) {
 			score = 1
 		}
-		r.update(score, 1.5)
+		r.Update(score, 1.5)
 		if i >= 200 {
 			sum += expected(r.Handicap)
 		}
@@ -89,17 +83,17 @@ func TestEvenRecordConvergence(t *testing.T) {
 }
 
 func TestEloCalibration(t *testing.T) {
-	for _, elo := range []int{searchers.MinElo, 1350, 1500, 1800, searchers.FullStrengthElo} {
-		h := searchers.HandicapForElo(elo)
-		if back := searchers.EloForHandicap(h); math.Abs(back-float64(elo)) > 1 {
+	for _, elo := range []int{MinElo, 1350, 1500, 1800, FullStrengthElo} {
+		h := HandicapForElo(elo)
+		if back := EloForHandicap(h); math.Abs(back-float64(elo)) > 1 {
 			t.Errorf("Elo %d -> handicap %.3f -> Elo %.1f", elo, h, back)
 		}
 	}
-	if searchers.HandicapForElo(900) != searchers.HandicapForElo(searchers.MinElo) || searchers.HandicapForElo(3000) != 0 || searchers.HandicapForElo(2450) != 0 {
+	if HandicapForElo(900) != HandicapForElo(MinElo) || HandicapForElo(3000) != 0 || HandicapForElo(2450) != 0 {
 		t.Error("ratings outside the table are not clamped")
 	}
-	for elo := searchers.MinElo; elo < searchers.MaxElo; elo += 50 {
-		if searchers.HandicapForElo(elo+50) > searchers.HandicapForElo(elo) {
+	for elo := MinElo; elo < MaxElo; elo += 50 {
+		if HandicapForElo(elo+50) > HandicapForElo(elo) {
 			t.Errorf("the handicap grows from Elo %d to %d", elo, elo+50)
 		}
 	}
@@ -117,60 +111,11 @@ func TestParseEvenState(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseEvenState(json.RawMessage(tc.text))
+			_, err := ParseEvenState(json.RawMessage(tc.text))
 			if (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("error %v, want %q", err, tc.err)
 			}
 		})
-	}
-}
-
-// TestEvenStatePersists plays the life cycle of three games (a win, a win, a loss) against one opponent with
-// the memory on, and checks that a second Player on the same memory reads the record the first one wrote.
-func TestEvenStatePersists(t *testing.T) {
-	dir := t.TempDir()
-	g := chess.Game{}
-	rival := play.Opponent{Name: "Rival Engine", Kind: play.Computer}
-	const tc = "10+0.1"
-	first := NewPlayer(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
-	if err := first.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
-		t.Fatal(err)
-	}
-	first.SetOpponent(rival)
-	for i, result := range []games.Result{games.FirstWins, games.FirstWins, games.SecondWins} {
-		first.NewGame(g)
-		first.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start(), TimeControl: tc})
-		first.GameOver(play.GameEnd{Outcome: games.Outcome{Result: result}, Reason: "test"})
-		t.Logf("after game %d: %+v", i+1, first.EvenRecord(rival, tc))
-	}
-	want := first.EvenRecord(rival, tc)
-	if want.Games != 3 || want.Wins != 2 || want.Losses != 1 {
-		t.Fatalf("record %+v", want)
-	}
-	if err := first.Close(); err != nil {
-		t.Fatal(err)
-	}
-	second := NewPlayer(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
-	if err := second.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
-		t.Fatal(err)
-	}
-	defer second.Close()
-	if got := second.EvenRecord(rival, tc); got != want {
-		t.Errorf("the second Player read %+v, want %+v", got, want)
-	}
-	// Another time control starts from the rating learned at this one.
-	other := second.EvenRecord(rival, "60+1")
-	if other.Games != 0 || other.Rating != want.Rating {
-		t.Errorf("a new time control starts at %+v, want rating %v", other, want.Rating)
-	}
-	// A strongest-mode Player learns nothing.
-	plain := NewPlayer(g, searchers.Config{HashMB: 1})
-	plain.SetOpponent(rival)
-	plain.NewGame(g)
-	plain.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start(), TimeControl: tc})
-	plain.GameOver(play.GameEnd{Outcome: games.Outcome{Result: games.FirstWins}})
-	if len(plain.even) != 0 {
-		t.Errorf("the strongest mode kept an even state: %v", plain.even)
 	}
 }
 
@@ -179,7 +124,7 @@ func FuzzParseEvenState(f *testing.F) {
 	f.Add(`{"version":1,"time_controls":{"":null}}`)
 	f.Add(`{"version":2}`)
 	f.Fuzz(func(t *testing.T, text string) {
-		s, err := parseEvenState(json.RawMessage(text))
+		s, err := ParseEvenState(json.RawMessage(text))
 		if err != nil {
 			return
 		}
@@ -187,7 +132,7 @@ func FuzzParseEvenState(f *testing.F) {
 			if r == nil || r.Handicap < 0 || math.IsNaN(r.Handicap) {
 				t.Fatalf("accepted a bad record for %q: %+v", tc, r)
 			}
-			r.update(1, 2) // a record that parsed must take an update
+			r.Update(1, 2) // a record that parsed must take an update
 		}
 	})
 }

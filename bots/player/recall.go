@@ -1,11 +1,12 @@
 // Game memory: what the Player remembers of its earlier games against the opponent. Where a won game went
 // through the position, it plays the move that won again; where a lost game did, it leaves that game's line,
 // each time only when its own search values the move within MemoryRisk of its best.
-package bots
+package player
 
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"dossier/bots/searchers"
@@ -60,9 +61,9 @@ func newRecall(key string, g games.Game, stored []memory.Game) *recall {
 // loadRecall reads the opponent's games from the memory, when it has one and the opponent gave a name (games
 // against unnamed opponents are not one opponent's). It runs at a new game and when the opponent is named, never
 // on the clock.
-func (p *Player) loadRecall() {
+func (p *Engine) loadRecall() {
 	p.mu.Lock()
-	mem, key, g, log := p.dossier.mem, p.opponentKeyLocked(), p.game, p.dossier.log
+	mem, key, g, log := p.filer.memory(), p.opponentKeyLocked(), p.game, p.filer.logger()
 	p.mu.Unlock()
 	if mem == nil || key == play.UnknownKey {
 		p.setRecall(nil)
@@ -78,10 +79,27 @@ func (p *Player) loadRecall() {
 }
 
 // setRecall installs a game memory.
-func (p *Player) setRecall(r *recall) {
-	p.mu.Lock()
-	p.recall = r
-	p.mu.Unlock()
+func (p *Engine) setRecall(r *recall) { p.gameMemory.set(r) }
+
+// gameMemory holds the game memory of the current opponent (nil: none), with its own lock: loadRecall
+// replaces it off the clock while a search may read it.
+type gameMemory struct {
+	mu     sync.Mutex
+	recall *recall
+}
+
+// set installs a game memory.
+func (g *gameMemory) set(r *recall) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.recall = r
+}
+
+// get returns the game memory installed (nil: none); a recall is never changed once built.
+func (g *gameMemory) get() *recall {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.recall
 }
 
 // consultRecall changes the search's move when the game memory says so and our own search agrees that the
@@ -89,10 +107,10 @@ func (p *Player) setRecall(r *recall) {
 // the one of a lost game, the best other move. It searches again, restricted to those moves, only in such
 // positions, and compares the values at the deepest depth both searches completed (main kept the first
 // search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
-func (p *Player) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
+func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
 	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
-	r, risk, game := p.recall, float64(p.memoryRiskLocked()), p.game.Name()
+	r, risk, game := p.gameMemory.get(), float64(p.memoryRiskLocked()), p.game.Name()
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {

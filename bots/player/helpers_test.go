@@ -1,5 +1,5 @@
 // Test helpers of the Player's tests: the games with books, positions, presets, fixed-depth searches and self-play.
-package bots
+package player
 
 import (
 	"math/rand/v2"

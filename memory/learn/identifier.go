@@ -1,6 +1,6 @@
 // Identifying an opponent who gives no name from its moves: a table of the moves each stored opponent played in
 // each position, and the posterior over the stored opponents (and someone new) given the moves seen so far.
-package bots
+package learn
 
 import (
 	"cmp"
@@ -10,12 +10,9 @@ import (
 	"slices"
 	"strings"
 
-	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
-	"dossier/play"
-
-	"go.uber.org/zap"
+	"dossier/play/opponent"
 )
 
 // Defaults of IdentifierOptions.
@@ -158,7 +155,7 @@ func NewIdentifier(g games.Game, stored []OpponentGames, opts IdentifierOptions)
 		threshold: opts.Threshold, uniform: opts.Uniform, classes: opts.Classes && !opts.Uniform}
 	var buf [games.MaxMoves]games.Move
 	for _, og := range stored {
-		if og.Key == play.UnknownKey || slices.Contains(id.keys, og.Key) {
+		if og.Key == opponent.UnknownKey || slices.Contains(id.keys, og.Key) {
 			continue
 		}
 		opp := int32(len(id.keys))
@@ -570,7 +567,7 @@ func LoadOpponentGames(mem *memory.Memory, g games.Game) ([]OpponentGames, error
 	}
 	var out []OpponentGames
 	for _, s := range list {
-		if s.Key == play.UnknownKey || s.Games == 0 {
+		if s.Key == opponent.UnknownKey || s.Games == 0 {
 			continue
 		}
 		stored, err := mem.Games(s.Key)
@@ -583,118 +580,4 @@ func LoadOpponentGames(mem *memory.Memory, g games.Game) ([]OpponentGames, error
 		}
 	}
 	return out, nil
-}
-
-// identifyState is the Player's identifier of an unnamed opponent, kept across the games of the session while
-// the opponent stays unnamed and the game the same; the Player's lock guards it.
-type identifyState struct {
-	id     *Identifier
-	said   string // the key announced last
-	notice string // the announcement for the next search's info, "" when none
-}
-
-// prepareIdentifier builds the identifier from the memory when the opponent gave no name and there is none for
-// this game yet, and drops it when the opponent is named. It reads the memory, so it runs off the clock (a new
-// game, the opponent's name).
-func (p *Player) prepareIdentifier() {
-	p.mu.Lock()
-	mem, unnamed, g, log := p.dossier.mem, p.opponent.Key() == play.UnknownKey, p.game, p.dossier.log
-	have := p.ident.id != nil && p.ident.id.Game() == g.Name()
-	if !unnamed || mem == nil {
-		p.ident = identifyState{}
-	}
-	p.mu.Unlock()
-	if !unnamed || mem == nil || have {
-		return
-	}
-	stored, err := LoadOpponentGames(mem, g)
-	if err != nil {
-		log.Warn("cannot identify the unnamed opponent", zap.Error(err))
-		return
-	}
-	id, err := NewIdentifier(g, stored, IdentifierOptions{})
-	if err != nil {
-		log.Warn("cannot identify the unnamed opponent", zap.Error(err))
-		return
-	}
-	log.Debug("identifier built", zap.Int("opponents", id.Opponents()), zap.Int("positions", id.Positions()))
-	p.mu.Lock()
-	if p.opponent.Key() == play.UnknownKey && p.game.Name() == g.Name() {
-		p.ident = identifyState{id: id}
-	}
-	p.mu.Unlock()
-}
-
-// startGame begins a game of the session.
-func (s *identifyState) startGame() {
-	if s.id != nil {
-		s.id.StartGame()
-	}
-}
-
-// observe adds an opponent move and, when it makes a stored opponent the identified one, prepares the info.
-func (s *identifyState) observe(om play.ObservedMove) {
-	if s.id == nil || om.Before == nil {
-		return
-	}
-	s.id.Observe(om.Before, om.Move, om.Ply)
-	if c, ok := s.id.Identified(); ok && c.Key != s.said {
-		s.said = c.Key
-		s.notice = fmt.Sprintf("identified: %s (p=%.3f)", c.Key, c.Probability)
-	}
-}
-
-// takeBack removes the evidence of the moves taken back.
-func (s *identifyState) takeBack(keep int) {
-	if s.id != nil {
-		s.id.TakeBack(keep)
-	}
-}
-
-// opponentKeyLocked is the key whose memory the Player plays with (p.mu held): the opponent's, or, for an
-// unnamed opponent the identifier has named, the identified opponent's, so that the next game against it
-// plays its game memory and learns into its models (identification is only ever used from a new game on:
-// what is read for it comes from the memory, off the clock).
-func (p *Player) opponentKeyLocked() string {
-	key := p.opponent.Key()
-	if key == play.UnknownKey && p.ident.id != nil {
-		if c, ok := p.ident.id.Identified(); ok && c.Key != NewOpponentKey {
-			return c.Key
-		}
-	}
-	return key
-}
-
-// reportIdentified tells the front end, once, that the unnamed opponent was identified.
-func (p *Player) reportIdentified(report func(engine.Info)) {
-	p.mu.Lock()
-	n := p.ident.notice
-	p.ident.notice = ""
-	p.mu.Unlock()
-	if n != "" && report != nil {
-		report(engine.Info{Text: n})
-	}
-}
-
-// Identified returns the stored opponent the unnamed opponent was identified as (its posterior above the
-// threshold over the moves of the session's unnamed games), and false while there is none (a named opponent,
-// no memory, too little evidence).
-func (p *Player) Identified() (IdentifyCandidate, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ident.id == nil {
-		return IdentifyCandidate{}, false
-	}
-	return p.ident.id.Identified()
-}
-
-// IdentifyRanking returns the identifier's ranking of the stored opponents and someone new, nil when there is
-// no identifier (a named opponent, no memory).
-func (p *Player) IdentifyRanking() []IdentifyCandidate {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ident.id == nil {
-		return nil
-	}
-	return p.ident.id.Ranking()
 }

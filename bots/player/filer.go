@@ -1,0 +1,387 @@
+// The Player's memory filer: opening the per-opponent memory when first needed, filing the game's life cycle
+// as memory events in the background, and waiting for a move's commit only when the search is over.
+package player
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"dossier/engine"
+	"dossier/games"
+	"dossier/memory"
+	"dossier/play"
+
+	"go.uber.org/zap"
+)
+
+// MemoryConfig says whether and where the Player keeps its dossier on each opponent.
+type MemoryConfig struct {
+	// Enabled turns the memory on.
+	Enabled bool
+	// Dir is the memory's location: a directory ("" is memory.DefaultDir()) or a postgres:// URL.
+	Dir string
+	// Logger receives the memory's messages; nil discards them.
+	Logger *zap.Logger
+}
+
+// commitWait bounds how long a search's answer waits for the commit of the moves observed before it: the
+// commit runs while the search does and is nearly always done first; a memory slower than this costs the
+// move no more, and the event stays queued.
+const commitWait = time.Second
+
+// closeWait bounds how long Close waits for the memory to acknowledge what it was sent.
+const closeWait = 5 * time.Second
+
+// filer is the memory's side of a Player, with its own lock: the Player calls it with its own lock held or
+// not (the order is the Player's lock, then the filer's), and the learning worker files through it too.
+type filer struct {
+	mu      sync.Mutex // guards everything below
+	cfg     MemoryConfig
+	log     *zap.Logger
+	mem     *memory.Memory
+	tried   bool   // whether opening was tried under cfg
+	notice  string // a failure to tell the front end once, in the next search's info
+	openErr error  // why the memory could not be opened
+	// alerts are the memory's own notices (a database unreachable, back), told in the next search's info; a
+	// channel, as the memory's writer sends them and must never wait for f.mu (Close holds it while the
+	// writer stops).
+	alerts chan string
+
+	pending []*memory.Pending // events not known to be committed yet
+
+	gameID  string
+	game    games.Game
+	start   games.Position
+	ourSide games.Side
+	// prediction is our expected reply to our last move: the move we predicted for ply predictedPly and our
+	// evaluation then.
+	predicted    string
+	predictedPly int
+	eval         float64
+}
+
+// UseMemory turns the memory on or off or moves it; the memory opens when first needed (a new game, the
+// opponent's name, a game's start). A memory the Player opened before is closed first.
+func (p *Engine) UseMemory(cfg MemoryConfig) error { return p.filer.use(cfg) }
+
+// memoryConfig returns the memory's configuration.
+func (p *Engine) memoryConfig() MemoryConfig { return p.filer.config() }
+
+// changeMemory changes the memory's configuration (the Memory and MemoryPath options); the memory reopens when
+// next needed.
+func (p *Engine) changeMemory(change func(*MemoryConfig)) {
+	cfg := p.filer.config()
+	change(&cfg)
+	if err := p.filer.use(cfg); err != nil {
+		p.filer.tell(fmt.Sprintf("error: closing the memory: %v", err))
+	}
+}
+
+// Memory returns the memory the Player files into, or nil when it has none (off, or it failed to open).
+func (p *Engine) Memory() *memory.Memory { return p.filer.memory() }
+
+// OpenMemory opens the memory now if it is on and not open yet, and returns why it cannot be opened (nil when
+// it is open or off); the Player plays on without it either way.
+func (p *Engine) OpenMemory() error { return p.filer.open() }
+
+// memoryNotice returns, once, what the front end should be told about the memory.
+func (p *Engine) memoryNotice() string { return p.filer.takeNotice() }
+
+// newFiler returns the filer of a memory configuration (a nil Logger discards the messages).
+func newFiler(cfg MemoryConfig) *filer {
+	f := &filer{cfg: cfg, log: cfg.Logger}
+	if f.log == nil {
+		f.log = zap.NewNop()
+	}
+	return f
+}
+
+// use closes the memory the filer opened and takes the configuration cfg; the memory opens when next needed.
+func (f *filer) use(cfg MemoryConfig) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	err := f.closeLocked()
+	f.cfg, f.log = cfg, cfg.Logger
+	if f.log == nil {
+		f.log = zap.NewNop()
+	}
+	f.tried, f.notice, f.openErr, f.pending = false, "", nil, nil
+	f.gameID, f.game, f.start, f.predicted = "", nil, nil, ""
+	return err
+}
+
+// config returns the memory's configuration.
+func (f *filer) config() MemoryConfig {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.cfg
+}
+
+// memory returns the open memory, or nil.
+func (f *filer) memory() *memory.Memory {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.mem
+}
+
+// logger returns the memory's logger.
+func (f *filer) logger() *zap.Logger {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.log
+}
+
+// open opens the memory if it is on and not open yet, and returns why it cannot be opened.
+func (f *filer) open() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensureOpenLocked()
+	if f.cfg.Enabled && f.mem == nil {
+		return f.openErr
+	}
+	return nil
+}
+
+// tell keeps a notice for the next search's info.
+func (f *filer) tell(notice string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.notice = notice
+}
+
+// takeNotice returns, once, what the front end should be told about the memory.
+func (f *filer) takeNotice() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := f.notice
+	f.notice = ""
+	for more := true; more; {
+		select {
+		case a := <-f.alerts:
+			n = strings.TrimPrefix(n+"; "+a, "; ")
+		default:
+			more = false
+		}
+	}
+	return n
+}
+
+// ensureOpen opens the memory if it is on and was not tried yet (see ensureOpenLocked).
+func (f *filer) ensureOpen() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensureOpenLocked()
+}
+
+// ensureOpenLocked opens the memory if it is on and was not tried yet; a failure is logged and told once, and
+// the Player plays on without memory. f.mu is held.
+func (f *filer) ensureOpenLocked() {
+	if !f.cfg.Enabled || f.tried {
+		return
+	}
+	f.tried = true
+	f.alerts = make(chan string, 16)
+	alerts := f.alerts
+	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, Notify: func(msg string) {
+		select {
+		case alerts <- msg:
+		default: // the front end has not heard the last ones yet; the log has them all
+		}
+	}})
+	if err != nil {
+		f.openErr = err
+		f.log.Error("memory unavailable; playing without it", zap.Error(err))
+		f.notice = fmt.Sprintf("error: %v; playing without memory", err)
+		return
+	}
+	f.mem = m
+	f.log.Info("memory open", zap.String("dir", m.Dir()), zap.Bool("owner", m.Owner()))
+}
+
+// record queues an event (see recordLocked).
+func (f *filer) record(ev memory.Event) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.recordLocked(ev)
+}
+
+// recordLocked queues an event, keeping its Pending until it is known to be committed. f.mu is held.
+func (f *filer) recordLocked(ev memory.Event) {
+	if f.mem == nil {
+		return
+	}
+	f.pending = append(f.pending, f.mem.Record(ev))
+}
+
+// sighting files the opponent as the front end named it.
+func (f *filer) sighting(o play.Opponent) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensureOpenLocked()
+	f.recordLocked(memory.Event{Sighting: &memory.Sighting{Opponent: o, At: time.Now()}})
+}
+
+// startGame files the start of a game and returns its identifier ("" without a memory).
+func (f *filer) startGame(gs play.GameStart, o play.Opponent) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensureOpenLocked()
+	f.game, f.start, f.ourSide = gs.Game, gs.Start.Clone(), gs.OurSide
+	f.gameID, f.predicted = "", ""
+	if f.mem == nil {
+		return ""
+	}
+	f.gameID = memory.NewGameID()
+	f.recordLocked(memory.Event{Start: &memory.GameStart{GameID: f.gameID, OpponentKey: o.Key(), Opponent: o,
+		Game: gs.Game.Name(), Variant: gs.Variant, OurSide: int(gs.OurSide), TimeControl: gs.TimeControl,
+		StartFEN: gs.Start.FEN(), At: time.Now()}})
+	return f.gameID
+}
+
+// observe files one opponent move with what we predicted for it, and returns its record (nil: not filed).
+func (f *filer) observe(om play.ObservedMove, obs Observation) *memory.MoveRecord {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gameID == "" {
+		return nil
+	}
+	rec := &memory.MoveRecord{GameID: f.gameID, Ply: om.Ply, ByOpponent: true, PositionKey: om.Before.Hash(),
+		FEN: obs.FEN, Move: obs.Move, TimeMS: -1, Probability: -1, Eval: math.NaN(), At: time.Now()}
+	if om.Elapsed >= 0 {
+		rec.TimeMS = om.Elapsed.Milliseconds()
+	}
+	if f.predicted != "" && f.predictedPly == om.Ply {
+		rec.Predicted, rec.Eval = f.predicted, f.eval
+	}
+	f.recordLocked(memory.Event{Move: rec})
+	return rec
+}
+
+// takeBack files a take-back to the game's first keep moves.
+func (f *filer) takeBack(keep int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gameID == "" {
+		return
+	}
+	f.predicted = ""
+	f.recordLocked(memory.Event{TakeBack: &memory.TakeBack{GameID: f.gameID, ToPly: keep}})
+}
+
+// gameOver files the game's end with its moves and our score, and returns the game's ID ("": not filed).
+func (f *filer) gameOver(end play.GameEnd) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gameID == "" {
+		return ""
+	}
+	final := f.start.Clone()
+	moves := make([]string, 0, len(end.Moves))
+	for _, m := range end.Moves {
+		moves = append(moves, final.FormatMove(m))
+		final.Play(m)
+	}
+	score := -1.0
+	if end.Outcome.Result.Over() {
+		score = end.Outcome.Result.PointsFor(f.ourSide)
+	}
+	f.recordLocked(memory.Event{End: &memory.GameEnd{GameID: f.gameID, Result: end.Outcome.Result.String(),
+		Reason: end.Reason, OurScore: score, Moves: moves, FinalFEN: final.FEN(), At: time.Now()}})
+	id := f.gameID
+	f.gameID, f.predicted = "", ""
+	return id
+}
+
+// afterSearch keeps the search's expected reply for the opponent's next move, then waits (briefly, see
+// commitWait) for the events recorded before it, so that an observed move is committed before the bestmove
+// that answers it.
+func (f *filer) afterSearch(pos games.Position, res engine.Result) {
+	f.mu.Lock()
+	if f.gameID != "" && f.start != nil {
+		reply := res.Ponder
+		if reply == games.NoMove && len(res.PV) > 1 && res.PV[0] == res.Move {
+			reply = res.PV[1]
+		}
+		f.predicted = ""
+		if reply != games.NoMove && res.Move != games.NoMove {
+			after := pos.Clone()
+			after.Play(res.Move)
+			f.predicted, f.predictedPly, f.eval = after.FormatMove(reply), pos.Ply()-f.start.Ply()+1, res.Score
+		}
+	}
+	pending, log := f.pending, f.log
+	f.pending = nil
+	f.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), commitWait)
+	defer cancel()
+	for _, pe := range pending {
+		if err := pe.Wait(ctx); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				log.Warn("memory commit still pending after the search; answering anyway", zap.Duration("waited", commitWait))
+				return
+			}
+			log.Error("memory write failed", zap.Error(err))
+		}
+	}
+}
+
+// close waits for what was recorded and closes the memory.
+func (f *filer) close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closeLocked()
+}
+
+// closeLocked is close with f.mu held.
+func (f *filer) closeLocked() error {
+	if f.mem == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
+	flushErr := f.mem.Flush(ctx)
+	closeErr := f.mem.Close()
+	f.mem, f.pending, f.tried = nil, nil, false
+	return errors.Join(flushErr, closeErr)
+}
+
+// latestModel returns the latest state of a learned model for an opponent key, nil when the memory has none
+// (no memory, a new opponent, a model never recorded).
+func (f *filer) latestModel(key, model string) (json.RawMessage, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ensureOpenLocked()
+	if f.mem == nil {
+		return nil, nil
+	}
+	prof, err := f.mem.Profile(key)
+	if errors.Is(err, memory.ErrUnknownOpponent) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	points := prof.Models[model]
+	if len(points) == 0 {
+		return nil, nil
+	}
+	return points[len(points)-1].State, nil
+}
+
+// recordModel files a learned model's new state for an opponent key, after the game gameID ("" mid-game).
+func (f *filer) recordModel(key, model string, state json.RawMessage, gameID string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.recordLocked(memory.Event{Model: &memory.ModelUpdate{OpponentKey: key, Model: model, State: state, GameID: gameID,
+		At: time.Now()}})
+}
+
+// shownLocation is the memory's location as the MemoryPath option shows it: a PostgreSQL URL without its
+// password.
+func shownLocation(dir string) string { return memory.RedactURL(dir) }
