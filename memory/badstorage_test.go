@@ -149,8 +149,8 @@ func TestBadDirectoriesAreRefusedUntouched(t *testing.T) {
 func TestDamagedRecordIsReportedAndTheStoreServesOn(t *testing.T) {
 	m := openTemp(t)
 	playGame(t, m, "damaged", t0, 2, 1)
-	if err := m.own.st.db.Update(func(txn *badger.Txn) error {
-		return txn.Set(profileKey("damaged"), []byte(`{"key":"damaged","names":[7]}`))
+	if err := m.own.st.update(func(txn kvTxn) error {
+		return txn.set(profileKey("damaged"), []byte(`{"key":"damaged","names":[7]}`))
 	}); err != nil {
 		t.Fatal(err)
 	}

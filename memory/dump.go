@@ -10,8 +10,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	badger "github.com/dgraph-io/badger/v4"
 )
 
 // Limits of one dump page and one import batch sent over the socket.
@@ -35,41 +33,29 @@ var dumpPrefixes = []string{prefAlias, prefGame, prefMove, prefProfile, prefMode
 // page reads up to a page of records after the key cursor ("" for the start).
 func (s *store) page(after string) (*dumpPage, error) {
 	out := &dumpPage{Next: after}
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 100})
-		defer it.Close()
+	err := s.kv.view(func(txn kvTxn) error {
 		size := 0
-		it.Seek([]byte(after))
-		if it.Valid() && string(it.Item().Key()) == after {
-			it.Next()
-		}
-		for ; it.Valid(); it.Next() {
+		// after+"\x00" is the first key after the cursor.
+		err := txn.scan(nil, []byte(after+"\x00"), true, func(k, v []byte) error {
 			if len(out.Lines) >= pageRecords || size >= pageBytes {
-				return nil
+				return errStopScan
 			}
-			item := it.Item()
-			key := string(item.Key())
+			key := string(k)
 			out.Next = key
 			if !hasAnyPrefix(key, dumpPrefixes) {
-				continue
-			}
-			var line []byte
-			err := item.Value(func(v []byte) error {
-				rec, err := decodeValue(item.Key(), v)
-				if err != nil {
-					return err
-				}
-				line = dumpLine(rec)
 				return nil
-			})
+			}
+			rec, err := decodeValue(k, v)
 			if err != nil {
 				return fail(s.dir, ErrCorrupt, err)
 			}
+			line := dumpLine(rec)
 			out.Lines = append(out.Lines, line)
 			size += len(line)
-		}
-		out.Done = true
-		return nil
+			return nil
+		})
+		out.Done = err == nil && len(out.Lines) < pageRecords && size < pageBytes
+		return err
 	})
 	return out, err
 }
@@ -237,14 +223,14 @@ func (s *store) importRecords(lines []json.RawMessage) (ImportStats, error) {
 		}
 		recs[i] = rec
 	}
-	err := s.batch(func(b *batchTxn) error {
+	err := s.batch(func(b batcher) error {
 		for _, rec := range recs {
 			var changed bool
 			var err error
 			if a, ok := rec.(*aliasRec); ok {
 				changed, err = s.merge(b, a.Alias, a.Key)
 			} else {
-				err = b.do(func(txn *badger.Txn) error {
+				err = b.do(func(txn kvTxn) error {
 					changed, err = s.importOne(txn, rec)
 					return err
 				})
@@ -265,7 +251,7 @@ func (s *store) importRecords(lines []json.RawMessage) (ImportStats, error) {
 }
 
 // importOne merges one record that is not an alias.
-func (s *store) importOne(txn *badger.Txn, rec any) (bool, error) {
+func (s *store) importOne(txn kvTxn, rec any) (bool, error) {
 	switch r := rec.(type) {
 	case *opponentRec:
 		key, err := s.resolve(txn, r.Key)
@@ -290,11 +276,11 @@ func (s *store) importOne(txn *badger.Txn, rec any) (bool, error) {
 				return false, err
 			}
 			if cur != nil && cur.Key != "" && cur.Key != merged.Key {
-				if err := txn.Delete(indexKey(cur.Key, cur.ID)); err != nil {
+				if err := txn.del(indexKey(cur.Key, cur.ID)); err != nil {
 					return false, err
 				}
 			}
-			if err := txn.Set(indexKey(merged.Key, merged.ID), nil); err != nil {
+			if err := txn.set(indexKey(merged.Key, merged.ID), nil); err != nil {
 				return false, err
 			}
 		}

@@ -27,6 +27,9 @@ var (
 	ErrClosed = errors.New("memory closed")
 	// ErrMerge says a merge was refused (the unnamed opponent, or an opponent into itself).
 	ErrMerge = errors.New("merge refused")
+	// ErrBadLocation says the memory's location cannot be used as given: a malformed PostgreSQL URL, a server
+	// that refused the connection (authentication, a missing database) or one too old.
+	ErrBadLocation = errors.New("bad memory location")
 	// ErrDiskFull says the disk holding the store has too little space left to write safely.
 	ErrDiskFull = errors.New("disk full")
 )
@@ -35,7 +38,8 @@ var (
 // are empty. errors.As finds it and errors.Is sees its Kind and its cause through it, also when it came from
 // the owning process over the socket.
 type Error struct {
-	// Dir is the memory directory; "" only before there is one (no default directory).
+	// Dir is the memory directory, or the PostgreSQL URL without its password; "" only before there is one
+	// (no default directory).
 	Dir string
 	// Kind is the sentinel that classifies the error (ErrCorrupt, ErrUnknownOpponent, ...), or nil when none
 	// does (a failed write of the storage itself).

@@ -1,11 +1,12 @@
-// Fuzz tests of the parsers: the decoder of every stored value, the dump line parser and Import, and the
-// check of events as a client sends them over the socket.
+// Fuzz tests of the parsers: the decoder of every stored value, the dump line parser and Import, the check of
+// events as a client sends them over the socket, and the PostgreSQL URL's redaction.
 package memory
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -96,6 +97,43 @@ func FuzzEventRecord(f *testing.F) {
 		}
 		if err := m.own.st.commitEvents([]*eventRec{&ev})[0]; err != nil {
 			t.Fatalf("a checked event %s failed: %v", input, err)
+		}
+	})
+}
+
+// FuzzRedactURL builds PostgreSQL URLs with a password (in the user part or a password parameter) around any
+// user, host, path and query: RedactURL never panics and never returns the password, and schemaOf takes the
+// schema parameter out without losing the rest.
+func FuzzRedactURL(f *testing.F) {
+	f.Add("dossier", "s3cret-pw", "db.example:5432", "chess", "sslmode=require&schema=lab", false)
+	f.Add("u", "p@ss/w:rd%", "[::1]:5432", "d", "", true)
+	f.Add("", "pässwörd", "h", "", "password=x", false)
+	f.Fuzz(func(t *testing.T, user, pw, host, path, query string, inQuery bool) {
+		if len(pw) < 6 || strings.Contains(user+host+path+query, pw) {
+			t.Skip()
+		}
+		u := &url.URL{Scheme: "postgres", Host: host, Path: "/" + path, RawQuery: query}
+		if inQuery {
+			q, _ := url.ParseQuery(query)
+			q.Set("password", pw)
+			u.RawQuery = q.Encode()
+			u.User = url.User(user)
+		} else {
+			u.User = url.UserPassword(user, pw)
+		}
+		loc := u.String()
+		red := RedactURL(loc)
+		for _, form := range []string{pw, url.QueryEscape(pw), url.PathEscape(pw), (&url.URL{User: url.UserPassword("", pw)}).String()[3:]} {
+			if len(form) >= 6 && strings.Contains(red, form) {
+				t.Fatalf("RedactURL(%q) = %q holds the password", loc, red)
+			}
+		}
+		got, schema := schemaOf(loc, "dflt")
+		if q, err := url.ParseQuery(u.RawQuery); err == nil && !q.Has("schema") && (got != loc || schema != "dflt") {
+			t.Fatalf("schemaOf(%q) = %q, %q", loc, got, schema)
+		}
+		if schema == "" || strings.Contains(got, "schema=") && !strings.Contains(loc, "schema=") {
+			t.Fatalf("schemaOf(%q) = %q, %q", loc, got, schema)
 		}
 	})
 }

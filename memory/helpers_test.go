@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"dossier/play/opponent"
@@ -57,7 +56,7 @@ func waitAll(t *testing.T, pendings []*Pending, when string) {
 // storedMoves counts the move records of game id in the store m owns.
 func storedMoves(m *Memory, id string) int {
 	n := 0
-	m.own.st.db.View(func(txn *badger.Txn) error {
+	m.own.st.kv.view(func(txn kvTxn) error {
 		return m.own.st.scan(txn, movePrefix(id), false, func([]byte, any) error { n++; return nil })
 	})
 	return n

@@ -20,8 +20,21 @@ import (
 
 // Options configure Open; their zero values are usable.
 type Options struct {
-	// Dir is the memory directory (DefaultDir() when empty).
+	// Dir is the memory's location: a directory (DefaultDir() when empty), or a PostgreSQL URL,
+	// postgres://user@host:port/database?sslmode=..., whose password comes from PGPASSWORD or ~/.pgpass
+	// (PGPASSFILE) as libpq finds it, and is never shown.
 	Dir string
+	// Schema is the PostgreSQL schema the memory's table lives in (DefaultSchema when empty); the URL's
+	// schema parameter, when it has one, takes its place. Unused for a directory.
+	Schema string
+	// SpoolDir is where a PostgreSQL memory keeps events while the server cannot be reached
+	// (DefaultSpoolDir() when empty); SpoolLimit bounds how many one process keeps (0: 100,000), later ones
+	// are dropped and counted.
+	SpoolDir   string
+	SpoolLimit int
+	// Notify, when set, is told (once each) that a PostgreSQL memory became unreachable and that it is back,
+	// for the front end to say; it must not block.
+	Notify func(message string)
 	// Logger receives the store's and badger's messages; nil discards them.
 	Logger *zap.Logger
 	// SyncWrites makes every commit fsync, so acknowledged events survive a power loss and not only a crash
@@ -90,18 +103,21 @@ type request struct {
 // one of a newer schema or one that cannot be written is refused with an error naming the directory; nothing in
 // it is changed.
 func Open(opts Options) (*Memory, error) {
+	if opts.Logger == nil {
+		opts.Logger = zap.NewNop()
+	}
+	if opts.ConnectTimeout <= 0 {
+		opts.ConnectTimeout = defaultConnectTimeout
+	}
+	if IsURL(opts.Dir) {
+		return openPostgresMemory(opts)
+	}
 	if opts.Dir == "" {
 		dir, err := DefaultDir()
 		if err != nil {
 			return nil, &Error{Doing: "no default directory", Err: err}
 		}
 		opts.Dir = dir
-	}
-	if opts.Logger == nil {
-		opts.Logger = zap.NewNop()
-	}
-	if opts.ConnectTimeout <= 0 {
-		opts.ConnectTimeout = defaultConnectTimeout
 	}
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
@@ -124,10 +140,11 @@ func Open(opts Options) (*Memory, error) {
 	return m, nil
 }
 
-// Dir returns the memory directory.
+// Dir returns the memory directory, or the PostgreSQL URL without its password.
 func (m *Memory) Dir() string { return m.dir }
 
-// Owner reports whether this process holds the store now (a client becomes the owner when the owner exits).
+// Owner reports whether this process holds the store now (a client becomes the owner when the owner exits);
+// a PostgreSQL memory, which every process reaches itself, is always its own owner.
 func (m *Memory) Owner() bool { return m.isOwner.Load() }
 
 // connect reaches the store: through the owner's socket when one answers, else by becoming the owner. A

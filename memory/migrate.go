@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-
-	badger "github.com/dgraph-io/badger/v4"
 )
 
 // nan is the evaluation of a move record that has none.
@@ -48,50 +46,38 @@ func (s *store) migrate(version int) error {
 		return fail(s.dir, ErrCorrupt, fmt.Errorf("no migration from schema version %d", version))
 	}
 	var old []*opponentV1
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte(prefProfile), PrefetchValues: true})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			key := it.Item().KeyCopy(nil)
+	err := s.kv.view(func(txn kvTxn) error {
+		return txn.scan([]byte(prefProfile), nil, true, func(key, v []byte) error {
 			p := &opponentV1{}
-			var migrated bool
-			err := it.Item().Value(func(v []byte) error {
-				if err := decodeStrict(v, p); err != nil {
-					// A migration cut short left some profiles in the new form already.
-					_, err2 := decodeValue(key, v)
-					migrated = err2 == nil
-					return err
+			if err := decodeStrict(v, p); err != nil {
+				// A migration cut short left some profiles in the new form already.
+				if _, err2 := decodeValue(key, v); err2 == nil {
+					return nil
 				}
-				return nil
-			})
-			if migrated {
-				continue
-			}
-			if err != nil {
 				return fail(s.dir, ErrCorrupt, fmt.Errorf("version 1 profile %q: %w", key, err))
 			}
 			if string(profileKey(p.Key)) != string(key) {
 				return fail(s.dir, ErrCorrupt, fmt.Errorf("version 1 profile %q names key %q", key, p.Key))
 			}
 			old = append(old, p)
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return err
 	}
-	return s.batch(func(b *batchTxn) error {
+	return s.batch(func(b batcher) error {
 		for _, p := range old {
 			rec := p.upgrade()
 			if err := rec.check(); err != nil {
 				return fail(s.dir, ErrCorrupt, fmt.Errorf("version 1 profile %q: %w", p.Key, err))
 			}
-			if err := b.do(func(txn *badger.Txn) error { return txn.Set(profileKey(p.Key), encodeValue(rec)) }); err != nil {
+			if err := b.do(func(txn kvTxn) error { return txn.set(profileKey(p.Key), encodeValue(rec)) }); err != nil {
 				return err
 			}
 		}
-		return b.do(func(txn *badger.Txn) error {
-			return txn.Set([]byte(keySchema), fmt.Appendf(nil, "%d", schemaVersion))
+		return b.do(func(txn kvTxn) error {
+			return txn.set([]byte(keySchema), fmt.Appendf(nil, "%d", schemaVersion))
 		})
 	})
 }

@@ -133,12 +133,9 @@ func TestMigrateFromVersion1(t *testing.T) {
 			t.Errorf("open %d: the unnamed opponent: %v", open, err)
 		}
 		version := ""
-		m.own.st.db.View(func(txn *badger.Txn) error {
-			item, err := txn.Get([]byte(keySchema))
-			if err == nil {
-				v, _ := item.ValueCopy(nil)
-				version = string(v)
-			}
+		m.own.st.kv.view(func(txn kvTxn) error {
+			v, _, err := txn.get([]byte(keySchema))
+			version = string(v)
 			return err
 		})
 		if version != "2" {
@@ -171,7 +168,7 @@ func TestNewerSchemaIsRefusedUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	playGame(t, m, "future", t0, 2, 1)
-	if err := m.own.st.db.Update(func(txn *badger.Txn) error { return txn.Set([]byte(keySchema), []byte("3")) }); err != nil {
+	if err := m.own.st.update(func(txn kvTxn) error { return txn.set([]byte(keySchema), []byte("3")) }); err != nil {
 		t.Fatal(err)
 	}
 	m.Close()

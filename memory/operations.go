@@ -21,6 +21,13 @@ func (m *Memory) call(ctx context.Context, req wireRequest, out any) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	if o := m.ownerForRead(); o != nil {
+		down := o.spool != nil && o.spool.down.Load()
+		o.reads.Done()
+		if down { // a PostgreSQL server away: say so at once rather than wait for the spooled events
+			return fail(m.dir, ErrUnavailable, errors.New("the database is unreachable; events are spooled until it is back"))
+		}
+	}
 	if err := m.flush(ctx); err != nil && ctx.Err() != nil {
 		return fail(m.dir, ErrUnavailable, fmt.Errorf("earlier events are still unacknowledged after %v", limit))
 	}

@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"dossier/play/opponent"
@@ -56,6 +55,7 @@ type owner struct {
 	conns   map[net.Conn]struct{}
 	writes  chan *writeItem
 
+	spool   *spool         // a PostgreSQL store's events kept while the server cannot be reached; nil for badger
 	reads   sync.WaitGroup // reads and connections in progress
 	stopGC  chan struct{}
 	stopped sync.WaitGroup // the writer and the collector
@@ -375,7 +375,9 @@ func (o *owner) collect(interval time.Duration) {
 // close stops serving, lets the writer finish what it was given, closes the store and releases the lock, in
 // that order: the lock goes last, so no other process listens or opens the store before this one is done.
 func (o *owner) close() error {
-	o.ln.Close() // removes the socket file
+	if o.ln != nil {
+		o.ln.Close() // removes the socket file
+	}
 	o.mu.Lock()
 	o.closing = true
 	for c := range o.conns {
@@ -387,7 +389,9 @@ func (o *owner) close() error {
 	o.stopped.Wait()
 	o.reads.Wait()
 	err := o.st.close()
-	o.lock.Close()
+	if o.lock != nil {
+		o.lock.Close()
+	}
 	return err
 }
 
@@ -402,7 +406,7 @@ func (s *store) mergeOp(alias, into string) error {
 		}
 	}
 	var err error
-	if err := s.db.View(func(txn *badger.Txn) error {
+	if err := s.kv.view(func(txn kvTxn) error {
 		if _, _, err := s.lookup(txn, into); err != nil {
 			return err
 		}
@@ -417,7 +421,7 @@ func (s *store) mergeOp(alias, into string) error {
 	}); err != nil {
 		return err
 	}
-	err = s.batch(func(b *batchTxn) error {
+	err = s.batch(func(b batcher) error {
 		_, err := s.merge(b, alias, into)
 		return err
 	})

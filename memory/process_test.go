@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
 	"go.uber.org/zap"
 
 	"dossier/play/opponent"
@@ -28,6 +27,8 @@ const (
 	envWorker   = "DOSSIER_MEMORY_WORKER" // the worker's name; set only in workers
 	envDir      = "DOSSIER_MEMORY_DIR"
 	envDuration = "DOSSIER_MEMORY_DURATION"
+	envSchema   = "DOSSIER_MEMORY_SCHEMA" // a PostgreSQL memory's schema
+	envSpool    = "DOSSIER_MEMORY_SPOOL"  // and its spool directory
 )
 
 // TestWorker is not a test: re-executed with DOSSIER_MEMORY_WORKER set, it is a process that writes games
@@ -43,7 +44,8 @@ func TestWorker(t *testing.T) {
 	if os.Getenv("DOSSIER_MEMORY_DEBUG") != "" {
 		log, _ = zap.NewDevelopment(zap.Fields(zap.String("worker", name)))
 	}
-	m, err := Open(Options{Dir: os.Getenv(envDir), ConnectTimeout: 10 * time.Second, Logger: log})
+	m, err := Open(Options{Dir: os.Getenv(envDir), Schema: os.Getenv(envSchema), SpoolDir: os.Getenv(envSpool),
+		ConnectTimeout: 10 * time.Second, Logger: log})
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(3)
@@ -114,11 +116,13 @@ type worker struct {
 	exit  error
 }
 
-// startWorker starts a worker writing into dir for the duration.
-func startWorker(t *testing.T, name, dir string, d time.Duration) *worker {
+// startWorker starts a worker writing into dir (a directory or a PostgreSQL URL) for the duration; env adds
+// to its environment (envSchema, envSpool).
+func startWorker(t *testing.T, name, dir string, d time.Duration, env ...string) *worker {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestWorker$", "-test.v=false")
 	cmd.Env = append(os.Environ(), envWorker+"="+name, envDir+"="+dir, envDuration+"="+d.String())
+	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no worker outlives the test
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -202,7 +206,13 @@ func (w *worker) wait() error {
 // checkAcked opens the store and checks every acknowledged "GAME PLY" is in it; it returns how many it checked.
 func checkAcked(t *testing.T, dir string, acked []string) int {
 	t.Helper()
-	m, err := Open(Options{Dir: dir, GCInterval: -1})
+	return checkAckedIn(t, Options{Dir: dir, GCInterval: -1}, acked)
+}
+
+// checkAckedIn is checkAcked for the memory opts opens.
+func checkAckedIn(t *testing.T, opts Options, acked []string) int {
+	t.Helper()
+	m, err := Open(opts)
 	if err != nil {
 		t.Fatalf("reopening the store: %v", err)
 	}
@@ -211,14 +221,14 @@ func checkAcked(t *testing.T, dir string, acked []string) int {
 		t.Fatal("the checking process does not own the store")
 	}
 	missing := 0
-	err = m.own.st.db.View(func(txn *badger.Txn) error {
+	err = m.own.st.kv.view(func(txn kvTxn) error {
 		for _, a := range acked {
 			id, plyText, _ := strings.Cut(a, " ")
 			ply, err := strconv.Atoi(plyText)
 			if err != nil {
 				t.Fatalf("bad ack line %q", a)
 			}
-			if _, err := txn.Get(moveKey(id, ply, ply%2 == 1)); err != nil {
+			if _, found, err := txn.get(moveKey(id, ply, ply%2 == 1)); err != nil || !found {
 				if missing < 5 {
 					t.Errorf("acknowledged move %s is not in the store: %v", a, err)
 				}

@@ -7,15 +7,13 @@ import (
 	"errors"
 	"fmt"
 
-	badger "github.com/dgraph-io/badger/v4"
-
 	"dossier/play/opponent"
 )
 
 // forget deletes an opponent with everything filed under it, in as many transactions as it takes.
 func (s *store) forget(keyOrName string) error {
 	var doomed [][]byte
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.kv.view(func(txn kvTxn) error {
 		key, p, err := s.lookup(txn, keyOrName)
 		if err != nil {
 			return err
@@ -49,9 +47,9 @@ func (s *store) forget(keyOrName string) error {
 	if err != nil {
 		return err
 	}
-	return s.batch(func(b *batchTxn) error {
+	return s.batch(func(b batcher) error {
 		for _, k := range doomed {
-			if err := b.do(func(txn *badger.Txn) error { return txn.Delete(k) }); err != nil {
+			if err := b.do(func(txn kvTxn) error { return txn.del(k) }); err != nil {
 				return err
 			}
 		}
@@ -61,14 +59,14 @@ func (s *store) forget(keyOrName string) error {
 
 // merge makes alias an alias of into: its names, aliases, games and models move to into. Merging an opponent
 // into the one it is already an alias of changes nothing.
-func (s *store) merge(b *batchTxn, alias, into string) (bool, error) {
+func (s *store) merge(b batcher, alias, into string) (bool, error) {
 	if alias == opponent.UnknownKey || into == opponent.UnknownKey {
 		return false, fail(s.dir, ErrMerge, errors.New("the unnamed opponent is never merged"))
 	}
 	var src *opponentRec
 	var games [][]byte
 	var models []*modelRec
-	err := b.do(func(txn *badger.Txn) error {
+	err := b.do(func(txn kvTxn) error {
 		target, err := s.resolve(txn, into)
 		if err != nil {
 			return err
@@ -107,7 +105,7 @@ func (s *store) merge(b *batchTxn, alias, into string) (bool, error) {
 	}
 	for _, id := range games {
 		id := unescape(string(id))
-		if err := b.do(func(txn *badger.Txn) error {
+		if err := b.do(func(txn kvTxn) error {
 			g, err := s.getGame(txn, id)
 			if err != nil {
 				return err
@@ -118,27 +116,27 @@ func (s *store) merge(b *batchTxn, alias, into string) (bool, error) {
 					return err
 				}
 			}
-			if err := txn.Set(indexKey(into, id), nil); err != nil {
+			if err := txn.set(indexKey(into, id), nil); err != nil {
 				return err
 			}
-			return txn.Delete(indexKey(alias, id))
+			return txn.del(indexKey(alias, id))
 		}); err != nil {
 			return false, err
 		}
 	}
 	for _, m := range models {
-		if err := b.do(func(txn *badger.Txn) error {
+		if err := b.do(func(txn kvTxn) error {
 			moved := *m
 			moved.Key = into
-			if err := txn.Set(modelKey(into, m.Model, m.At, m.Game), encodeValue(&moved)); err != nil {
+			if err := txn.set(modelKey(into, m.Model, m.At, m.Game), encodeValue(&moved)); err != nil {
 				return err
 			}
-			return txn.Delete(modelKey(alias, m.Model, m.At, m.Game))
+			return txn.del(modelKey(alias, m.Model, m.At, m.Game))
 		}); err != nil {
 			return false, err
 		}
 	}
-	err = b.do(func(txn *badger.Txn) error {
+	err = b.do(func(txn kvTxn) error {
 		moved := *src
 		moved.Key = into
 		moved.Aliases = append([]string{alias}, src.Aliases...)
@@ -150,7 +148,7 @@ func (s *store) merge(b *batchTxn, alias, into string) (bool, error) {
 				return err
 			}
 		}
-		return txn.Delete(profileKey(alias))
+		return txn.del(profileKey(alias))
 	})
 	return err == nil, err
 }

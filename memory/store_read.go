@@ -9,13 +9,11 @@ import (
 	"strings"
 	"time"
 
-	badger "github.com/dgraph-io/badger/v4"
-
 	"dossier/play/opponent"
 )
 
 // lookup resolves a key or a name given by a user to the profile key it is filed under.
-func (s *store) lookup(txn *badger.Txn, keyOrName string) (string, *opponentRec, error) {
+func (s *store) lookup(txn kvTxn, keyOrName string) (string, *opponentRec, error) {
 	key := keyOrName
 	if key != opponent.UnknownKey {
 		key = opponent.NameKey(key)
@@ -35,7 +33,7 @@ func (s *store) lookup(txn *badger.Txn, keyOrName string) (string, *opponentRec,
 }
 
 // gamesOf returns the headers of an opponent's games, oldest first.
-func (s *store) gamesOf(txn *badger.Txn, key string) ([]*gameRec, error) {
+func (s *store) gamesOf(txn kvTxn, key string) ([]*gameRec, error) {
 	prefix := indexPrefix(key)
 	var out []*gameRec
 	err := s.scan(txn, prefix, false, func(k []byte, _ any) error {
@@ -59,7 +57,7 @@ func gameTime(g *gameRec) time.Time {
 }
 
 // movesOf returns a game's move records in key order: by ply, ours before the opponent's.
-func (s *store) movesOf(txn *badger.Txn, id string) ([]*moveRec, error) {
+func (s *store) movesOf(txn kvTxn, id string) ([]*moveRec, error) {
 	var out []*moveRec
 	err := s.scan(txn, movePrefix(id), true, func(_ []byte, rec any) error {
 		out = append(out, rec.(*moveRec))
@@ -69,7 +67,7 @@ func (s *store) movesOf(txn *badger.Txn, id string) ([]*moveRec, error) {
 }
 
 // plies counts a game's moves: its final move list when the end gave one, else its recorded plies.
-func (s *store) plies(txn *badger.Txn, g *gameRec) (int, error) {
+func (s *store) plies(txn kvTxn, g *gameRec) (int, error) {
 	if len(g.Moves) > 0 {
 		return len(g.Moves), nil
 	}
@@ -84,7 +82,7 @@ func (s *store) plies(txn *badger.Txn, g *gameRec) (int, error) {
 	return n, err
 }
 
-func (s *store) summary(txn *badger.Txn, g *gameRec) (GameSummary, error) {
+func (s *store) summary(txn kvTxn, g *gameRec) (GameSummary, error) {
 	n, err := s.plies(txn, g)
 	sum := GameSummary{ID: g.ID, OpponentKey: g.Key, Game: g.Game, Variant: g.Variant, OurSide: g.Side,
 		TimeControl: g.TC, Result: g.Result, Reason: g.Reason, OurScore: -1, Plies: n, Start: g.Start, End: g.End}
@@ -98,7 +96,7 @@ func (s *store) summary(txn *badger.Txn, g *gameRec) (GameSummary, error) {
 }
 
 // models returns an opponent's model histories.
-func (s *store) models(txn *badger.Txn, key string) (map[string][]ModelPoint, error) {
+func (s *store) models(txn kvTxn, key string) (map[string][]ModelPoint, error) {
 	out := map[string][]ModelPoint{}
 	err := s.scan(txn, modelPrefix(key), true, func(_ []byte, rec any) error {
 		m := rec.(*modelRec)
@@ -110,7 +108,7 @@ func (s *store) models(txn *badger.Txn, key string) (map[string][]ModelPoint, er
 
 func (s *store) profile(keyOrName string) (*Profile, error) {
 	var p *Profile
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.kv.view(func(txn kvTxn) error {
 		key, rec, err := s.lookup(txn, keyOrName)
 		if err != nil {
 			return err
@@ -153,7 +151,7 @@ func latest(ts ...time.Time) time.Time {
 // per opponent, so that listing ten thousand stays quick.
 func (s *store) opponents() ([]Summary, error) {
 	var out []Summary
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.kv.view(func(txn kvTxn) error {
 		index := map[string]int{}
 		err := s.scan(txn, []byte(prefProfile), true, func(_ []byte, rec any) error {
 			p := rec.(*opponentRec)
@@ -240,7 +238,7 @@ func (g *gameData) public() Game {
 
 func (s *store) games(keyOrName string) ([]gameData, error) {
 	var out []gameData
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.kv.view(func(txn kvTxn) error {
 		key, _, err := s.lookup(txn, keyOrName)
 		if err != nil {
 			return err

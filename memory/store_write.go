@@ -7,12 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	badger "github.com/dgraph-io/badger/v4"
+	"time"
 )
 
 // mergeInto adds what rec knows to the profile under rec.Key, creating it when absent.
-func (s *store) mergeInto(txn *badger.Txn, rec *opponentRec) (bool, error) {
+func (s *store) mergeInto(txn kvTxn, rec *opponentRec) (bool, error) {
 	cur, err := s.getProfile(txn, rec.Key)
 	if err != nil {
 		return false, err
@@ -26,7 +25,7 @@ func (s *store) mergeInto(txn *badger.Txn, rec *opponentRec) (bool, error) {
 
 // apply applies one checked event in txn. Every event is idempotent: applying it twice leaves what applying it
 // once left, so a client may resend any event it has no acknowledgement for.
-func (s *store) apply(txn *badger.Txn, ev *eventRec) error {
+func (s *store) apply(txn kvTxn, ev *eventRec) error {
 	switch ev.Type {
 	case typeSighting:
 		return s.applySighting(txn, ev.Sighting)
@@ -35,7 +34,12 @@ func (s *store) apply(txn *badger.Txn, ev *eventRec) error {
 	case eventEnd:
 		return s.applyEnd(txn, ev.Game)
 	case typeMove:
-		_, err := s.put(txn, moveKey(ev.Move.Game, ev.Move.Ply, ev.Move.Opp), ev.Move)
+		key := moveKey(ev.Move.Game, ev.Move.Ply, ev.Move.Opp)
+		if bw, ok := txn.(blindWriter); ok {
+			// A move record is its own: no other record merges into it, so it need not be read first.
+			return bw.setBlind(key, encodeValue(ev.Move))
+		}
+		_, err := s.put(txn, key, ev.Move)
 		return err
 	case typeTakeBack:
 		return s.takeBack(txn, ev.TakeBack)
@@ -46,7 +50,7 @@ func (s *store) apply(txn *badger.Txn, ev *eventRec) error {
 	return fail(s.dir, ErrBadEvent, fmt.Errorf("event type %q", ev.Type))
 }
 
-func (s *store) applySighting(txn *badger.Txn, r *sightingRec) error {
+func (s *store) applySighting(txn kvTxn, r *sightingRec) error {
 	key, err := s.resolve(txn, r.Key)
 	if err != nil {
 		return err
@@ -62,8 +66,7 @@ func (s *store) applySighting(txn *badger.Txn, r *sightingRec) error {
 	if name := strings.TrimSpace(r.Name); name != "" {
 		seen.Names = []string{name}
 	}
-	// A rating is history when it changes; the same rating named at every game is kept once.
-	if r.Elo > 0 && latestElo(cur.Ratings, r.Source) != r.Elo {
+	if r.Elo > 0 && newRating(cur.Ratings, r.Elo, r.Source, r.At) {
 		seen.Ratings = []ratingRec{{Elo: r.Elo, Source: r.Source, At: r.At}}
 	}
 	mergeProfile(cur, seen)
@@ -71,17 +74,35 @@ func (s *store) applySighting(txn *badger.Txn, r *sightingRec) error {
 	return err
 }
 
-// latestElo returns the latest rating from source, 0 when none.
-func latestElo(ratings []ratingRec, source string) int {
-	for i := len(ratings) - 1; i >= 0; i-- {
-		if ratings[i].Source == source {
-			return ratings[i].Elo
+// newRating reports whether a sighting's rating is history to keep: a rating is kept when it changes, so the
+// same rating named at every game is kept once, dated by the earliest sighting of the run of equal ratings it
+// belongs to. A sighting that arrives after later ones (another host's, a replayed spool) falls into the run
+// before or after its time: one of the same rating before it absorbs it; one of the same rating right after it
+// starts earlier (ratings is changed in place); else it starts a run of its own. So sightings of one rating
+// give the same history in whatever order they are filed.
+func newRating(ratings []ratingRec, elo int, source string, at time.Time) bool {
+	prev, next := -1, -1
+	for i, r := range ratings {
+		if r.Source != source {
+			continue
+		}
+		if !r.At.After(at) {
+			prev = i
+		} else if next < 0 {
+			next = i
 		}
 	}
-	return 0
+	switch {
+	case prev >= 0 && ratings[prev].Elo == elo:
+		return false
+	case next >= 0 && ratings[next].Elo == elo:
+		ratings[next].At = at
+		return false
+	}
+	return true
 }
 
-func (s *store) applyStart(txn *badger.Txn, who *sightingRec, start *gameRec) error {
+func (s *store) applyStart(txn kvTxn, who *sightingRec, start *gameRec) error {
 	key, err := s.resolve(txn, start.Key)
 	if err != nil {
 		return err
@@ -99,7 +120,7 @@ func (s *store) applyStart(txn *badger.Txn, who *sightingRec, start *gameRec) er
 		cur = &gameRec{ID: start.ID}
 	}
 	if cur.Key != "" && cur.Key != key {
-		if err := txn.Delete(indexKey(cur.Key, cur.ID)); err != nil {
+		if err := txn.del(indexKey(cur.Key, cur.ID)); err != nil {
 			return err
 		}
 	}
@@ -108,10 +129,10 @@ func (s *store) applyStart(txn *badger.Txn, who *sightingRec, start *gameRec) er
 	if _, err := s.put(txn, gameKey(cur.ID), cur); err != nil {
 		return err
 	}
-	return txn.Set(indexKey(key, cur.ID), nil)
+	return txn.set(indexKey(key, cur.ID), nil)
 }
 
-func (s *store) applyEnd(txn *badger.Txn, end *gameRec) error {
+func (s *store) applyEnd(txn kvTxn, end *gameRec) error {
 	cur, err := s.getGame(txn, end.ID)
 	if err != nil {
 		return err
@@ -125,16 +146,18 @@ func (s *store) applyEnd(txn *badger.Txn, end *gameRec) error {
 	return err
 }
 
-func (s *store) takeBack(txn *badger.Txn, tb *takeBackRec) error {
+func (s *store) takeBack(txn kvTxn, tb *takeBackRec) error {
 	prefix := movePrefix(tb.Game)
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 	var doomed [][]byte
-	for it.Seek(fmt.Appendf(bytes.Clone(prefix), "%05d", tb.ToPly)); it.Valid(); it.Next() {
-		doomed = append(doomed, it.Item().KeyCopy(nil))
+	err := txn.scan(prefix, fmt.Appendf(bytes.Clone(prefix), "%05d", tb.ToPly), false, func(k, _ []byte) error {
+		doomed = append(doomed, k)
+		return nil
+	})
+	if err != nil {
+		return err
 	}
-	it.Close()
 	for _, k := range doomed {
-		if err := txn.Delete(k); err != nil {
+		if err := txn.del(k); err != nil {
 			return err
 		}
 	}
@@ -143,7 +166,7 @@ func (s *store) takeBack(txn *badger.Txn, tb *takeBackRec) error {
 
 // putModel stores a model state under the opponent it resolves to, creating a bare profile when the opponent
 // was never named.
-func (s *store) putModel(txn *badger.Txn, m *modelRec) (bool, error) {
+func (s *store) putModel(txn kvTxn, m *modelRec) (bool, error) {
 	key, err := s.resolve(txn, m.Key)
 	if err != nil {
 		return false, err
@@ -156,47 +179,6 @@ func (s *store) putModel(txn *badger.Txn, m *modelRec) (bool, error) {
 	return s.put(txn, modelKey(key, rec.Model, rec.At, rec.Game), &rec)
 }
 
-// batchTxn is a series of transactions that commits and starts anew when one grows too big for badger, for
-// work made of idempotent steps that need not be atomic as a whole.
-type batchTxn struct {
-	s   *store
-	txn *badger.Txn
-}
-
-// batch runs f over a batchTxn and commits what it leaves.
-func (s *store) batch(f func(b *batchTxn) error) error {
-	if err := s.checkSpace(); err != nil {
-		return err
-	}
-	b := &batchTxn{s: s, txn: s.db.NewTransaction(true)}
-	defer func() { b.txn.Discard() }()
-	if err := f(b); err != nil {
-		return err
-	}
-	return b.commit()
-}
-
-// do runs one step in the current transaction, or in a new one when the current is full.
-func (b *batchTxn) do(step func(txn *badger.Txn) error) error {
-	err := step(b.txn)
-	if errors.Is(err, badger.ErrTxnTooBig) {
-		if err := b.commit(); err != nil {
-			return err
-		}
-		b.txn.Discard()
-		b.txn = b.s.db.NewTransaction(true)
-		err = step(b.txn)
-	}
-	return err
-}
-
-func (b *batchTxn) commit() error {
-	if err := b.txn.Commit(); err != nil {
-		return errStorage(b.s.dir, "writing the store", err)
-	}
-	return nil
-}
-
 // commitEvents applies a group of events and commits them together (group commit), returning each event's
 // error. When one fails, the others are applied again one transaction each, so one bad event fails alone.
 func (s *store) commitEvents(evs []*eventRec) []error {
@@ -207,9 +189,9 @@ func (s *store) commitEvents(evs []*eventRec) []error {
 		}
 		return errs
 	}
-	err := s.batch(func(b *batchTxn) error {
+	err := s.batch(func(b batcher) error {
 		for _, ev := range evs {
-			if err := b.do(func(txn *badger.Txn) error { return s.apply(txn, ev) }); err != nil {
+			if err := b.do(func(txn kvTxn) error { return s.apply(txn, ev) }); err != nil {
 				return err
 			}
 		}
@@ -218,30 +200,13 @@ func (s *store) commitEvents(evs []*eventRec) []error {
 	switch {
 	case err == nil:
 		return errs
-	case errors.Is(err, ErrDiskFull) || len(evs) == 1:
+	case errors.Is(err, ErrDiskFull) || errors.Is(err, ErrUnavailable) || len(evs) == 1:
 		return fillAll(err)
 	}
 	for i, ev := range evs {
-		errs[i] = s.batch(func(b *batchTxn) error {
-			return b.do(func(txn *badger.Txn) error { return s.apply(txn, ev) })
+		errs[i] = s.batch(func(b batcher) error {
+			return b.do(func(txn kvTxn) error { return s.apply(txn, ev) })
 		})
 	}
 	return errs
-}
-
-// compact runs badger's value-log garbage collection until it finds nothing to rewrite, and returns how many
-// bytes the value log shrank by.
-func (s *store) compact() (int64, error) {
-	_, before := s.db.Size()
-	for {
-		err := s.db.RunValueLogGC(0.5)
-		if errors.Is(err, badger.ErrNoRewrite) || errors.Is(err, badger.ErrRejected) {
-			break
-		}
-		if err != nil {
-			return 0, errStorage(s.dir, "compacting the store", err)
-		}
-	}
-	_, after := s.db.Size()
-	return before - after, nil
 }

@@ -73,6 +73,7 @@ var errorCodes = map[string]error{
 	"closed":           ErrClosed,
 	"merge":            ErrMerge,
 	"disk_full":        ErrDiskFull,
+	"bad_location":     ErrBadLocation,
 }
 
 // newReply builds the reply to seq from a result and an error.

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,7 +25,7 @@ import (
 type MemoryConfig struct {
 	// Enabled turns the memory on.
 	Enabled bool
-	// Dir is the memory directory; "" is memory.DefaultDir().
+	// Dir is the memory's location: a directory ("" is memory.DefaultDir()) or a postgres:// URL.
 	Dir string
 	// Logger receives the memory's messages; nil discards them.
 	Logger *zap.Logger
@@ -48,6 +49,10 @@ type filer struct {
 	tried   bool   // whether opening was tried under cfg
 	notice  string // a failure to tell the front end once, in the next search's info
 	openErr error  // why the memory could not be opened
+	// alerts are the memory's own notices (a database unreachable, back), told in the next search's info; a
+	// channel, as the memory's writer sends them and must never wait for f.mu (Close holds it while the
+	// writer stops).
+	alerts chan string
 
 	pending []*memory.Pending // events not known to be committed yet
 
@@ -157,6 +162,14 @@ func (f *filer) takeNotice() string {
 	defer f.mu.Unlock()
 	n := f.notice
 	f.notice = ""
+	for more := true; more; {
+		select {
+		case a := <-f.alerts:
+			n = strings.TrimPrefix(n+"; "+a, "; ")
+		default:
+			more = false
+		}
+	}
 	return n
 }
 
@@ -174,7 +187,14 @@ func (f *filer) ensureOpenLocked() {
 		return
 	}
 	f.tried = true
-	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log})
+	f.alerts = make(chan string, 16)
+	alerts := f.alerts
+	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, Notify: func(msg string) {
+		select {
+		case alerts <- msg:
+		default: // the front end has not heard the last ones yet; the log has them all
+		}
+	}})
 	if err != nil {
 		f.openErr = err
 		f.log.Error("memory unavailable; playing without it", zap.Error(err))
@@ -362,3 +382,7 @@ func (f *filer) recordModel(key, model string, state json.RawMessage, gameID str
 	f.recordLocked(memory.Event{Model: &memory.ModelUpdate{OpponentKey: key, Model: model, State: state, GameID: gameID,
 		At: time.Now()}})
 }
+
+// shownLocation is the memory's location as the MemoryPath option shows it: a PostgreSQL URL without its
+// password.
+func shownLocation(dir string) string { return memory.RedactURL(dir) }

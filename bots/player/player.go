@@ -143,7 +143,8 @@ func (p *Engine) dropSearcher() {
 
 // Options returns the Player's UCI options: Hash, Threads, Search, OpponentModel, Preset, Depth,
 // Contempt, ModelRisk and MemoryRisk (see searchers.Config), the strength's Mode (strongest or even), UCI_LimitStrength with
-// UCI_Elo, MultiPV, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default).
+// UCI_Elo, MultiPV, and the memory's Memory (on or off) and MemoryPath (its directory, "" for the default, or a
+// postgres:// URL, shown without its password).
 //
 // Preset lists the presets of the game being played (the list is rebuilt when the game changes). A preset of
 // another game is kept, with an error saying that this game plays its default until the game changes to
@@ -207,7 +208,7 @@ func (p *Engine) Options() []play.Option {
 		play.SpinOption("MultiPV", max(cfg.MultiPV, 1), 1, maxMultiPV,
 			func(n int) { p.configure(func(c *searchers.Config) { c.MultiPV = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
-		play.StringOption("MemoryPath", mem.Dir, func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
+		play.StringOption("MemoryPath", shownLocation(mem.Dir), func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier", engineHelp, stdout, stderr)
 	gameName := cmd.Flags.String("game", "chess", "game to play until UCI_Variant says otherwise: chess, checkers, connect4, tictactoe")
-	memoryDir := cmd.Flags.String("memory", "", "the memory directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier)")
+	memoryDir := cmd.Flags.String("memory", "", "the memory: a directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier) or a postgres:// URL")
 	noMemory := cmd.Flags.Bool("no-memory", false, "keep no dossier on opponents (the Memory option can turn it on)")
 	logFile := cmd.Flags.String("log-file", "", "write the log to this file instead of stderr (the LogFile option changes it)")
 	logLevel := cmd.Flags.String("log-level", "warn", "log level: debug, info, warn or error")

@@ -31,7 +31,7 @@ named the player. --leave-out drops the player's own stored games first, so that
 func runMemoryIdentify(args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier memory identify", identifyUsage, stdout, stderr)
 	var opts identify.Options
-	cmd.Flags.StringVar(&opts.MemoryDir, "memory", "", "the memory directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier)")
+	cmd.Flags.StringVar(&opts.MemoryDir, "memory", "", "the memory: a directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier) or a postgres:// URL")
 	gameName := cmd.Flags.String("game", "chess", "game: "+strings.Join(catalog.Names(), ", "))
 	cmd.Flags.StringVar(&opts.Side, "side", "", "the player to identify, by its name in the White/Black tags (default: whoever is not dossier)")
 	afterList := cmd.Flags.String("after", "", "measure accuracy after these numbers of games, e.g. 1,3,10")

@@ -1,5 +1,6 @@
 // The memory subcommand: list, show, export, dump, import, forget, merge and compact the per-opponent memory,
-// alone or while an engine owns the store (the memory reaches it through the owner).
+// in a directory (alone or while an engine owns the store: the memory reaches it through the owner) or in a
+// PostgreSQL database.
 
 package main
 
@@ -19,12 +20,15 @@ import (
 	"dossier/play"
 )
 
-const memoryUsage = `usage: dossier memory COMMAND [--memory DIR] [--json] [arguments]
+const memoryUsage = `usage: dossier memory COMMAND [--memory DIR|URL] [--json] [arguments]
 
 The memory keeps a dossier on every opponent: the names it was seen under, its ratings, every game with
 each of its moves and what we predicted, the results, and what the learners made of it. It lives in
 $XDG_DATA_HOME/dossier (else ~/.local/share/dossier) unless --memory says otherwise, and these commands
-work while an engine is using it.
+work while an engine is using it. --memory postgres://USER@HOST:PORT/DB?sslmode=MODE[&schema=NAME] keeps it
+in a PostgreSQL database instead, shared by engines on many machines; the password comes from PGPASSWORD or
+~/.pgpass and is never printed. dossier memory dump | dossier memory import --memory URL moves a whole
+memory from one to the other (either way).
 
 Commands:
   ls                     every opponent: games, wins/draws/losses, last seen, rating, models
@@ -32,7 +36,8 @@ Commands:
                          accuracy, the models' history as a chart (--svg writes it as a picture)
   games NAME [--out F]   the opponent's games as PGN (PDN for checkers), our predictions as comments
   dump [--out F]         the whole store as JSON lines (the format is in memory/doc.go)
-  import FILE            merge a dump (importing twice changes nothing; a bad line refuses the whole file)
+  import [FILE|-]        merge a dump, standard input without FILE (importing twice changes nothing; a bad
+                         line refuses the whole input)
   forget NAME --yes      remove an opponent with all its games and models
   merge ALIAS NAME       file ALIAS's games and names under NAME (two names of one opponent)
   compact                reclaim the space of deleted and rewritten records now
@@ -73,7 +78,7 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 		return runMemoryIdentify(args[1:], stdout, stderr)
 	}
 	cmd := cli.New("dossier memory", memoryUsage, stdout, stderr)
-	dir := cmd.Flags.String("memory", "", "the memory directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier)")
+	dir := cmd.Flags.String("memory", "", "the memory: a directory (default $XDG_DATA_HOME/dossier, else ~/.local/share/dossier) or a postgres:// URL")
 	asJSON := cmd.Flags.Bool("json", false, "print JSON instead of text")
 	svg := cmd.Flags.String("svg", "", "show: also write the chart as an SVG picture to this file")
 	out := cmd.Flags.String("out", "", "games, dump: write to this file instead of standard output")
@@ -90,6 +95,9 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 		return cmd.UsageError("unknown command %q (ls, show, games, dump, import, forget, merge, compact)", name)
 	}
 	rest := cmd.Args()[1:]
+	if name == "import" && len(rest) == 0 {
+		rest = []string{"-"} // dossier memory dump | dossier memory import --memory URL
+	}
 	if len(rest) != sub.args {
 		return cmd.UsageError("%s wants %d argument(s), got %d: %q", name, sub.args, len(rest), rest)
 	}
@@ -221,11 +229,14 @@ func memoryDump(m *memory.Memory, c *memoryContext) error {
 
 // memoryImport merges a dump.
 func memoryImport(m *memory.Memory, c *memoryContext) error {
-	f, err := os.Open(c.args[0])
-	if err != nil {
-		return err
+	f := os.Stdin
+	if c.args[0] != "-" {
+		var err error
+		if f, err = os.Open(c.args[0]); err != nil {
+			return err
+		}
+		defer f.Close()
 	}
-	defer f.Close()
 	stats, err := m.Import(bufio.NewReader(f))
 	if err != nil {
 		return err
