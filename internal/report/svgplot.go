@@ -83,7 +83,12 @@ func (c *canvas) newPlot(xmin, xmax, ymin, ymax float64) plot {
 }
 
 func (p plot) px(x float64) float64 { return p.x + p.w*(x-p.xmin)/(p.xmax-p.xmin) }
-func (p plot) py(y float64) float64 { return p.y + p.h - p.h*(y-p.ymin)/(p.ymax-p.ymin) }
+
+// py maps y into the plot, a value out of the axis's range onto its edge.
+func (p plot) py(y float64) float64 {
+	y = math.Max(p.ymin, math.Min(p.ymax, y))
+	return p.y + p.h - p.h*(y-p.ymin)/(p.ymax-p.ymin)
+}
 
 // axes draws the frame, the grid at yTicks, the ticks of both axes and their labels.
 func (c *canvas) axes(p plot, xLabel, yLabel string, xTicks, yTicks []float64, yFormat func(float64) string) {
@@ -147,7 +152,7 @@ func (c *canvas) band(p plot, xs, lo, hi []float64, colour string) {
 
 // legendEntry is one line of a legend: a swatch of colour (a line, a dot, a box) and its text.
 type legendEntry struct {
-	text, colour, shape string // shape: "line", "dot", "box"
+	text, colour, shape string // shape: "line", "dot", "box", "band" (a pale box), "none"
 }
 
 // legend draws entries right of the plot that starts at top.
@@ -158,7 +163,10 @@ func (c *canvas) legend(top float64, entries []legendEntry) {
 		case "dot":
 			c.printf(`<circle cx="%d" cy="%.1f" r="4" fill="%s"/>`+"\n", legendLeft+9, y-4, e.colour)
 		case "box":
-			c.printf(`<rect x="%d" y="%.1f" width="18" height="10" fill="%s" fill-opacity="0.6"/>`+"\n", legendLeft, y-9, e.colour)
+			c.printf(`<rect x="%d" y="%.1f" width="18" height="10" fill="%s"/>`+"\n", legendLeft, y-9, e.colour)
+		case "band":
+			c.printf(`<rect x="%d" y="%.1f" width="18" height="10" fill="%s" fill-opacity="0.25"/>`+"\n", legendLeft, y-9, e.colour)
+		case "none":
 		default:
 			c.printf(`<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s" stroke-width="2.5"/>`+"\n", legendLeft, y-4, legendLeft+18, y-4, e.colour)
 		}

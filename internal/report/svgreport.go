@@ -109,8 +109,8 @@ func scorePanel(c *canvas, list []memory.GameSummary) {
 	c.legend(p.y, []legendEntry{
 		{"win (1 point)", resultColour(1), "dot"}, {"draw (0.5)", resultColour(0.5), "dot"},
 		{"loss (0)", resultColour(0), "dot"}, {"running mean score", palette[0], "line"},
-		{"95% band of the mean", palette[0], "box"},
-		{fmt.Sprintf("now %.2f after %d games", t.Mean[len(t.Mean)-1], len(t.X)), "#fff", "box"},
+		{"95% band of the mean", palette[0], "band"},
+		{fmt.Sprintf("now %.2f after %d finished", t.Mean[len(t.Mean)-1], len(t.X)), "", "none"},
 	})
 }
 
@@ -234,8 +234,9 @@ func resultsPanel(c *canvas, summaries []memory.GameSummary, stored []memory.Gam
 	for _, r := range append(append([]resultRow{}, byColour...), byOpening...) {
 		most = max(most, r.total())
 	}
-	const rowH, barLeft = 20, 262
-	barW := float64(plotLeft + plotWidth - barLeft)
+	// The bars end where the plots do, less the room of the counts written right of the longest.
+	const rowH, barLeft, countsWidth = 20, 262, 90
+	barW := float64(plotLeft + plotWidth - barLeft - countsWidth)
 	legendTop := float64(c.top)
 	top := float64(c.top) + 4
 	section := func(heading string, rows []resultRow) {

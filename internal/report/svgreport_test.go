@@ -44,7 +44,7 @@ func sampleShow(t *testing.T, n int) Show {
 			memory.ModelPoint{GameID: "", State: mustRaw(t, st)}, // a mid-game state: not drawn
 			memory.ModelPoint{GameID: id, State: mustRaw(t, st)})
 		y := learn.GameYardstick{Game: "chess", Scores: map[string]learn.Score{
-			learn.MinimaxModelName: {Moves: 20, Top1: 0.30}, learn.ModelTypeProbs: {Moves: 20, Top1: 0.3 + 0.04*float64(i)}}}
+			learn.MinimaxModelName: {Moves: 20, Top1: 0.30}, learn.ModelTypeProbs: {Moves: 20, Top1: 0.3 + 0.4*float64(i)/float64(n)}}}
 		if i >= 2 {
 			y.Scores[learn.ModelDepth] = learn.Score{Moves: 20, Top1: 0.5}
 		}
@@ -105,7 +105,7 @@ func TestChartSVGIsWellFormed(t *testing.T) {
 		{"twelve games", sampleShow(t, 12), []string{"dossier: Stockfish 16 (12 games)", titleScore, titleResults,
 			titleTypes, titleAccuracy, labelGame, labelScore, labelGames, labelBelief, labelTop1,
 			"by our colour", "as white", "as black", "e2e4 e7e5", "d2d4 d7d5", "from rnbqkbnr/pppp1ppp/8/4p3/", // a long label is cut
-			"strongest (now 0.96)", "f1 <&> (now 0.02)", "minimax (mean 30%)", "depth (mean 50%)", "100%",
+			"strongest (now 0.96)", "f1 <&> (now 0.02)", "minimax (mean 30%)", "typeprobs (mean 48%)", "depth (mean 50%)", "100%",
 			"running mean score", "95% band of the mean", "win", "draw", "loss"}, 1 + 3 + 3},
 	}
 	for _, tc := range tests {
@@ -201,7 +201,7 @@ func TestTypeBeliefsAndAccuracy(t *testing.T) {
 		{"accuracy by game", a.X, []float64{1, 2, 3}},
 		{"models in the yardsticks' order", a.Models, []string{"minimax", "typeprobs", "depth"}},
 		{"a model scored from game 3 only", fmt.Sprint(a.Top1[2]), "[NaN NaN 50]"},
-		{"typeprobs in percent", round3(a.Top1[1]), []float64{30, 34, 38}},
+		{"typeprobs in percent", round3(a.Top1[1]), []float64{30, 43.333, 56.667}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
