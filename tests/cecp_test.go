@@ -175,7 +175,12 @@ func TestCECPNameAfterNewFilesOnlyTheNamedOpponent(t *testing.T) {
 				t.Fatalf("dossier memory ls --json: %v\n%s", err, out)
 			}
 			if len(list) != 1 || list[0].Games != 1 || (list[0].Name != tc.want && list[0].Key != tc.want) {
-				t.Errorf("memory ls lists %+v, want only %q with 1 game", list, tc.want)
+				t.Fatalf("memory ls lists %+v, want only %q with 1 game", list, tc.want)
+			}
+			// The rating and the kind told before the name are the named opponent's.
+			prof := showMemory(t, dir, list[0].Key).Profile
+			if prof.Kind != "computer" || len(prof.Ratings) == 0 || prof.Ratings[len(prof.Ratings)-1].Elo != 1850 {
+				t.Errorf("profile %+v: want a computer rated 1850", prof)
 			}
 		})
 	}
