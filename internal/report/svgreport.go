@@ -243,7 +243,10 @@ func resultsPanel(c *canvas, summaries []memory.GameSummary, stored []memory.Gam
 		c.text(12, top+13, ` font-style="italic" fill="#444"`, heading)
 		top += rowH
 		for _, r := range rows {
+			// A label cut short keeps its whole text as the row's tooltip (a start position's FEN).
+			c.printf(`<g><title>%s</title>`, xmlEscape(r.Label))
 			c.text(barLeft-8, top+13, ` text-anchor="end"`, shorten(r.Label, 38))
+			c.printf("</g>\n")
 			x := float64(barLeft)
 			for _, part := range []struct {
 				n     int

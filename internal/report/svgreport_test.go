@@ -118,6 +118,9 @@ func TestChartSVGIsWellFormed(t *testing.T) {
 					t.Errorf("no text %q in the picture; its texts:\n%s", w, all)
 				}
 			}
+			if tc.rep.games != nil && !strings.Contains(svg, "<title>from rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR</title>") {
+				t.Errorf("the start position's row has no tooltip with its whole FEN board")
+			}
 			if count["polyline"] < tc.lines {
 				t.Errorf("%d polylines, want at least %d", count["polyline"], tc.lines)
 			}
