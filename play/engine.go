@@ -81,12 +81,14 @@ type GameEnd struct {
 }
 
 // DescribeTimeControl writes the limits of a game's first search as a time control ("300+2" for a clock of
-// 300 s with a 2 s increment, "movetime 1000", "depth 8", "nodes 10000", "infinite").
+// 300 s with a 2 s increment, "movetime 1000", "depth 8", "nodes 10000", "infinite"). The clock is read
+// as the base time by InitialClock's rule (cutechess's first go of a 2+0.05 game, wtime 2050 winc 50, is
+// "2+0.05").
 func DescribeTimeControl(lim engine.Limits, ours games.Side) string {
 	seconds := func(d time.Duration) string { return fmt.Sprintf("%g", d.Seconds()) }
 	switch {
 	case lim.Time[ours] > 0:
-		tc := seconds(lim.Time[ours]) + "+" + seconds(lim.Inc[ours])
+		tc := seconds(InitialClock(lim.Time[ours], lim.Inc[ours])) + "+" + seconds(lim.Inc[ours])
 		if lim.MovesToGo > 0 {
 			tc = fmt.Sprintf("%d/%s", lim.MovesToGo, tc)
 		}
@@ -99,4 +101,36 @@ func DescribeTimeControl(lim engine.Limits, ours games.Side) string {
 		return fmt.Sprintf("nodes %d", lim.Nodes)
 	}
 	return "infinite"
+}
+
+// InitialClock returns the base time of a clock that a game's first search reads as clock (with increment
+// inc). Some GUIs add the increment before the first move (cutechess: a 2+0.05 game starts with wtime 2050
+// winc 50, a 60+1 game with 61000), others send the base itself (2000). The rule: the clock less one
+// increment is the base when it is positive and rounder in milliseconds (more trailing zeros: 2000 against
+// 2050, 60000 against 61000), or as round and a whole number of seconds (3000 against 5000 for a 3+2
+// game: cutechess's convention decides); otherwise the clock is the base (2000 against 1950, 300000 against
+// 298000, a clock in the middle of a game such as 123456 against 123406).
+func InitialClock(clock, inc time.Duration) time.Duration {
+	if inc <= 0 || clock <= inc {
+		return clock
+	}
+	sent, less := roundness(clock), roundness(clock-inc)
+	if less > sent || (less == sent && less >= 3) {
+		return clock - inc
+	}
+	return clock
+}
+
+// roundness is the number of trailing zeros of d in whole milliseconds (0 for a d with a fraction of a
+// millisecond).
+func roundness(d time.Duration) int {
+	if d%time.Millisecond != 0 {
+		return 0
+	}
+	ms, n := d.Milliseconds(), 0
+	for ms != 0 && ms%10 == 0 {
+		ms /= 10
+		n++
+	}
+	return n
 }

@@ -39,6 +39,14 @@ func TestLifecycle(t *testing.T) {
 			"over * unknown after 2 moves",
 			"close",
 		}},
+		{"cutechess's first go of a 2+0.05 game holds one increment more than the base", []string{
+			"position startpos moves e2e4", "go wtime 2100 btime 2050 winc 50 binc 50", "quit",
+		}, []string{
+			"start chess chess as second from " + startFEN + " (2+0.05)",
+			"observe 0 e2e4 -1ns",
+			"over * unknown after 1 moves",
+			"close",
+		}},
 		{"an unfinished game is over with an unknown result at quit", []string{
 			"position startpos moves e2e4", "go movetime 10", "quit",
 		}, []string{

@@ -4,6 +4,7 @@
 package tests
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,6 +124,63 @@ func TestCECPWholeGames(t *testing.T) {
 			}
 			if shown.Prediction.Moves != (len(r.moves)+1)/2 {
 				t.Errorf("%d opponent moves stored, want %d", shown.Prediction.Moves, (len(r.moves)+1)/2)
+			}
+		})
+	}
+}
+
+// TestCECPNameAfterNewFilesOnlyTheNamedOpponent: a GUI that describes the opponent (computer, rating) before
+// it names it leaves no empty "(unknown)" profile, and a game against an opponent never named is still filed
+// under "(unknown)".
+func TestCECPNameAfterNewFilesOnlyTheNamedOpponent(t *testing.T) {
+	tests := []struct {
+		name     string
+		commands []string
+		want     string // the only opponent memory ls lists, with the one game
+	}{
+		{"name after new, computer and rating", []string{"new", "computer", "rating 2000 1850", "level 0 1 0",
+			"post", "name Late Namer"}, "Late Namer"},
+		{"name after the first move's clock", []string{"new", "rating 2000 1850", "computer", "level 0 1 0",
+			"time 6000", "otim 6000", "name Later Still"}, "Later Still"},
+		{"never named", []string{"new", "computer", "rating 2000 1850", "level 0 1 0"}, "(unknown)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "memory")
+			p := startDossier(t, "--memory", dir)
+			cecpHandshake(p)
+			p.send(tc.commands...)
+			cecpPing(p, "1")
+			r := newReplay(t, "chess")
+			first := r.pos.AppendMoves(nil)[0]
+			text := r.pos.FormatMove(first)
+			r.play(p, text)
+			p.send("time 6000", "otim 6000", "usermove "+text)
+			engineMove(p, r)
+			p.send("result 0-1 {White resigns}")
+			cecpPing(p, "2")
+			p.send("quit")
+			if code := p.wait(30 * time.Second); code != 0 {
+				t.Fatalf("dossier exited %d", code)
+			}
+			out, errText, code := runDossier(t, 30*time.Second, "", "memory", "ls", "--json", "--memory", dir)
+			if code != 0 {
+				t.Fatalf("dossier memory ls: exit %d, %s", code, errText)
+			}
+			var list []struct {
+				Key, Name string
+				Games     int
+			}
+			if err := json.Unmarshal([]byte(out), &list); err != nil {
+				t.Fatalf("dossier memory ls --json: %v\n%s", err, out)
+			}
+			if len(list) != 1 || list[0].Games != 1 || (list[0].Name != tc.want && list[0].Key != tc.want) {
+				t.Fatalf("memory ls lists %+v, want only %q with 1 game", list, tc.want)
+			}
+			// The rating and the kind told before the name are the named opponent's.
+			prof := showMemory(t, dir, list[0].Key).Profile
+			if prof.Kind != "computer" || len(prof.Ratings) == 0 || prof.Ratings[len(prof.Ratings)-1].Elo != 1850 {
+				t.Errorf("profile %+v: want a computer rated 1850", prof)
 			}
 		})
 	}

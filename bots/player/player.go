@@ -309,14 +309,18 @@ func (p *Engine) newGame(g games.Game) {
 }
 
 // SetOpponent records who the opponent is, in the memory too; it names the current game's opponent while
-// the game has not started.
+// the game has not started. An opponent without a name is not filed as a sighting (a CECP GUI sends
+// computer or rating before name, which would leave an empty "(unknown)" profile): a game against it files
+// it at its start.
 func (p *Engine) SetOpponent(o play.Opponent) {
 	p.mu.Lock()
 	p.opponent = o
 	if !p.current.Started {
 		p.current.Opponent = o
 	}
-	p.filer.sighting(o)
+	if o.Named() {
+		p.filer.sighting(o)
+	}
 	if playsEven(p.cfg) {
 		p.ledger.load(o.Key()) // read the memory now, off the clock
 	}

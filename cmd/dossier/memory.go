@@ -33,7 +33,9 @@ memory from one to the other (either way).
 Commands:
   ls                     every opponent: games, wins/draws/losses, last seen, rating, models
   show NAME [--svg FILE] one opponent: profile, results by game, side and time control, prediction
-                         accuracy, the models' history as a chart (--svg writes it as a picture)
+                         accuracy, the models' history (--svg writes a picture: score by game with a
+                         95% band, results per colour and opening, the opponent type the learner
+                         believes, each model's prediction accuracy by game)
   games NAME [--out F]   the opponent's games as PGN (PDN for checkers), our predictions as comments
   dump [--out F]         the whole store as JSON lines (the format is in memory/doc.go)
   import [FILE|-]        merge a dump, standard input without FILE (importing twice changes nothing; a bad

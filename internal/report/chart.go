@@ -1,5 +1,5 @@
-// The history of an opponent's models as charts: the series drawn from a profile, a terminal sparkline and an
-// SVG picture.
+// The history of an opponent's models as text charts: the series drawn from a profile and a terminal
+// sparkline (the SVG report is svgreport.go's).
 
 package report
 
@@ -169,46 +169,4 @@ func maxOf(v []float64) float64 {
 		m = max(m, x)
 	}
 	return m
-}
-
-// ChartSVG draws the series as one small chart each, stacked, with their ranges: an SVG picture.
-func ChartSVG(title string, series []ChartSeries) string {
-	const width, rowH, left, pad = 640, 90, 170, 10
-	colours := []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"}
-	height := pad*2 + 24 + rowH*max(len(series), 1)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", width, height)
-	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&b, `<text x="%d" y="%d" font-size="14">%s</text>`+"\n", pad, pad+14, xmlEscape("dossier: "+title))
-	if len(series) == 0 {
-		fmt.Fprintf(&b, `<text x="%d" y="%d">no finished games or models yet</text>`+"\n", pad, pad+50)
-	}
-	for i, s := range series {
-		top := pad + 24 + i*rowH
-		plotW, plotH := width-left-pad, rowH-24
-		lo, hi := minOf(s.Values), maxOf(s.Values)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">%s</text>`+"\n", pad, top+plotH/2, xmlEscape(s.Name))
-		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#666">%.3g..%.3g</text>`+"\n", pad, top+plotH/2+14, lo, hi)
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="none" stroke="#ccc"/>`+"\n", left, top, plotW, plotH)
-		var pts []string
-		for j, v := range s.Values {
-			x := float64(left)
-			if len(s.Values) > 1 {
-				x += float64(plotW) * float64(j) / float64(len(s.Values)-1)
-			}
-			y := float64(top + plotH/2)
-			if hi > lo {
-				y = float64(top+plotH) - float64(plotH)*(v-lo)/(hi-lo)
-			}
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x, y))
-		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" points="%s"/>`+"\n", colours[i%len(colours)], strings.Join(pts, " "))
-	}
-	b.WriteString("</svg>\n")
-	return b.String()
-}
-
-// xmlEscape escapes text for an SVG text element.
-func xmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
 }

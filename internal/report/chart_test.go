@@ -1,11 +1,8 @@
-// Tests of the charts: the terminal sparkline, the SVG chart, and the series drawn from a profile.
+// Tests of the text charts: the terminal sparkline and the series drawn from a profile.
 package report
 
 import (
 	"encoding/json"
-	"encoding/xml"
-	"io"
-	"strings"
 	"testing"
 
 	"dossier/memory"
@@ -29,29 +26,6 @@ func TestSparkline(t *testing.T) {
 	long := make([]float64, 100)
 	if got := []rune(sparkline(long)); len(got) != maxSparkWidth {
 		t.Errorf("a sparkline of 100 points has %d runes, want %d", len(got), maxSparkWidth)
-	}
-}
-
-func TestChartSVGIsWellFormed(t *testing.T) {
-	for _, series := range [][]ChartSeries{nil, {{Name: "our score <&>", Values: []float64{0, 0.5, 0.75}}, {Name: "typeprobs.p[0]", Values: []float64{0.2}}}} {
-		svg := ChartSVG(`dossier & "friends"`, series)
-		d := xml.NewDecoder(strings.NewReader(svg))
-		polylines := 0
-		for {
-			tok, err := d.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("not well-formed XML: %v\n%s", err, svg)
-			}
-			if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
-				polylines++
-			}
-		}
-		if polylines != len(series) {
-			t.Errorf("%d polylines for %d series", polylines, len(series))
-		}
 	}
 }
 

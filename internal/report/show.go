@@ -50,6 +50,8 @@ type Show struct {
 	Yardsticks []YardstickLine `json:"yardsticks"`
 	// Learned are the latest state of each learned model, in short.
 	Learned []LearnedLine `json:"learned"`
+	// games are the stored games, for the SVG report's openings.
+	games []memory.Game
 }
 
 // YardstickLine is one game's yardstick: each model's score, minimax's first.
@@ -92,11 +94,8 @@ const maxShownTypes = 3
 // NewShow builds the report on the opponent of prof from its stored games.
 func NewShow(prof *memory.Profile, gameList []memory.Game) Show {
 	return Show{Profile: prof, Results: resultsTable(prof.Games), Prediction: predictions(gameList),
-		Series: modelSeries(prof), Yardsticks: yardstickLines(prof), Learned: learnedLines(prof)}
+		Series: modelSeries(prof), Yardsticks: yardstickLines(prof), Learned: learnedLines(prof), games: gameList}
 }
-
-// SVG draws the report's history as an SVG picture (ChartSVG).
-func (rep Show) SVG() string { return ChartSVG(rep.Profile.Key, rep.Series) }
 
 // WriteText prints the report as text; svgFile, when not "", is where the chart was written.
 func (rep Show) WriteText(w io.Writer, svgFile string) {
