@@ -1,6 +1,7 @@
 // Experience: what deep analyses learned of positions, read by the alpha-beta search at its nodes as it
 // reads its transposition table, so that a line analysed as lost is left where the analysis found it bad, at
 // the value it deserves.
+
 package engine
 
 import "dossier/games"

@@ -1,5 +1,6 @@
 // The storage backend interface the store's records live in (ordered keys and values in transactions), which
 // the badger store and the PostgreSQL database both implement.
+
 package memory
 
 import "errors"

@@ -1,5 +1,6 @@
 // The badger backend: the store's keys and values in a badger database, in transactions that commit and start
 // anew when one grows too big, with the free-space check that keeps badger from writing into a full disk.
+
 package memory
 
 import (

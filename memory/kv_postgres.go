@@ -1,5 +1,6 @@
 // The PostgreSQL backend: the store's keys and values in one table of a schema of its own, write transactions
 // that lock each key they read, and the checks and errors of opening a database by URL.
+
 package memory
 
 import (

@@ -1,5 +1,6 @@
 // The PostgreSQL backend's write transactions: each key read is locked first, and statements are pipelined so
 // that a move's commit costs one round trip to the server (BEGIN, the upsert, COMMIT), a profile's two.
+
 package memory
 
 import (

@@ -1,6 +1,7 @@
 // A memory in a PostgreSQL database: opening it by URL, and its writer, which commits events while the server
 // answers, keeps them in a local spool file while it does not, and replays them (and spools a killed process
 // left) when it is back.
+
 package memory
 
 import (

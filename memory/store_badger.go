@@ -1,5 +1,6 @@
 // Opening the badger store of a memory directory: checking the directory, refusing a store that is not ours,
 // damaged or newer before writing anything, and repairing what a killed process leaves.
+
 package memory
 
 import (

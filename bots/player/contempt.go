@@ -1,5 +1,6 @@
 // Contempt from the dossier: what a draw costs against the opponent, set at each new game from our results
 // against it (learn.ContemptFromResults) unless the Contempt option was set, and told in an info string.
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // The drawing kit of show's SVG report: a canvas of stacked panels, plot areas with labelled axes and ticks,
 // lines, bands, dots, stacked bars and legends.
+
 package report
 
 import (

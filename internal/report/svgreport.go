@@ -1,5 +1,6 @@
 // Show's SVG report, the pictures a user reads: our score by game with a 95% band, results per colour and per
 // opening, the opponent type the type learner believes, and each model's prediction accuracy by game.
+
 package report
 
 import (

@@ -1,4 +1,5 @@
 // Contempt from the dossier: what a draw should cost against an opponent, from our results against it.
+
 package learn
 
 import (
