@@ -301,6 +301,26 @@ func (o *owner) read(seq uint64, reply func(wireReply), f func() (any, error)) {
 	}()
 }
 
+// gatherWrites adds to group the events already waiting on writes, up to maxGroup, and returns it with the
+// write operation it met (nil: none), which runs alone after the group.
+func gatherWrites(writes <-chan *writeItem, group []*writeItem) ([]*writeItem, *writeItem) {
+	for len(group) < maxGroup {
+		select {
+		case next, ok := <-writes:
+			if !ok {
+				return group, nil
+			}
+			if next.op != nil {
+				return group, next
+			}
+			group = append(group, next)
+		default:
+			return group, nil
+		}
+	}
+	return group, nil
+}
+
 // writeLoop is the one writer: it takes whatever events are waiting (up to maxGroup) and commits them in one
 // transaction, so many clients share each commit; write operations run alone between groups.
 func (o *owner) writeLoop() {
@@ -322,22 +342,7 @@ func (o *owner) writeLoop() {
 			continue
 		}
 		group = append(group[:0], it)
-	fill:
-		for len(group) < maxGroup {
-			select {
-			case next, ok := <-o.writes:
-				if !ok {
-					break fill
-				}
-				if next.op != nil {
-					held = next
-					break fill
-				}
-				group = append(group, next)
-			default:
-				break fill
-			}
-		}
+		group, held = gatherWrites(o.writes, group)
 		evs := make([]*eventRec, len(group))
 		for i, g := range group {
 			evs[i] = g.ev

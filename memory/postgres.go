@@ -167,22 +167,7 @@ func (o *owner) pgWriteLoop() {
 			continue
 		}
 		group := []*writeItem{it}
-	fill:
-		for len(group) < maxGroup {
-			select {
-			case next, ok := <-o.writes:
-				if !ok {
-					break fill
-				}
-				if next.op != nil {
-					held = next
-					break fill
-				}
-				group = append(group, next)
-			default:
-				break fill
-			}
-		}
+		group, held = gatherWrites(o.writes, group)
 		if sp.down.Load() {
 			sp.add(group)
 			continue

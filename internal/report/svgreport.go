@@ -149,18 +149,19 @@ func (r *resultRow) add(score float64) {
 	}
 }
 
-// colourRows counts the results by our side ("as white"), the game named too when there are several.
-func colourRows(list []memory.GameSummary) []resultRow {
+// tallyRows counts the results of the games by the label labelOf gives each, in the order the labels first
+// come, each label preceded by its game's name and sep when the games are of several games.
+func tallyRows[T any](list []T, summary func(T) memory.GameSummary, sep string, labelOf func(T) string) []resultRow {
 	several := false
 	for _, g := range list {
-		several = several || g.Game != list[0].Game
+		several = several || summary(g).Game != summary(list[0]).Game
 	}
 	var rows []resultRow
 	index := map[string]int{}
 	for _, g := range list {
-		label := "as " + sideName(g.Game, g.OurSide)
+		label := labelOf(g)
 		if several {
-			label = g.Game + " " + label
+			label = summary(g).Game + sep + label
 		}
 		i, ok := index[label]
 		if !ok {
@@ -168,8 +169,15 @@ func colourRows(list []memory.GameSummary) []resultRow {
 			index[label] = i
 			rows = append(rows, resultRow{Label: label})
 		}
-		rows[i].add(g.OurScore)
+		rows[i].add(summary(g).OurScore)
 	}
+	return rows
+}
+
+// colourRows counts the results by our side ("as white"), the game named too when there are several.
+func colourRows(list []memory.GameSummary) []resultRow {
+	rows := tallyRows(list, func(g memory.GameSummary) memory.GameSummary { return g }, " ",
+		func(g memory.GameSummary) string { return "as " + sideName(g.Game, g.OurSide) })
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Label < rows[j].Label })
 	return rows
 }
@@ -193,25 +201,7 @@ func openingOf(g memory.Game) string {
 // openingRows counts the results by opening, the most played first; the openings past maxOpeningRows share a
 // row.
 func openingRows(list []memory.Game) []resultRow {
-	several := false
-	for _, g := range list {
-		several = several || g.Game != list[0].Game
-	}
-	var rows []resultRow
-	index := map[string]int{}
-	for _, g := range list {
-		label := openingOf(g)
-		if several {
-			label = g.Game + ": " + label
-		}
-		i, ok := index[label]
-		if !ok {
-			i = len(rows)
-			index[label] = i
-			rows = append(rows, resultRow{Label: label})
-		}
-		rows[i].add(g.OurScore)
-	}
+	rows := tallyRows(list, func(g memory.Game) memory.GameSummary { return g.GameSummary }, ": ", openingOf)
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].total() > rows[j].total() })
 	if len(rows) > maxOpeningRows {
 		rest := resultRow{Label: fmt.Sprintf("%d other openings", len(rows)-maxOpeningRows+1)}
