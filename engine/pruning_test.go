@@ -1,6 +1,6 @@
 // The pruning of chess's search: SEE pruning in quiescence (on for the games whose positions value
 // exchanges; a losing capture left unsearched without changing what the search finds) and reverse futility
-// pruning (on for the games whose positions pass the move).
+// pruning (off by default; it prunes when asked).
 package engine
 
 import (
@@ -23,13 +23,10 @@ func TestSEEPruningIsOnWhereExchangesAreValued(t *testing.T) {
 	}
 }
 
-func TestReverseFutilityIsOnWhereTheMoveCanBePassed(t *testing.T) {
-	for _, tc := range []struct {
-		game games.Game
-		want bool
-	}{{chess.Game{}, true}, {checkers.Game{}, false}, {connect4.Game{}, false}} {
-		if got := DefaultAlphaBetaOptions(tc.game).ReverseFutilityMargin > 0; got != tc.want {
-			t.Errorf("%s: reverse futility %v, want %v", tc.game.Name(), got, tc.want)
+func TestReverseFutilityIsOffByDefault(t *testing.T) {
+	for _, g := range []games.Game{chess.Game{}, checkers.Game{}, connect4.Game{}} {
+		if m := DefaultAlphaBetaOptions(g).ReverseFutilityMargin; m != 0 {
+			t.Errorf("%s: reverse futility margin %v, want off", g.Name(), m)
 		}
 	}
 }
@@ -44,6 +41,7 @@ func TestReverseFutilityPrunesAWonPositionAndKeepsItsMove(t *testing.T) {
 		eval.Weights[i] *= 100
 	}
 	opts := DefaultAlphaBetaOptions(g)
+	opts.ReverseFutilityMargin = 80
 	pruned := searchDepth(NewAlphaBeta(g, eval, opts), mustChess(t, fen), 6)
 	opts.ReverseFutilityMargin = 0
 	full := searchDepth(NewAlphaBeta(g, eval, opts), mustChess(t, fen), 6)
