@@ -13,6 +13,10 @@ import (
 	"dossier/games"
 )
 
+// ModelName is the memory's model name under which a Player files each analysed game's Report (a state per
+// game; a record type of its own is to come with the experience table).
+const ModelName = "mistakes"
+
 // Options bound an analysis and say what counts as a mistake.
 type Options struct {
 	// Depth is the depth, in plies, each position is searched to.
@@ -36,6 +40,12 @@ type Move struct {
 	Value, BestValue float64
 	// Depth is the depth both were searched to.
 	Depth int
+}
+
+// String says the move as memory show does: "ply 4: h5f7? -815 at depth 8, better b1c3 +35".
+func (m Move) String() string {
+	return fmt.Sprintf("ply %d: %s? %+.0f at depth %d, better %s %+.0f", m.Ply, m.Played, m.Value, m.Depth, m.Best,
+		m.BestValue)
 }
 
 // Drop is how much the played move gave up against the best one.

@@ -275,6 +275,16 @@ func (f *filer) takeBack(keep int) {
 	f.recordLocked(memory.Event{TakeBack: &memory.TakeBack{GameID: f.gameID, ToPly: keep}})
 }
 
+// gameStart returns a copy of the current game's start position (nil: no game filed).
+func (f *filer) gameStart() games.Position {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gameID == "" || f.start == nil {
+		return nil
+	}
+	return f.start.Clone()
+}
+
 // gameOver files the game's end with its moves and our score, and returns the game's ID ("": not filed).
 func (f *filer) gameOver(end play.GameEnd) string {
 	f.mu.Lock()

@@ -74,6 +74,7 @@ type Engine struct {
 	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
 	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
+	analyst       analyst      // the analysis of the last lost game, with its own lock (see analyst.go)
 }
 
 var _ play.Engine = (*Engine)(nil)
@@ -330,8 +331,10 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	p.prepareParts()
 }
 
-// StartGame opens the game's record in the memory.
+// StartGame opens the game's record in the memory; the analysis of the last lost game, if still running,
+// is abandoned (it never runs during our search).
 func (p *Engine) StartGame(gs play.GameStart) {
+	p.analyst.stop()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
@@ -371,15 +374,18 @@ func (p *Engine) GameOver(end play.GameEnd) {
 	if end.Outcome.Result.Over() && p.current.Started {
 		score = end.Outcome.Result.PointsFor(p.current.OurSide)
 	}
+	start := p.filer.gameStart()
 	gameID := p.filer.gameOver(end)
 	if p.current.Started {
 		p.evenResult(score, gameID)
+		p.analyseIfLost(end, score, start, gameID)
 	}
 	p.current.Started = false
 }
 
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
 func (p *Engine) Close() error {
+	p.analyst.stop()
 	p.learning.save(p.learning.take()) // what the game in progress learned, as a mid-game state
 	return p.filer.close()
 }
