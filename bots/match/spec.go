@@ -4,6 +4,7 @@ package match
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -166,11 +167,11 @@ func ParseSpec(text string) (PlayerSpec, error) {
 	for _, tok := range tokens {
 		key, value, ok := strings.Cut(tok, "=")
 		if !ok || key == "" {
-			return PlayerSpec{}, fmt.Errorf("player spec: %q is not key=value", tok)
+			return PlayerSpec{}, fmt.Errorf("player spec: %q is not key=value", shownToken(tok))
 		}
 		if key == UCI || key == CECP {
 			if external {
-				return PlayerSpec{}, fmt.Errorf("player spec: %q: an engine is uci=PATH or cecp=PATH, not both", tok)
+				return PlayerSpec{}, fmt.Errorf("player spec: %q: an engine is uci=PATH or cecp=PATH, not both", shownToken(tok))
 			}
 			external = true
 		}
@@ -191,7 +192,7 @@ func ParseSpec(text string) (PlayerSpec, error) {
 		if !reserved {
 			if !external {
 				return PlayerSpec{}, fmt.Errorf("player spec: unknown key %q in %q (an in-process player takes name, %s, %s)",
-					p.key, p.token, strings.Join(inProcessKeys, ", "), strings.Join(limitKeys[1:], ", "))
+					p.key, shownToken(p.token), strings.Join(inProcessKeys, ", "), strings.Join(limitKeys[1:], ", "))
 			}
 			spec.Options = append(spec.Options, UCIOption{Name: p.key, Value: p.value})
 			continue
@@ -201,11 +202,18 @@ func ParseSpec(text string) (PlayerSpec, error) {
 		}
 		seen[key] = true
 		if err := spec.set(key, p.value, external); err != nil {
-			return PlayerSpec{}, fmt.Errorf("player spec: %q: %w", p.token, err)
+			return PlayerSpec{}, fmt.Errorf("player spec: %q: %w", shownToken(p.token), err)
 		}
 	}
 	return spec, nil
 }
+
+// urlPassword finds the password of a URL's user part (scheme://user:password@), which errors must not show.
+var urlPassword = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*):[^@/\s]*@`)
+
+// shownToken is a spec token as an error may show it: with any URL's password left out (a memory=
+// postgres://user:password@host/db), since secrets never appear in errors.
+func shownToken(tok string) string { return urlPassword.ReplaceAllString(tok, "$1@") }
 
 // set applies one reserved key: a text or a count by the tables below, the others each its own way.
 func (s *PlayerSpec) set(key, value string, external bool) error {

@@ -184,3 +184,23 @@ func TestClock(t *testing.T) {
 		}
 	})
 }
+
+func TestSpecErrorsHideURLPasswords(t *testing.T) {
+	for _, text := range []string{
+		"postgres://me:s3cret@db.example/dossier",
+		"preset=strongest bogus=postgres://me:s3cret@db.example/dossier",
+		"uci=/bin/true cecp=postgres://me:s3cret@db.example/x",
+	} {
+		_, err := ParseSpec(text)
+		if err == nil {
+			t.Errorf("%q: no error", text)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "me@db.example") {
+			t.Errorf("%q: error %q shows the password or hides the URL", text, err)
+		}
+	}
+	if got := shownToken("memory=postgresql://u:p%40ss@h:5432/d?sslmode=disable"); got != "memory=postgresql://u@h:5432/d?sslmode=disable" {
+		t.Errorf("shown %q", got)
+	}
+}
