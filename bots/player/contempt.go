@@ -1,5 +1,7 @@
 // Contempt from the dossier: what a draw costs against the opponent, set at each new game from our results
-// against it (learn.ContemptFromResults) unless the Contempt option was set, and told in an info string.
+// against it (learn.ContemptFromResults) when the MemoryContempt option asks for it and the Contempt option
+// was not set, and told in an info string. It is off by default: it changes play, and has not yet been
+// measured memory-on against memory-off.
 
 package player
 
@@ -14,6 +16,8 @@ import (
 
 // contemptPart is the contempt the dossier set for the current opponent; the Player's lock guards it.
 type contemptPart struct {
+	// fromMemory is the MemoryContempt option: the dossier sets the contempt (when not fixed).
+	fromMemory bool
 	// fixed says that the Contempt option was set (or configured): the dossier then sets nothing.
 	fixed bool
 	// set is the contempt from the dossier now in the configuration, notice its info string for the next
@@ -26,9 +30,10 @@ type contemptPart struct {
 // the contempt they say in the configuration (the searcher is rebuilt when it changes).
 func (p *Engine) prepareContempt(g games.Game) {
 	p.mu.Lock()
-	fixed, mem, key := p.contempt.fixed, p.filer.memory(), p.learnerKey()
+	off := p.contempt.fixed || !p.contempt.fromMemory
+	mem, key := p.filer.memory(), p.learnerKey()
 	p.mu.Unlock()
-	if fixed {
+	if off {
 		return
 	}
 	var c learn.Contempt
@@ -51,7 +56,7 @@ func (p *Engine) prepareContempt(g games.Game) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.contempt.fixed {
+	if p.contempt.fixed || !p.contempt.fromMemory {
 		return
 	}
 	p.contempt.set, p.contempt.notice = c, ""
@@ -72,6 +77,19 @@ func (p *Engine) setContempt(n int) {
 	p.configure(func(c *searchers.Config) { c.Contempt = float64(n) })
 }
 
+// setMemoryContempt is the MemoryContempt option; turned off, a contempt the dossier had set goes back to 0
+// (a fixed one stays).
+func (p *Engine) setMemoryContempt(on bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.contempt.fromMemory = on
+	if !on && !p.contempt.fixed && p.cfg.Contempt != 0 {
+		p.contempt.set, p.contempt.notice = learn.Contempt{}, ""
+		p.cfg.Contempt = 0
+		p.dropSearcher()
+	}
+}
+
 // reportContempt tells the front end, once a game, the contempt the dossier set.
 func (p *Engine) reportContempt(report func(engine.Info)) {
 	p.mu.Lock()
@@ -81,4 +99,11 @@ func (p *Engine) reportContempt(report func(engine.Info)) {
 	if n != "" && report != nil {
 		report(engine.Info{Text: n})
 	}
+}
+
+// memoryContempt returns the MemoryContempt option's value.
+func (p *Engine) memoryContempt() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.contempt.fromMemory
 }

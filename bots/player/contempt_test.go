@@ -51,6 +51,27 @@ func TestContemptFromTheDossier(t *testing.T) {
 		{"an opponent never met", "stranger", false, false},
 		{"the Contempt option set", "weaker", true, false},
 	}
+	t.Run("off by default", func(t *testing.T) {
+		p := New(g, searchers.Config{HashMB: 1, Depth: 2})
+		if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		p.SetOpponent(play.Opponent{Name: "weaker", Source: "match"})
+		p.NewGame(g)
+		if got := p.Config().Contempt; got != 0 {
+			t.Fatalf("contempt %v without MemoryContempt, want 0", got)
+		}
+		p.setMemoryContempt(true)
+		p.NewGame(g)
+		if p.Config().Contempt <= 0 {
+			t.Fatalf("no contempt with MemoryContempt on")
+		}
+		p.setMemoryContempt(false)
+		if got := p.Config().Contempt; got != 0 {
+			t.Fatalf("contempt %v after MemoryContempt was turned off, want 0", got)
+		}
+	})
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := New(g, searchers.Config{HashMB: 1, Depth: 2})
@@ -58,6 +79,7 @@ func TestContemptFromTheDossier(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer p.Close()
+			p.setMemoryContempt(true)
 			if tc.fixed {
 				p.setContempt(0)
 			}

@@ -199,6 +199,7 @@ func (p *Engine) Options() []play.Option {
 		play.SpinOption("Depth", cfg.Depth, 0, searchers.MaxDepth,
 			func(n int) { p.configure(func(c *searchers.Config) { c.Depth = n }) }),
 		play.SpinOption("Contempt", int(cfg.Contempt), -maxContempt, maxContempt, p.setContempt),
+		play.CheckOption("MemoryContempt", p.memoryContempt(), p.setMemoryContempt),
 		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, searchers.MaxModelRisk, p.SetModelRisk),
 		play.SpinOption("MemoryRisk", p.memoryRisk(), 0, searchers.MaxModelRisk, p.SetMemoryRisk),
 		play.ComboOption("Mode", mode, searchers.StrengthModes(),
