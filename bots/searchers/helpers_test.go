@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dossier/engine"
+	"dossier/engine/enginetest"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
@@ -21,11 +22,7 @@ func bookedGames() []games.Game {
 // mustPosition reads a position string or fails the test.
 func mustPosition(t testing.TB, g games.Game, s string) games.Position {
 	t.Helper()
-	p, err := g.ParsePosition(s)
-	if err != nil {
-		t.Fatalf("%s position %q: %v", g.Name(), s, err)
-	}
-	return p
+	return enginetest.MustPosition(t, g, s)
 }
 
 // mustSearcher builds a searcher or fails the test.
@@ -40,57 +37,21 @@ func mustSearcher(t testing.TB, g games.Game, cfg Config) engine.Searcher {
 
 // searchLimited runs one search of p under lim.
 func searchLimited(s engine.Searcher, p games.Position, lim engine.Limits) engine.Result {
-	return s.Search(p, engine.NewControl(lim, p.ToMove()), nil)
+	return enginetest.SearchLimited(s, p, lim)
 }
 
 // formatLine writes a line of moves from p in the game's notation.
-func formatLine(p games.Position, line []games.Move) []string {
-	q := p.Clone()
-	out := make([]string, len(line))
-	for i, m := range line {
-		out[i] = q.FormatMove(m)
-		q.Play(m)
-	}
-	return out
-}
+func formatLine(p games.Position, line []games.Move) []string { return enginetest.FormatLine(p, line) }
 
-// playGame plays a game from start between two searchers (first moves first) under lim per move, checking
-// every move's legality, and returns the outcome and the number of plies; it fails the test after maxPlies.
+// playGame plays a game between two searchers (see enginetest.PlayGame).
 func playGame(t *testing.T, start games.Position, first, second engine.Searcher, lim engine.Limits, maxPlies int) (games.Outcome, int) {
 	t.Helper()
-	p := start.Clone()
-	players := [2]engine.Searcher{first, second}
-	for ply := 0; ; ply++ {
-		if o := games.OutcomeOf(p); o.Result != games.Ongoing {
-			return o, ply
-		}
-		if ply >= maxPlies {
-			t.Fatalf("no result after %d plies: %s", maxPlies, p.FEN())
-		}
-		res := searchLimited(players[p.ToMove()], p.Clone(), lim)
-		if !games.IsLegal(p, res.Move) {
-			t.Fatalf("%s: illegal move %d returned", p.FEN(), res.Move)
-		}
-		p.Play(res.Move)
-	}
+	return enginetest.PlayGame(t, start, first, second, lim, maxPlies)
 }
 
-// randomPosition plays up to plies random moves from the start, stopping before the game ends.
+// randomPosition plays up to plies random moves from the start (see enginetest.RandomPosition).
 func randomPosition(g games.Game, rng *rand.Rand, plies int) games.Position {
-	p := g.Start()
-	var buf [games.MaxMoves]games.Move
-	for range plies {
-		moves := p.AppendMoves(buf[:0])
-		if len(moves) == 0 {
-			break
-		}
-		p.Play(moves[rng.IntN(len(moves))])
-		if games.OutcomeOf(p).Result != games.Ongoing {
-			p.Undo()
-			break
-		}
-	}
-	return p
+	return enginetest.RandomPosition(g, rng, plies)
 }
 
 // presetSearcherOf returns the alpha-beta part of a searcher New built.

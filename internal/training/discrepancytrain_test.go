@@ -11,6 +11,7 @@ import (
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/engine"
+	"dossier/engine/enginetest"
 	"dossier/games"
 	"dossier/games/connect4"
 	"dossier/memory/learn"
@@ -103,26 +104,11 @@ func mustSearcher(t testing.TB, g games.Game, cfg searchers.Config) engine.Searc
 
 // searchLimited runs one search of p under lim.
 func searchLimited(s engine.Searcher, p games.Position, lim engine.Limits) engine.Result {
-	return s.Search(p, engine.NewControl(lim, p.ToMove()), nil)
+	return enginetest.SearchLimited(s, p, lim)
 }
 
-// playGame plays a game from start between two searchers (first moves first) under lim per move, checking
-// every move's legality, and returns the outcome and the number of plies; it fails the test after maxPlies.
+// playGame plays a game between two searchers (see enginetest.PlayGame).
 func playGame(t *testing.T, start games.Position, first, second engine.Searcher, lim engine.Limits, maxPlies int) (games.Outcome, int) {
 	t.Helper()
-	p := start.Clone()
-	players := [2]engine.Searcher{first, second}
-	for ply := 0; ; ply++ {
-		if o := games.OutcomeOf(p); o.Result != games.Ongoing {
-			return o, ply
-		}
-		if ply >= maxPlies {
-			t.Fatalf("no result after %d plies: %s", maxPlies, p.FEN())
-		}
-		res := searchLimited(players[p.ToMove()], p.Clone(), lim)
-		if !games.IsLegal(p, res.Move) {
-			t.Fatalf("%s: illegal move %d returned", p.FEN(), res.Move)
-		}
-		p.Play(res.Move)
-	}
+	return enginetest.PlayGame(t, start, first, second, lim, maxPlies)
 }
