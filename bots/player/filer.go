@@ -96,11 +96,20 @@ func (p *Engine) memoryNotice() string { return p.filer.takeNotice() }
 
 // newFiler returns the filer of a memory configuration (a nil Logger discards the messages).
 func newFiler(cfg MemoryConfig) *filer {
-	f := &filer{cfg: cfg, log: cfg.Logger}
+	f := &filer{}
+	f.take(cfg)
+	return f
+}
+
+// take forgets the memory's state and takes the configuration cfg (a nil Logger discards the messages).
+// f.mu is held, or f is new.
+func (f *filer) take(cfg MemoryConfig) {
+	f.cfg, f.log = cfg, cfg.Logger
 	if f.log == nil {
 		f.log = zap.NewNop()
 	}
-	return f
+	f.tried, f.notice, f.openErr, f.pending = false, "", nil, nil
+	f.gameID, f.game, f.start, f.predicted = "", nil, nil, ""
 }
 
 // use closes the memory the filer opened and takes the configuration cfg; the memory opens when next needed.
@@ -108,12 +117,7 @@ func (f *filer) use(cfg MemoryConfig) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	err := f.closeLocked()
-	f.cfg, f.log = cfg, cfg.Logger
-	if f.log == nil {
-		f.log = zap.NewNop()
-	}
-	f.tried, f.notice, f.openErr, f.pending = false, "", nil, nil
-	f.gameID, f.game, f.start, f.predicted = "", nil, nil, ""
+	f.take(cfg)
 	return err
 }
 
