@@ -2,15 +2,18 @@
 # SPRT of one dossier build against another: 2+0.02, the UHO openings sample, memory off, 15 games at once (a
 # 16-core machine; never on a shared 2-core one). Usage: tests/sprt.sh NEW_BINARY BASE_BINARY [OUT_DIR]
 # Environment: TC (2+0.02), CONC (15), GAMES (3000, the most), LIMIT (seconds; an interrupt ends the match
-# with its verdict so far), SPRT (0,10).
+# with its verdict so far), SPRT (0,10), NODES (a node limit a move instead of the clock: the games then do not
+# depend on the machine's load, so a shared 2-core machine can run them, CONC=2, while other work goes on).
 set -u
 new=${1:?usage: tests/sprt.sh NEW BASE [OUT]}; base=${2:?usage: tests/sprt.sh NEW BASE [OUT]}
 out=${3:-sprt-out}; mkdir -p "$out"
 TC=${TC:-2+0.02}; CONC=${CONC:-15}; GAMES=${GAMES:-3000}; LIMIT=${LIMIT:-3600}; SPRT=${SPRT:-0,10}
 nn=$(basename "$new"); bn=$(basename "$base")
+limit=(--tc "$TC"); per=""
+if [ -n "${NODES:-}" ]; then limit=(); per=" nodes=$NODES"; fi
 timeout -s INT "$LIMIT" "$new" match \
-  --player1 "uci=$new name=$nn args=--no-memory" --player2 "uci=$base name=$bn args=--no-memory" \
-  --openings "$(dirname "$0")/../testdata/chess/uho_4060_v3_2000.epd.gz" --tc "$TC" --concurrency "$CONC" \
+  --player1 "uci=$new name=$nn args=--no-memory$per" --player2 "uci=$base name=$bn args=--no-memory$per" \
+  --openings "$(dirname "$0")/../testdata/chess/uho_4060_v3_2000.epd.gz" "${limit[@]}" --concurrency "$CONC" \
   --sprt "$SPRT" --games "$GAMES" --pgn "$out/sprt-$nn.pgn" > "$out/sprt-$nn.txt" 2> "$out/progress-$nn.txt"
 echo "rc $?" >> "$out/sprt-$nn.txt"
 cat "$out/sprt-$nn.txt"
