@@ -37,6 +37,7 @@ type thread struct {
 	tactical games.Tactical // nil when the position has no tactical moves
 	checker  games.Checker
 	nuller   games.NullMover
+	passRisk games.PassRisker // nil when passing is never risky
 	forced   games.ForcedTactics
 	exchange games.Exchanger // nil unless SEEPruning and the position values exchanges
 
@@ -75,8 +76,11 @@ type thread struct {
 	killers  [maxPly + 1][2]games.Move
 	history  [2][historySize]int32
 	nullPly  [maxPly + 1]bool // whether the move into ply was a null move
-	pv       [maxPly + 1][maxPly + 1]games.Move
-	pvLen    [maxPly + 1]int
+	// evals[ply] is the static evaluation of the node at ply (NaN in check or unknown): a node whose
+	// evaluation rose since its side's previous turn is "improving", and its late moves are pruned later.
+	evals [maxPly + 1]float64
+	pv    [maxPly + 1][maxPly + 1]games.Move
+	pvLen [maxPly + 1]int
 }
 
 func newThread(game games.Game, eval Evaluation, opts AlphaBetaOptions, tt *TT) *thread {
@@ -89,6 +93,7 @@ func (t *thread) bind(p games.Position) {
 	t.tactical, _ = p.(games.Tactical)
 	t.checker, _ = p.(games.Checker)
 	t.nuller, _ = p.(games.NullMover)
+	t.passRisk, _ = p.(games.PassRisker)
 	t.forced, _ = p.(games.ForcedTactics)
 	t.exchange = nil
 	if t.opts.SEEPruning {
@@ -225,11 +230,18 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		depth++
 	}
 
+	// The static evaluation, where a pruning below needs it (never in check).
+	if !inCheck && math.IsNaN(staticEval) && t.needsStaticEval(pvNode) {
+		staticEval = t.evaluate()
+	}
+	t.evals[ply] = staticEval
+	if inCheck {
+		t.evals[ply] = math.NaN()
+	}
+	improving := ply >= 2 && !inCheck && staticEval > t.evals[ply-2] // false when either is NaN
+
 	if t.opts.ReverseFutilityMargin > 0 && !pvNode && !inCheck && ply > 0 && depth <= reverseFutilityDepth &&
 		math.Abs(beta) < MateBound {
-		if math.IsNaN(staticEval) {
-			staticEval = t.evaluate()
-		}
 		if staticEval-t.opts.ReverseFutilityMargin*float64(depth) >= beta && staticEval < MateBound {
 			t.horizonEvents++
 			return staticEval
@@ -237,12 +249,15 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	}
 
 	if t.opts.NullMove && t.nuller != nil && !pvNode && !inCheck && depth >= 3 && ply > 0 && !t.nullPly[ply] &&
-		math.Abs(beta) < MateBound {
+		math.Abs(beta) < MateBound && !(t.opts.NullMoveMarginUnit > 0 && t.passRisk != nil && t.passRisk.PassMayBeBest()) {
 		if math.IsNaN(staticEval) {
 			staticEval = t.evaluate()
 		}
 		if staticEval >= beta {
 			r := 2 + depth/4
+			if u := t.opts.NullMoveMarginUnit; u > 0 {
+				r = 3 + depth/3 + min(int((staticEval-beta)/u), 3)
+			}
 			t.nuller.PlayNull()
 			t.nullPly[ply+1] = true
 			score := -t.search(depth-1-r, ply+1, -beta, -math.Nextafter(beta, math.Inf(-1)), false)
@@ -261,6 +276,10 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		}
 	}
 
+	if t.opts.InternalIterativeReduction && depth >= 4 && hashMove == games.NoMove && !inCheck {
+		depth--
+	}
+
 	moves := pos.AppendMoves(t.moves[ply][:0])
 	if len(moves) == 0 {
 		o := pos.NoMovesOutcome()
@@ -272,6 +291,18 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	keys := t.keys[ply][:len(moves)]
 	t.scoreMoves(moves, keys, hashMove, ply)
 
+	// Late quiet moves of a shallow non-PV node are pruned: by count (late-move pruning), and by the margin
+	// the static evaluation lacks to reach alpha (futility pruning).
+	selective := !pvNode && !inCheck && ply > 0
+	lateMoves := math.MaxInt
+	if selective && t.opts.LateMovePruning && depth <= lateMoveDepth {
+		lateMoves = lateMoveCount(depth, improving)
+	}
+	futile := selective && t.opts.FutilityMargin > 0 && depth <= futilityDepth && !math.IsNaN(staticEval) &&
+		staticEval+t.opts.FutilityMargin*float64(depth) <= alpha && math.Abs(alpha) < MateBound
+	futilityValue := staticEval + t.opts.FutilityMargin*float64(depth)
+	quietsSearched := 0
+
 	eventsBefore := t.horizonEvents
 	alphaOrig := alpha
 	best := math.Inf(-1)
@@ -280,7 +311,20 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		pickMove(moves, keys, i)
 		m := moves[i]
 		quiet := t.tactical == nil || !t.tactical.IsTactical(m)
+		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
 		pos.Play(m)
+		if prunable && (quietsSearched >= lateMoves || futile) && (t.checker == nil || !t.checker.InCheck()) {
+			// A move that gives check is searched: quiet checks are how most mates begin.
+			pos.Undo()
+			t.horizonEvents++
+			if futile {
+				best = max(best, futilityValue)
+			}
+			continue
+		}
+		if quiet {
+			quietsSearched++
+		}
 		newDepth := depth - 1
 		var score float64
 		if i == 0 {
@@ -354,6 +398,28 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 // reverseFutilityDepth is the deepest node reverse futility pruning returns from.
 const reverseFutilityDepth = 6
 
+// The deepest nodes whose late quiet moves are pruned by count and by futility.
+const (
+	lateMoveDepth = 3
+	futilityDepth = 3
+)
+
+// lateMoveCount is how many quiet moves a node of depth searches before late-move pruning: 3 + depth², half
+// that when the node is not improving.
+func lateMoveCount(depth int, improving bool) int {
+	n := 3 + depth*depth
+	if !improving {
+		n /= 2
+	}
+	return n
+}
+
+// needsStaticEval reports whether a pruning of this node uses the static evaluation.
+// Late-move pruning needs it at PV nodes too: their evaluation tells whether the nodes two plies below improve.
+func (t *thread) needsStaticEval(pvNode bool) bool {
+	return t.opts.LateMovePruning || (!pvNode && (t.opts.ReverseFutilityMargin > 0 || t.opts.FutilityMargin > 0))
+}
+
 // quiesce resolves the tactics of a depth-0 leaf: stand pat on the static evaluation (unless a tactical
 // move is compulsory or the side to move is in check), then try the tactical moves (all evasions in check).
 func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
@@ -380,6 +446,26 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 		return t.evaluate()
 	}
 
+	// The table: a stored result that settles this window ends the node, and a stored static evaluation
+	// saves computing it again.
+	useTable := t.opts.QuiescenceTable && t.tt != nil
+	var key uint64
+	standPat := math.NaN()
+	if useTable {
+		key = pos.Hash()
+		if e, ok := t.tt.Probe(key, ply); ok {
+			if e.Bound == BoundExact || (e.Bound == BoundLower && e.Score >= beta) ||
+				(e.Bound == BoundUpper && e.Score <= alpha) {
+				if e.Draft < SolvedDraft {
+					t.horizonEvents++
+				}
+				return e.Score
+			}
+			standPat = e.Eval
+		}
+	}
+	alphaOrig := alpha
+
 	inCheck := t.checker != nil && t.checker.InCheck()
 	best := math.Inf(-1)
 	var moves []games.Move
@@ -396,8 +482,14 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 		forced := t.forced != nil && t.forced.TacticsForced()
 		if !forced {
 			t.horizonEvents++
-			best = t.evaluate()
+			if math.IsNaN(standPat) {
+				standPat = t.evaluate()
+			}
+			best = standPat
 			if best >= beta {
+				if useTable {
+					t.tt.Store(key, ply, games.NoMove, best, standPat, 0, BoundLower)
+				}
 				return best
 			}
 			alpha = max(alpha, best)
@@ -423,6 +515,7 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 	prune := t.exchange != nil && !inCheck && best > math.Inf(-1)
 	keys := t.keys[ply][:len(moves)]
 	t.scoreMoves(moves, keys, games.NoMove, ply)
+	bestMove := games.NoMove
 	for i := range moves {
 		pickMove(moves, keys, i)
 		m := moves[i]
@@ -438,6 +531,7 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 		if score > best {
 			best = score
 			if score > alpha {
+				bestMove = m
 				t.updatePV(ply, m)
 				if score >= beta {
 					break
@@ -445,6 +539,16 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 				alpha = score
 			}
 		}
+	}
+	if useTable && best > math.Inf(-1) {
+		bound := BoundExact
+		switch {
+		case best <= alphaOrig:
+			bound = BoundUpper
+		case best >= beta:
+			bound = BoundLower
+		}
+		t.tt.Store(key, ply, bestMove, best, standPat, 0, bound)
 	}
 	return best
 }

@@ -41,6 +41,25 @@ type AlphaBetaOptions struct {
 	// off by default: at 80 cp it won an SPRT (+40 Elo at 2+0.02) but cost five WinAtChess positions and left
 	// the even mode unable to mate KQK at depth 8 (TestEvenMatesWonEndgames); see docs/strength.md.
 	ReverseFutilityMargin float64
+	// LateMovePruning stops searching quiet moves at non-PV nodes of depth at most lateMoveDepth out of check
+	// once lateMoveCount of them were searched: with good ordering the late quiet moves of a shallow node
+	// almost never raise alpha.
+	LateMovePruning bool
+	// FutilityMargin, when positive, skips at non-PV nodes of depth at most futilityDepth out of check the
+	// quiet moves that give no check while the static evaluation plus this margin a ply stays at or below
+	// alpha (the evaluation's units). 0 turns it off.
+	FutilityMargin float64
+	// NullMoveMarginUnit, when positive, makes the null move's reduction grow with the depth and with how far
+	// the static evaluation beats beta (one ply more per unit, three at most), and turns the null move off
+	// where passing may be the best move (games.PassRisker: chess positions with only king and pawns).
+	// 0 keeps the fixed reduction 2 + depth/4 everywhere.
+	NullMoveMarginUnit float64
+	// InternalIterativeReduction searches a node of depth at least 4 that the table gives no move for one
+	// ply shallower: without a move to try first its search is expensive and rarely decisive.
+	InternalIterativeReduction bool
+	// QuiescenceTable probes and fills the transposition table in quiescence (depth 0 entries), and takes
+	// the stored static evaluation instead of evaluating again.
+	QuiescenceTable bool
 	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
 	// material (games.Exchanger positions only).
 	SEEPruning bool

@@ -229,6 +229,14 @@ type NullMover interface {
 	UndoNull()
 }
 
+// PassRisker is implemented by NullMover positions where passing may be better than any move (zugzwang):
+// the null move's assumption, that some move is better than none, fails there.
+type PassRisker interface {
+	// PassMayBeBest reports whether the side to move is at risk of zugzwang (in chess: it has only its king
+	// and pawns).
+	PassMayBeBest() bool
+}
+
 // Perfter is implemented by positions with a fast perft on their concrete type (no interface calls).
 type Perfter interface {
 	// Perft counts the leaf nodes of the legal move tree to the given depth.

@@ -315,6 +315,7 @@ var _ interface {
 	games.Tactical
 	games.Checker
 	games.NullMover
+	games.PassRisker
 	games.Perfter
 } = (*Position)(nil)
 
@@ -342,6 +343,12 @@ func (p *Position) PlayNull() {
 
 // UndoNull takes back PlayNull.
 func (p *Position) UndoNull() { p.Undo() }
+
+// PassMayBeBest reports whether the side to move has only its king and pawns, where zugzwang is common.
+func (p *Position) PassMayBeBest() bool {
+	s := &p.st
+	return s.colors[s.side]&^(s.pieces[Pawn]|s.pieces[King]) == 0
+}
 
 // Hash returns the Zobrist hash: pieces, side to move, castling rights, and the en-passant file only when an
 // en-passant capture is legal.

@@ -1,0 +1,133 @@
+// The selective techniques of chess's search, each on its own: late-move and futility pruning, the null
+// move's adaptive reduction and zugzwang guard, internal iterative reduction, the table in quiescence. Each
+// prunes, and none loses a forced mate.
+package engine
+
+import (
+	"testing"
+
+	"dossier/games"
+	"dossier/games/checkers"
+	"dossier/games/chess"
+	"dossier/games/connect4"
+	"dossier/games/tictactoe"
+)
+
+// selectiveTechniques turns one technique on in a set of options, with the margins in centipawns.
+var selectiveTechniques = []struct {
+	name string
+	on   func(*AlphaBetaOptions)
+}{
+	{"late-move pruning", func(o *AlphaBetaOptions) { o.LateMovePruning = true }},
+	{"futility pruning", func(o *AlphaBetaOptions) { o.FutilityMargin = 100 }},
+	{"adaptive null move", func(o *AlphaBetaOptions) { o.NullMoveMarginUnit = 200 }},
+	{"internal iterative reduction", func(o *AlphaBetaOptions) { o.InternalIterativeReduction = true }},
+	{"quiescence table", func(o *AlphaBetaOptions) { o.QuiescenceTable = true }},
+}
+
+// chessMaterialCentipawns is chessMaterial in centipawns, the unit the margins are given in.
+func chessMaterialCentipawns() Evaluation {
+	e := chessMaterial()
+	for i := range e.Weights {
+		e.Weights[i] *= 100
+	}
+	return e
+}
+
+// withoutSelective returns the chess options with every technique of selectiveTechniques off.
+func withoutSelective() AlphaBetaOptions {
+	o := testOptions(chessGame())
+	o.LateMovePruning, o.FutilityMargin, o.NullMoveMarginUnit = false, 0, 0
+	o.InternalIterativeReduction, o.QuiescenceTable = false, false
+	return o
+}
+
+func TestSelectiveTechniquesPrune(t *testing.T) {
+	g := chessGame()
+	// Open middlegames with many quiet moves: every technique must leave nodes unsearched at depth 8.
+	fens := []string{
+		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+		"r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+	}
+	for _, tc := range selectiveTechniques {
+		t.Run(tc.name, func(t *testing.T) {
+			var with, without uint64
+			for _, fen := range fens {
+				off := withoutSelective()
+				on := off
+				tc.on(&on)
+				without += searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), off), mustChess(t, fen), 8).Nodes
+				with += searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), on), mustChess(t, fen), 8).Nodes
+			}
+			if with >= without {
+				t.Errorf("%d nodes with it, %d without: nothing pruned", with, without)
+			}
+		})
+	}
+}
+
+func TestSelectiveTechniquesKeepMatesInTwo(t *testing.T) {
+	g := chessGame()
+	for _, tc := range selectiveTechniques {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, mc := range readMates(t) {
+				if mc.moves != 2 {
+					continue
+				}
+				opts := withoutSelective()
+				tc.on(&opts)
+				p := mustChess(t, mc.fen)
+				res := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), opts), p, 5)
+				if n, ok := IsMate(res.Score); !ok || n != 2 {
+					t.Errorf("%s: score %v, want mate in 2", mc.id, res.Score)
+				}
+				if !matesInTwo(p, res.Move) {
+					t.Errorf("%s: %s does not force mate in two", mc.id, p.FormatMove(res.Move))
+				}
+			}
+		})
+	}
+}
+
+func TestAdaptiveNullMoveStaysOffWherePassingMayBeBest(t *testing.T) {
+	g := chessGame()
+	// Kings and pawns only: the guard turns the null move off, so the search is the one without null move,
+	// node for node. With a rook each, the null move prunes.
+	for _, tc := range []struct {
+		fen          string
+		sameAsNoNull bool
+	}{
+		{"8/5k2/3p4/1p1P4/1P3K2/8/8/8 w - - 0 1", true},
+		{"8/2p2k2/1p1p4/pP1P4/P4K2/8/6P1/8 b - - 0 1", true},
+		{"2r5/5k2/3p4/1p1P4/1P3K2/8/8/2R5 w - - 0 1", false},
+	} {
+		off := withoutSelective()
+		off.NullMove = false
+		guarded := withoutSelective()
+		guarded.NullMoveMarginUnit = 200
+		a := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), off), mustChess(t, tc.fen), 9)
+		b := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), guarded), mustChess(t, tc.fen), 9)
+		if same := a.Nodes == b.Nodes && a.Move == b.Move && a.Score == b.Score; same != tc.sameAsNoNull {
+			t.Errorf("%s: without null move %d nodes, %v; guarded %d nodes, %v: same %v, want %v",
+				tc.fen, a.Nodes, a.Score, b.Nodes, b.Score, same, tc.sameAsNoNull)
+		}
+	}
+}
+
+func TestSelectiveTechniquesStayOffOutsideChess(t *testing.T) {
+	for _, g := range nonChessGames() {
+		o := DefaultAlphaBetaOptions(g)
+		if o.LateMovePruning || o.FutilityMargin != 0 || o.NullMoveMarginUnit != 0 || o.InternalIterativeReduction ||
+			o.QuiescenceTable {
+			t.Errorf("%s: %+v, want no chess technique", g.Name(), o)
+		}
+	}
+}
+
+// chessGame is standard chess.
+func chessGame() games.Game { return chess.Game{} }
+
+// nonChessGames are the games the chess techniques must leave alone.
+func nonChessGames() []games.Game {
+	return []games.Game{checkers.Game{}, connect4.Game{}, tictactoe.Game{}}
+}
