@@ -92,6 +92,7 @@ func (s *AlphaBeta) NewGame() {
 	for _, t := range s.threads {
 		clear(t.history[:])
 		clear(t.killers[:])
+		clear(t.counters[:])
 	}
 }
 
@@ -320,6 +321,7 @@ func (t *thread) searchRoot(depth int, alpha, beta float64) float64 {
 	root := t.root[t.rootFrom:] // a MultiPV pass leaves out the moves earlier passes found
 	for i, m := range root {
 		pos.Play(m)
+		t.played[1] = m
 		var score float64
 		if i == 0 || !t.opts.PVS {
 			score = -t.search(depth-1, 1, -beta, -alpha, true)

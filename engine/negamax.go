@@ -75,7 +75,9 @@ type thread struct {
 	keys     [maxPly][games.MaxMoves]int32
 	killers  [maxPly + 1][2]games.Move
 	history  [2][historySize]int32
-	nullPly  [maxPly + 1]bool // whether the move into ply was a null move
+	nullPly  [maxPly + 1]bool           // whether the move into ply was a null move
+	played   [maxPly + 1]games.Move     // the move into ply (games.NoMove after a null move or at the root)
+	counters [2][historySize]games.Move // by side and the opponent's previous move: the quiet move that refuted it
 	// evals[ply] is the static evaluation of the node at ply (NaN in check or unknown): a node whose
 	// evaluation rose since its side's previous turn is "improving", and its late moves are pruned later.
 	evals [maxPly + 1]float64
@@ -260,6 +262,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 			}
 			t.nuller.PlayNull()
 			t.nullPly[ply+1] = true
+			t.played[ply+1] = games.NoMove
 			score := -t.search(depth-1-r, ply+1, -beta, -math.Nextafter(beta, math.Inf(-1)), false)
 			t.nullPly[ply+1] = false
 			t.nuller.UndoNull()
@@ -302,6 +305,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		staticEval+t.opts.FutilityMargin*float64(depth) <= alpha && math.Abs(alpha) < MateBound
 	futilityValue := staticEval + t.opts.FutilityMargin*float64(depth)
 	quietsSearched := 0
+	mover := pos.ToMove()
 
 	eventsBefore := t.horizonEvents
 	alphaOrig := alpha
@@ -313,6 +317,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		quiet := t.tactical == nil || !t.tactical.IsTactical(m)
 		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
 		pos.Play(m)
+		t.played[ply+1] = m
 		if prunable && (quietsSearched >= lateMoves || futile) && (t.checker == nil || !t.checker.InCheck()) {
 			// A move that gives check is searched: quiet checks are how most mates begin.
 			pos.Undo()
@@ -336,6 +341,12 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 				reduction = lmrTable[min(depth, 63)][min(i, 63)]
 				if pvNode {
 					reduction--
+				}
+				if t.opts.HistoryReductions {
+					if !improving {
+						reduction++
+					}
+					reduction -= int(2 * t.history[mover][historySlot(m)] / historyMax)
 				}
 				reduction = min(max(reduction, 0), newDepth-1)
 			}

@@ -60,6 +60,13 @@ type AlphaBetaOptions struct {
 	// QuiescenceTable probes and fills the transposition table in quiescence (depth 0 entries), and takes
 	// the stored static evaluation instead of evaluating again.
 	QuiescenceTable bool
+	// CounterMoves orders, after the killers, the quiet move that last refuted the opponent's previous move
+	// (the counter-move heuristic).
+	CounterMoves bool
+	// HistoryReductions adjusts late-move reductions by the move's history (up to two plies less for a move
+	// that often caused cutoffs, more for one that never did) and reduces one ply more at nodes that are
+	// not improving.
+	HistoryReductions bool
 	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
 	// material (games.Exchanger positions only).
 	SEEPruning bool

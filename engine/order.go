@@ -1,4 +1,4 @@
-// Move ordering: hash move, tactical moves by gain, killers and the history heuristic.
+// Move ordering: hash move, tactical moves by gain, killers, counter-moves and the history heuristic.
 
 package engine
 
@@ -32,6 +32,10 @@ func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Mov
 	if t.opts.Killers {
 		k0, k1 = t.killers[ply][0], t.killers[ply][1]
 	}
+	counter := games.NoMove
+	if t.opts.CounterMoves && ply > 0 && t.played[ply] != games.NoMove {
+		counter = t.counters[side][historySlot(t.played[ply])]
+	}
 	for i, m := range moves {
 		var key int32
 		switch {
@@ -43,6 +47,8 @@ func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Mov
 			key = orderKiller + 1
 		case m == k1:
 			key = orderKiller
+		case m == counter:
+			key = orderKiller - 1
 		case t.opts.History:
 			key = t.history[side][historySlot(m)]
 		}
@@ -71,6 +77,9 @@ func (t *thread) rewardQuiet(m games.Move, tried []games.Move, ply, depth int) {
 	if t.opts.Killers && t.killers[ply][0] != m {
 		t.killers[ply][1] = t.killers[ply][0]
 		t.killers[ply][0] = m
+	}
+	if t.opts.CounterMoves && ply > 0 && t.played[ply] != games.NoMove {
+		t.counters[t.pos.ToMove()][historySlot(t.played[ply])] = m
 	}
 	if !t.opts.History {
 		return
