@@ -186,6 +186,7 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 	lim, maxDepth := t.startIterations(rootMoves)
 	res := Result{Move: t.root[0]}
 	prev := 0.0
+	var tm timeManager
 	for depth := 1; depth+depthOffset <= maxDepth; depth++ {
 		if t.main && !t.ctl.NextIteration(depth) {
 			break
@@ -225,6 +226,9 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 				HashFull: t.tt.HashFull(),
 				PV:       res.PV,
 			})
+		}
+		if t.main && t.opts.TimeManagement && clockOnly(lim) {
+			t.ctl.ScaleSoft(tm.next(res.Move, score, d, 8*t.aspWindow))
 		}
 		if solved || provenMate(score, d) || (t.main && len(t.root) == 1 && d >= 4 && clockOnly(lim)) {
 			break // nothing left to learn, or nothing to choose while the clock runs

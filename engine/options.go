@@ -67,6 +67,10 @@ type AlphaBetaOptions struct {
 	// that often caused cutoffs, more for one that never did) and reduces one ply more at nodes that are
 	// not improving.
 	HistoryReductions bool
+	// TimeManagement scales the move's soft time limit after every iteration under a clock: up to 2.5 times
+	// while the best move keeps changing or the score falls, down to half when both have been stable for
+	// several iterations (see timeScale).
+	TimeManagement bool
 	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
 	// material (games.Exchanger positions only).
 	SEEPruning bool
