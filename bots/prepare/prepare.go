@@ -1,0 +1,177 @@
+// Package prepare readies the engine for its next game against a known opponent, as a human player studies
+// the openings an opponent repeats: the positions of the opponent's stored games that came up at least twice
+// with us to move (its repertoire), each searched deeply within a time budget, the results handed on as
+// experience for the search of the next game.
+package prepare
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"dossier/engine"
+	"dossier/games"
+	"dossier/memory"
+)
+
+// Position is one position of an opponent's repertoire where we are to move.
+type Position struct {
+	// FEN is the position in the game's notation.
+	FEN string
+	// Count is how many stored games reached it; Ply the earliest ply at which one did.
+	Count, Ply int
+}
+
+// Repertoire returns the positions that at least minCount of the opponent's stored games of g reached with
+// us to move, the most frequent first (then the earliest, then by FEN, so the order is fixed). A game's
+// later visits to a position count once; games of another game, or whose moves do not read, are skipped
+// from the first move that does not.
+func Repertoire(g games.Game, stored []memory.Game, minCount int) []Position {
+	type seen struct{ count, ply int }
+	byFEN := map[string]*seen{}
+	for _, sg := range stored {
+		if sg.Game != g.Name() {
+			continue
+		}
+		p, err := g.ParsePosition(sg.StartFEN)
+		if err != nil {
+			continue
+		}
+		ours := games.Side(sg.OurSide)
+		visited := map[string]bool{}
+		for ply := 0; ply <= len(sg.Moves); ply++ { // the position after the last move too
+			if p.ToMove() == ours && p.Status().Result == games.Ongoing {
+				fen := p.FEN()
+				if !visited[fen] {
+					visited[fen] = true
+					s := byFEN[fen]
+					if s == nil {
+						s = &seen{ply: ply}
+						byFEN[fen] = s
+					}
+					s.count++
+					s.ply = min(s.ply, ply)
+				}
+			}
+			if ply == len(sg.Moves) {
+				break
+			}
+			m, err := p.ParseMove(sg.Moves[ply])
+			if err != nil || !games.IsLegal(p, m) {
+				break
+			}
+			p.Play(m)
+		}
+	}
+	var out []Position
+	for fen, s := range byFEN {
+		if s.count >= max(minCount, 1) {
+			out = append(out, Position{FEN: fen, Count: s.count, Ply: s.ply})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		if a.Ply != b.Ply {
+			return a.Ply < b.Ply
+		}
+		return a.FEN < b.FEN
+	})
+	return out
+}
+
+// Finding is what the preparation found of one position: the best move and its value for the side to move
+// (us), exact, to the depth the search completed.
+type Finding struct {
+	Position
+	Move  string
+	Score float64
+	Depth int
+	Bound engine.Bound
+}
+
+// Options bound a preparation.
+type Options struct {
+	// Budget is the time for all positions together; each gets a share by its count.
+	Budget time.Duration
+	// MinShare is the least time one position gets: positions beyond what the budget gives that much are
+	// left out (the least frequent).
+	MinShare time.Duration
+}
+
+// Progress is reported after each position.
+type Progress struct {
+	Done, Total int
+	Finding     Finding
+	Elapsed     time.Duration
+}
+
+// ErrNoBudget is returned when the options give no time.
+var ErrNoBudget = errors.New("prepare: the budget must be positive")
+
+// Run searches the positions, most frequent first, each for its share of the budget with search (a fresh
+// search per position is not needed: the table carries over between related positions), hands every
+// finding to found, and reports progress (nil: none). It stops when ctx ends, with the findings so far;
+// it returns them and ctx's error in that case, or found's first error.
+func Run(ctx context.Context, g games.Game, search engine.Searcher, positions []Position, opts Options,
+	progress func(Progress), found func(Finding) error) ([]Finding, error) {
+	if opts.Budget <= 0 {
+		return nil, ErrNoBudget
+	}
+	minShare := max(opts.MinShare, 100*time.Millisecond)
+	positions = affordable(positions, opts.Budget, minShare)
+	total := 0
+	for _, p := range positions {
+		total += p.Count
+	}
+	start := time.Now()
+	var out []Finding
+	for i, rp := range positions {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		pos, err := g.ParsePosition(rp.FEN)
+		if err != nil {
+			continue
+		}
+		share := max(time.Duration(float64(opts.Budget)*float64(rp.Count)/float64(total)), minShare)
+		share = min(share, opts.Budget-time.Since(start)) // the budget bounds the whole run
+		if share < minShare/2 {
+			break
+		}
+		ctl := engine.NewControl(engine.Limits{MoveTime: share}, pos.ToMove())
+		stop := context.AfterFunc(ctx, ctl.Stop)
+		res := search.Search(pos, ctl, nil)
+		stop()
+		if ctx.Err() != nil {
+			return out, ctx.Err() // an interrupted search is not a finding
+		}
+		if res.Move == games.NoMove || res.Depth == 0 {
+			continue
+		}
+		f := Finding{Position: rp, Move: pos.FormatMove(res.Move), Score: res.Score, Depth: res.Depth,
+			Bound: engine.BoundExact}
+		if found != nil {
+			if err := found(f); err != nil {
+				return out, err
+			}
+		}
+		out = append(out, f)
+		if progress != nil {
+			progress(Progress{Done: i + 1, Total: len(positions), Finding: f, Elapsed: time.Since(start)})
+		}
+	}
+	return out, nil
+}
+
+// affordable keeps the most frequent positions that the budget can give minShare each.
+func affordable(positions []Position, budget, minShare time.Duration) []Position {
+	n := int(budget / minShare)
+	if n < len(positions) {
+		return positions[:n]
+	}
+	return positions
+}
