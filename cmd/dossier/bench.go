@@ -14,7 +14,7 @@ import (
 )
 
 const benchHelp = `usage: dossier bench [--game G] [--repeat N] [--search-time D] [--reference ENGINE] [--json]
-       dossier bench --suite FILE [--suite-time D] [--json]
+       dossier bench --suite FILE [--suite-time D | --suite-nodes N] [--json]
        dossier bench --signature [--game G] [--json]
 
 Times perft for every game (or --game's) on one thread, the fastest of --repeat runs, and the default chess
@@ -24,7 +24,8 @@ figures to compare; the default reference is used when it is installed, one give
 work. CPU seconds are printed beside wall time.
 
 --suite solves an EPD suite instead (bm operations, e.g. WinAtChess) with the default chess player at
---suite-time a position, showing progress on stderr, and prints how many it solved and the misses.
+--suite-time a position (or --suite-nodes, which does not depend on the machine's load), showing progress on
+stderr, and prints how many it solved and the misses.
 
 --signature runs fixed-depth searches (alpha-beta and the model searches, one thread, a fresh table) over a
 fixed set of positions of every game (or --game's) and prints their nodes and the total, the signature: it
@@ -41,6 +42,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the figures as one JSON value")
 	suite := fs.String("suite", "", "an EPD suite (bm operations) to solve with the default chess player instead of the speed figures")
 	suiteTime := fs.Duration("suite-time", time.Second, "search time per suite position")
+	suiteNodes := fs.Uint64("suite-nodes", 0, "node count per suite position instead of --suite-time (0: the time)")
 	signature := fs.Bool("signature", false, "print the node-count signature of fixed-depth searches instead of the speed figures")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
@@ -53,7 +55,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		speed.Game = g.Name()
 	}
 	if *signature {
-		if code, stop := cmd.Refuse("with --signature", "repeat", "search-time", "reference", "suite", "suite-time"); stop {
+		if code, stop := cmd.Refuse("with --signature", "repeat", "search-time", "reference", "suite", "suite-time", "suite-nodes"); stop {
 			return code
 		}
 		rep, err := bench.Signature(speed.Game)
@@ -63,10 +65,15 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		if code, stop := cmd.Refuse("with --suite", "repeat", "search-time", "reference"); stop {
 			return code
 		}
-		rep, err := bench.SolveSuite(*suite, speed.Game, *suiteTime, stderr)
+		if *suiteNodes > 0 {
+			if code, stop := cmd.Refuse("with --suite-nodes", "suite-time"); stop {
+				return code
+			}
+		}
+		rep, err := bench.SolveSuite(*suite, speed.Game, bench.SuiteLimit{Time: *suiteTime, Nodes: *suiteNodes}, stderr)
 		return printReport(cmd, stdout, *asJSON, rep, err)
 	}
-	if code, stop := cmd.Refuse("without --suite", "suite-time"); stop {
+	if code, stop := cmd.Refuse("without --suite", "suite-time", "suite-nodes"); stop {
 		return code
 	}
 	if err := speed.Check(); err != nil {

@@ -90,6 +90,8 @@ func TestCommandLines(t *testing.T) {
 		{"bench suite of checkers", []string{"bench", "--suite", suite, "--game", "checkers"}, 2, "", "--suite is a chess EPD suite"},
 		{"bench missing suite", []string{"bench", "--suite", "/nonexistent.epd"}, 2, "", "--suite"},
 		{"bench zero suite time", []string{"bench", "--suite", suite, "--suite-time", "0s"}, 2, "", "--suite-time must be positive"},
+		{"bench suite nodes and time", []string{"bench", "--suite", suite, "--suite-nodes", "1000", "--suite-time", "1s"}, 2, "", "--suite-time has no effect with --suite-nodes"},
+		{"bench suite nodes without suite", []string{"bench", "--suite-nodes", "1000"}, 2, "", "--suite-nodes has no effect without --suite"},
 		{"bench signature with repeat", []string{"bench", "--signature", "--repeat", "2"}, 2, "", "--repeat has no effect with --signature"},
 		{"bench extra argument", []string{"bench", "--game", "tictactoe", "extra"}, 2, "", `unexpected argument "extra"`},
 
@@ -98,6 +100,7 @@ func TestCommandLines(t *testing.T) {
 		{"perft divide on two threads", []string{"perft", "--depth", "2", "--divide", "--threads", "2"}, 0, "nodes 400\n", ""},
 		{"engine start-up line", []string{"--game", "tictactoe"}, 0, " by the dossier authors\n", ""},
 		{"bench suite progress", []string{"bench", "--suite", suite, "--suite-time", "300ms"}, 0, "1 of 1 solved at 300ms", "position 1/1 mate1: solved (played Ra8#); 1 of 1 solved"},
+		{"bench suite by nodes", []string{"bench", "--suite", suite, "--suite-nodes", "20000"}, 0, "1 of 1 solved at 20000 nodes per position", "1 of 1 solved"},
 		{"bench one game", []string{"bench", "--game", "tictactoe", "--repeat", "1"}, 0, "tictactoe start perft(9)", ""},
 		{"match sprt decides", []string{"match", "--game", "tictactoe", "--player1", "depth=9", "--player2", "depth=9", "--sprt", "0,200",
 			"--random-plies", "2"}, 0, "LLR -3.", "H0 accepted"},

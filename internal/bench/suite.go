@@ -106,7 +106,7 @@ func loadSuite(path string) ([]suiteEntry, error) {
 
 // runSuite searches every position for perPosition with the default chess player and reports how many it
 // solves (plays one of the best moves) and the misses, one progress step a position.
-func runSuite(path string, entries []suiteEntry, perPosition time.Duration, progress *match.Progress) (SuiteReport, error) {
+func runSuite(path string, entries []suiteEntry, perPosition SuiteLimit, progress *match.Progress) (SuiteReport, error) {
 	rep := SuiteReport{Suite: path, Total: len(entries), PerPosition: perPosition.String(), Missed: []SuiteMiss{}}
 	s, err := searchers.New(chess.Game{}, searchers.Config{HashMB: 64})
 	if err != nil {
@@ -114,7 +114,7 @@ func runSuite(path string, entries []suiteEntry, perPosition time.Duration, prog
 	}
 	for i, e := range entries {
 		s.NewGame()
-		res := s.Search(e.pos, engine.NewControl(engine.Limits{MoveTime: perPosition}, e.pos.ToMove()), nil)
+		res := s.Search(e.pos, engine.NewControl(perPosition.limits(), e.pos.ToMove()), nil)
 		played, outcome := e.pos.SAN(res.Move), "solved"
 		if slices.Contains(e.best, res.Move) {
 			rep.Solved++
@@ -141,13 +141,35 @@ func (rep SuiteReport) WriteText(w io.Writer) {
 	}
 }
 
+// SuiteLimit is what each suite position gets: a search time, or a node count when Nodes is not zero (a
+// result that does not depend on the machine or its load).
+type SuiteLimit struct {
+	Time  time.Duration
+	Nodes uint64
+}
+
+// String says the limit as the report does: "1s" or "500000 nodes".
+func (l SuiteLimit) String() string {
+	if l.Nodes > 0 {
+		return fmt.Sprintf("%d nodes", l.Nodes)
+	}
+	return l.Time.String()
+}
+
+func (l SuiteLimit) limits() engine.Limits {
+	if l.Nodes > 0 {
+		return engine.Limits{Nodes: l.Nodes}
+	}
+	return engine.Limits{MoveTime: l.Time}
+}
+
 // SolveSuite checks the suite's options, reads the EPD suite at path and solves it (game is --game's, "" when
 // not given) with its progress on stderr.
-func SolveSuite(path, game string, perPosition time.Duration, stderr io.Writer) (SuiteReport, error) {
+func SolveSuite(path, game string, perPosition SuiteLimit, stderr io.Writer) (SuiteReport, error) {
 	if game != "" && game != chessName {
 		return SuiteReport{}, cli.Usagef("--suite is a chess EPD suite, not %s", game)
 	}
-	if perPosition <= 0 {
+	if perPosition.Nodes == 0 && perPosition.Time <= 0 {
 		return SuiteReport{}, cli.Usagef("--suite-time must be positive")
 	}
 	entries, err := loadSuite(path)
