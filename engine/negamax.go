@@ -298,7 +298,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	// the static evaluation lacks to reach alpha (futility pruning).
 	selective := !pvNode && !inCheck && ply > 0
 	lateMoves := math.MaxInt
-	if selective && t.opts.LateMovePruning && depth <= lateMoveDepth {
+	if selective && t.opts.LateMovePruning && depth <= lateMoveDepth && math.Abs(staticEval) < t.opts.LateMoveBalance {
 		lateMoves = lateMoveCount(depth, improving)
 	}
 	futile := selective && t.opts.FutilityMargin > 0 && depth <= futilityDepth && !math.IsNaN(staticEval) &&

@@ -41,10 +41,13 @@ type AlphaBetaOptions struct {
 	// off by default: at 80 cp it won an SPRT (+40 Elo at 2+0.02) but cost five WinAtChess positions and left
 	// the even mode unable to mate KQK at depth 8 (TestEvenMatesWonEndgames); see docs/strength.md.
 	ReverseFutilityMargin float64
-	// LateMovePruning stops searching quiet moves at non-PV nodes of depth at most lateMoveDepth out of check
-	// once lateMoveCount of them were searched: with good ordering the late quiet moves of a shallow node
-	// almost never raise alpha.
+	// LateMovePruning stops searching quiet moves that give no check at non-PV nodes of depth at most
+	// lateMoveDepth out of check once lateMoveCount of them were searched: with good ordering the late quiet
+	// moves of a shallow node almost never raise alpha. It applies only where the static evaluation is within
+	// LateMoveBalance of 0 (the evaluation's units): in a lopsided position the winning side needs its precise
+	// quiet moves (with it everywhere, KQK was drawn at depth 8 by the 50-move rule).
 	LateMovePruning bool
+	LateMoveBalance float64
 	// FutilityMargin, when positive, skips at non-PV nodes of depth at most futilityDepth out of check the
 	// quiet moves that give no check while the static evaluation plus this margin a ply stays at or below
 	// alpha (the evaluation's units). 0 turns it off.
@@ -102,6 +105,9 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		o.NullMove = true
 		o.LMR = true
 		o.CheckExtension = true
+		o.LateMovePruning = true
+		o.LateMoveBalance = 400
+		o.FutilityMargin = 100
 	}
 	if _, exchanges := start.(games.Exchanger); exchanges {
 		o.SEEPruning = true

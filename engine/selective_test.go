@@ -18,7 +18,7 @@ var selectiveTechniques = []struct {
 	name string
 	on   func(*AlphaBetaOptions)
 }{
-	{"late-move pruning", func(o *AlphaBetaOptions) { o.LateMovePruning = true }},
+	{"late-move pruning", func(o *AlphaBetaOptions) { o.LateMovePruning, o.LateMoveBalance = true, 400 }},
 	{"futility pruning", func(o *AlphaBetaOptions) { o.FutilityMargin = 100 }},
 	{"adaptive null move", func(o *AlphaBetaOptions) { o.NullMoveMarginUnit = 200 }},
 	{"internal iterative reduction", func(o *AlphaBetaOptions) { o.InternalIterativeReduction = true }},
@@ -133,4 +133,13 @@ func chessGame() games.Game { return chess.Game{} }
 // nonChessGames are the games the chess techniques must leave alone.
 func nonChessGames() []games.Game {
 	return []games.Game{checkers.Game{}, connect4.Game{}, tictactoe.Game{}}
+}
+
+func TestChessPrunesLateQuietMovesByDefault(t *testing.T) {
+	for _, g := range []games.Game{chess.Game{}, chess.Game{Chess960: true}} {
+		if o := DefaultAlphaBetaOptions(g); !o.LateMovePruning || o.LateMoveBalance != 400 || o.FutilityMargin != 100 {
+			t.Errorf("%s: late-move pruning %v within %v, futility margin %v; want on within 400, and 100", g.Name(),
+				o.LateMovePruning, o.LateMoveBalance, o.FutilityMargin)
+		}
+	}
 }
