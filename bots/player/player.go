@@ -291,6 +291,7 @@ func (p *Engine) prepareParts() {
 	p.loadRecall()
 	p.prepareLearning()
 	p.prepareIdentifier()
+	p.prepareLedger()
 }
 
 // newGame is NewGame but for the game memory, under the lock.
@@ -322,9 +323,6 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	}
 	if o.Named() {
 		p.filer.sighting(o)
-	}
-	if playsEven(p.cfg) {
-		p.ledger.load(o.Key()) // read the memory now, off the clock
 	}
 	g := p.game
 	p.mu.Unlock()
@@ -387,7 +385,9 @@ func (p *Engine) GameOver(end play.GameEnd) {
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
 func (p *Engine) Close() error {
 	p.analyst.stop()
-	p.learning.save(p.learning.take()) // what the game in progress learned, as a mid-game state
+	p.learning.save(p.learning.take()) // the game in progress files no state (it did not end)
+	p.learning.waitFolds()
+	p.ledger.folds.Wait()
 	return p.filer.close()
 }
 
