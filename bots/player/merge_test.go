@@ -52,9 +52,9 @@ func recordFinishedGame(t *testing.T, mem *memory.Memory, g games.Game, id strin
 
 // sequentialLearners is one learner set of game g replaying the stored games of the opponent in the fold's
 // order, as one process playing them in sequence learns (the reference of the fold).
-func sequentialLearners(t *testing.T, mem *memory.Memory, g games.Game, our presets.Preset) (map[string]json.RawMessage, int) {
+func sequentialLearners(t *testing.T, mem *memory.Memory, key string, g games.Game, our presets.Preset) (map[string]json.RawMessage, int) {
 	t.Helper()
-	stored, err := mem.Games(foldOpponent.Key())
+	stored, err := mem.Games(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func sequentialLearners(t *testing.T, mem *memory.Memory, g games.Game, our pres
 		}
 	}
 	learn.SortFold(items)
-	l, err := newLearners(foldOpponent.Key(), g, our, nil)
+	l, err := newLearners(key, g, our, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,9 +134,9 @@ func diffJSON(path string, a, b any) string {
 }
 
 // storedLatest returns the latest stored state of each folded model and its mark.
-func storedLatest(t *testing.T, mem *memory.Memory) (map[string]json.RawMessage, map[string]*learn.FoldMark) {
+func storedLatest(t *testing.T, mem *memory.Memory, key string) (map[string]json.RawMessage, map[string]*learn.FoldMark) {
 	t.Helper()
-	prof, err := mem.Profile(foldOpponent.Key())
+	prof, err := mem.Profile(key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,10 +158,10 @@ func storedLatest(t *testing.T, mem *memory.Memory) (map[string]json.RawMessage,
 
 // checkStoredFold checks that the latest stored state of every folded model folded all n games and equals
 // the sequential replay.
-func checkStoredFold(t *testing.T, mem *memory.Memory, g games.Game, our presets.Preset) {
+func checkStoredFold(t *testing.T, mem *memory.Memory, key string, g games.Game, our presets.Preset) int {
 	t.Helper()
-	want, n := sequentialLearners(t, mem, g, our)
-	got, marks := storedLatest(t, mem)
+	want, n := sequentialLearners(t, mem, key, g, our)
+	got, marks := storedLatest(t, mem, key)
 	for _, name := range foldedModels {
 		if marks[name] == nil || marks[name].Games != n {
 			t.Errorf("%s: the stored state's mark %+v, want %d games", name, marks[name], n)
@@ -170,6 +170,7 @@ func checkStoredFold(t *testing.T, mem *memory.Memory, g games.Game, our presets
 			t.Errorf("%s: the stored state differs from the sequential replay: %s", name, d)
 		}
 	}
+	return n
 }
 
 // memoryWriter files folded states straight into a memory.
@@ -195,7 +196,7 @@ func TestFoldLearners(t *testing.T) {
 		if err != nil || folded != 4 {
 			t.Fatalf("folded %d games (%v), want 4", folded, err)
 		}
-		checkStoredFold(t, mem, g, our)
+		checkStoredFold(t, mem, key, g, our)
 	})
 	t.Run("folding again folds nothing", func(t *testing.T) {
 		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 0 {
@@ -207,7 +208,7 @@ func TestFoldLearners(t *testing.T) {
 		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 1 {
 			t.Errorf("folded %d games (%v), want 1", folded, err)
 		}
-		checkStoredFold(t, mem, g, our)
+		checkStoredFold(t, mem, key, g, our)
 	})
 	t.Run("a game filed late that ended before the last", func(t *testing.T) {
 		recordFinishedGame(t, mem, g, "g-late", games.Second, randomMoves(g, rng, 16), t0.Add(150*time.Second))
@@ -215,7 +216,7 @@ func TestFoldLearners(t *testing.T) {
 		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 3 {
 			t.Errorf("folded %d games (%v), want 3", folded, err)
 		}
-		checkStoredFold(t, mem, g, our)
+		checkStoredFold(t, mem, key, g, our)
 	})
 	t.Run("a stale state filed over the latest is folded again", func(t *testing.T) {
 		prof, err := mem.Profile(key)
@@ -229,7 +230,7 @@ func TestFoldLearners(t *testing.T) {
 		if _, _, err := foldLearners(mem, key, g, our, write); err != nil {
 			t.Fatal(err)
 		}
-		checkStoredFold(t, mem, g, our)
+		checkStoredFold(t, mem, key, g, our)
 	})
 	t.Run("a fold killed halfway resumes from the last whole mark", func(t *testing.T) {
 		recordFinishedGame(t, mem, g, "g5", games.Second, randomMoves(g, rng, 16), t0.Add(5*time.Minute))
@@ -243,7 +244,7 @@ func TestFoldLearners(t *testing.T) {
 		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 1 {
 			t.Errorf("folded %d games (%v), want 1", folded, err)
 		}
-		checkStoredFold(t, mem, g, our)
+		checkStoredFold(t, mem, key, g, our)
 	})
 	t.Run("an unknown opponent has new learners", func(t *testing.T) {
 		models, prof, err := foldLearners(mem, "nobody", g, our, write)
@@ -300,7 +301,7 @@ func TestFoldLearnersFromLegacySnapshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, marks := storedLatest(t, mem)
+	got, marks := storedLatest(t, mem, key)
 	for _, name := range foldedModels {
 		if marks[name] == nil || marks[name].Games != 2 {
 			t.Errorf("%s: mark %+v, want 2 games after the legacy base", name, marks[name])
@@ -351,12 +352,26 @@ func TestEvenLedgerCountsEveryProcess(t *testing.T) {
 		}
 	}
 	mem := openMemory(t, dir)
-	prof, err := mem.Profile(foldOpponent.Key())
+	want := checkStoredEven(t, mem, foldOpponent.Key(), 2*perPlayer)
+	next := New(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
+	if err := next.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	defer next.Close()
+	if got := next.EvenRecord(foldOpponent, tc); got != *want.Record(tc) || got.Games != 2*perPlayer {
+		t.Errorf("a new Player reads %+v, want %+v", got, *want.Record(tc))
+	}
+}
+
+// checkStoredEven checks that the opponent's latest stored even-game state equals one ledger playing the n
+// stored results in the fold's order, and returns that ledger.
+func checkStoredEven(t *testing.T, mem *memory.Memory, key string, n int) *learn.EvenState {
+	t.Helper()
+	prof, err := mem.Profile(key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var results []learn.EvenResult
-	items := []learn.FoldItem{}
+	var items []learn.FoldItem
 	byID := map[string]learn.EvenResult{}
 	for _, pt := range prof.Models[learn.EvenResultModel] {
 		r, err := learn.ParseEvenResult(pt.State)
@@ -366,14 +381,13 @@ func TestEvenLedgerCountsEveryProcess(t *testing.T) {
 		byID[pt.GameID] = r
 		items = append(items, learn.FoldItem{ID: pt.GameID, End: pt.At})
 	}
-	learn.SortFold(items)
-	want := &learn.EvenState{Version: learn.EvenStateVersion}
-	for _, it := range items {
-		results = append(results, byID[it.ID])
-		want.Record(byID[it.ID].TimeControl).Update(byID[it.ID].Score, byID[it.ID].MaxHandicap)
+	if len(items) != n {
+		t.Fatalf("%d results stored, want %d", len(items), n)
 	}
-	if len(results) != 2*perPlayer {
-		t.Fatalf("%d results stored, want %d", len(results), 2*perPlayer)
+	learn.SortFold(items)
+	want := &learn.EvenState{Version: learn.EvenStateVersion, TimeControls: map[string]*learn.EvenRecord{}}
+	for _, it := range items {
+		want.Record(byID[it.ID].TimeControl).Update(byID[it.ID].Score, byID[it.ID].MaxHandicap)
 	}
 	points := prof.Models[learn.EvenModel]
 	if len(points) == 0 {
@@ -383,20 +397,22 @@ func TestEvenLedgerCountsEveryProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := stored.Record(tc).Games; got != 2*perPlayer {
-		t.Errorf("the stored ledger counts %d games, want %d", got, 2*perPlayer)
+	games := 0
+	for _, r := range stored.TimeControls {
+		games += r.Games
 	}
-	if *stored.Record(tc) != *want.Record(tc) {
-		t.Errorf("the stored ledger %+v, the sequential one %+v", *stored.Record(tc), *want.Record(tc))
+	if games != n {
+		t.Errorf("the stored ledger counts %d games, want %d", games, n)
 	}
-	next := New(g, searchers.Config{Mode: searchers.EvenMode, HashMB: 1})
-	if err := next.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
-		t.Fatal(err)
+	if len(stored.TimeControls) != len(want.TimeControls) {
+		t.Errorf("the stored ledger has %d time controls, the sequential one %d", len(stored.TimeControls), len(want.TimeControls))
 	}
-	defer next.Close()
-	if got := next.EvenRecord(foldOpponent, tc); got != *want.Record(tc) {
-		t.Errorf("a new Player reads %+v, want %+v", got, *want.Record(tc))
+	for tc, w := range want.TimeControls {
+		if got := stored.TimeControls[tc]; got == nil || *got != *w {
+			t.Errorf("time control %q: the stored ledger %+v, the sequential one %+v", tc, got, *w)
+		}
 	}
+	return want
 }
 
 // TestEvenLedgerFromALegacySnapshot checks that an "even" state an older dossier filed (no fold mark) is the
