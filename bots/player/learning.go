@@ -307,8 +307,8 @@ func (l *learningPart) start(gameID, key string, g games.Game, cfg searchers.Con
 	l.worker = newLearning(g, nil, load, gameID, inUse, l.learnedMove)
 }
 
-// stopLocked drops the worker of a game that was never reported over (l.mu held): what it learned is saved
-// as a mid-game state, in the background.
+// stopLocked drops the worker of a game that was never reported over (l.mu held), stopping it in the
+// background; nothing is filed (see save).
 func (l *learningPart) stopLocked() {
 	w := l.worker
 	l.worker = nil
