@@ -26,6 +26,12 @@ var foldedModels = []string{learn.ModelTypeProbs, learn.ModelDepth, searchers.Di
 // process filed under the same key from fewer games is then filed anew.
 const foldRounds = 3
 
+// foldBudget bounds the time one fold of the learners spends replaying games (it runs at a new game and after
+// a game's end, both off the clock, but a GUI waits for the first). A memory with a long backlog (games no
+// process folded) is folded over the next games, foldBudget at a time; what was folded is filed each game, so
+// no work is lost, and the learners read meanwhile are those of the games folded so far.
+const foldBudget = 2 * time.Second
+
 // modelWriter files a folded state of a model after the game gameID, which ended at at.
 type modelWriter func(model string, state json.RawMessage, at time.Time, gameID string)
 
@@ -109,28 +115,34 @@ func learnerOrder(prof *memory.Profile, g games.Game, after time.Time) []learn.F
 // write (nil: nothing is filed) the state after each game it had to fold. It goes on from the furthest
 // stored state of all three models whose mark fits the order, so that it folds only the games no process
 // folded yet. It reads the memory again after filing until no state is missing (at most foldRounds times).
-func foldLearners(mem *memory.Memory, key string, g games.Game, our presets.Preset, write modelWriter) (map[string][]memory.ModelPoint, *memory.Profile, error) {
+// It stops replaying after budget (0: no bound), returning the states of the games folded so far.
+func foldLearners(mem *memory.Memory, key string, g games.Game, our presets.Preset, write modelWriter, budget time.Duration) (map[string][]memory.ModelPoint, *memory.Profile, error) {
 	var models map[string][]memory.ModelPoint
 	var prof *memory.Profile
+	var deadline time.Time
+	if budget > 0 {
+		deadline = time.Now().Add(budget)
+	}
 	for round := 0; round < foldRounds; round++ {
-		var folded int
+		var folded, left int
 		var err error
-		models, prof, folded, err = foldLearnersOnce(mem, key, g, our, write)
-		if err != nil || folded == 0 || write == nil {
+		models, prof, folded, left, err = foldLearnersOnce(mem, key, g, our, write, deadline)
+		if err != nil || folded == 0 || left > 0 || write == nil {
 			return models, prof, err
 		}
 	}
 	return models, prof, nil
 }
 
-// foldLearnersOnce is one round of foldLearners; it returns how many games it folded.
-func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.Preset, write modelWriter) (map[string][]memory.ModelPoint, *memory.Profile, int, error) {
+// foldLearnersOnce is one round of foldLearners, replaying games until the deadline (zero: none); it returns
+// how many games it folded and how many it left to fold.
+func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.Preset, write modelWriter, deadline time.Time) (map[string][]memory.ModelPoint, *memory.Profile, int, int, error) {
 	prof, err := mem.Profile(key)
 	if errors.Is(err, memory.ErrUnknownOpponent) {
-		return nil, nil, 0, nil
+		return nil, nil, 0, 0, nil
 	}
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, 0, err
 	}
 	models, after, base := learnerBase(prof, g, our)
 	items := learnerOrder(prof, g, after)
@@ -157,22 +169,25 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 		}
 	}
 	if done == len(items) {
-		return models, prof, 0, nil
+		return models, prof, 0, 0, nil
 	}
 	stored, err := mem.Games(key)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, 0, err
 	}
 	byID := make(map[string]*memory.Game, len(stored))
 	for i := range stored {
 		byID[stored[i].ID] = &stored[i]
 	}
 	for i := done; i < len(items); i++ {
+		if !deadline.IsZero() && i > done && time.Now().After(deadline) {
+			return models, prof, i - done, len(items) - i, nil
+		}
 		// Learners made afresh from the state before each game: a game's fold depends on that state and the
 		// game alone (not on the caches or tables of the games before), wherever the fold resumed.
 		l, err := newLearners(key, g, our, models)
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, 0, err
 		}
 		if gm := byID[items[i].ID]; gm != nil {
 			replayGame(l, g, gm)
@@ -180,14 +195,14 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 		l.disc.CountGame()
 		states, err := l.states()
 		if err != nil {
-			return nil, nil, 0, err
+			return nil, nil, 0, 0, err
 		}
 		mark := learn.FoldMark{Version: learn.FoldVersion, Base: base, Games: i + 1, Digest: digests[i+1]}
 		models = map[string][]memory.ModelPoint{}
 		for _, name := range foldedModels {
 			st, err := learn.WithFoldMark(states[name], mark)
 			if err != nil {
-				return nil, nil, 0, fmt.Errorf("%s: %w", name, err)
+				return nil, nil, 0, 0, fmt.Errorf("%s: %w", name, err)
 			}
 			models[name] = []memory.ModelPoint{{At: items[i].End, GameID: items[i].ID, State: st}}
 			if write != nil {
@@ -195,7 +210,7 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 			}
 		}
 	}
-	return models, prof, len(items) - done, nil
+	return models, prof, len(items) - done, 0, nil
 }
 
 // replayGame has the learners learn from every opponent move of a stored game, as the game's worker did
@@ -346,7 +361,7 @@ func (l *learningPart) fold(mem *memory.Memory, key string, g games.Game, our pr
 	defer l.foldMu.Unlock()
 	return foldLearners(mem, key, g, our, func(model string, state json.RawMessage, at time.Time, gameID string) {
 		l.filer.recordModelAt(key, model, state, gameID, at)
-	})
+	}, foldBudget)
 }
 
 // waitFolds waits for the folds still running after the games' ends.

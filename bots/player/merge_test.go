@@ -192,20 +192,20 @@ func TestFoldLearners(t *testing.T) {
 		recordFinishedGame(t, mem, g, fmt.Sprintf("g%d", i), games.Side(i%2), randomMoves(g, rng, 16), t0.Add(time.Duration(i)*time.Minute))
 	}
 	t.Run("a fold equals the sequential replay", func(t *testing.T) {
-		_, _, folded, err := foldLearnersOnce(mem, key, g, our, write)
+		_, _, folded, _, err := foldLearnersOnce(mem, key, g, our, write, time.Time{})
 		if err != nil || folded != 4 {
 			t.Fatalf("folded %d games (%v), want 4", folded, err)
 		}
 		checkStoredFold(t, mem, key, g, our)
 	})
 	t.Run("folding again folds nothing", func(t *testing.T) {
-		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 0 {
+		if _, _, folded, _, err := foldLearnersOnce(mem, key, g, our, write, time.Time{}); err != nil || folded != 0 {
 			t.Errorf("folded %d games (%v), want none", folded, err)
 		}
 	})
 	t.Run("a new game is folded alone", func(t *testing.T) {
 		recordFinishedGame(t, mem, g, "g4", games.First, randomMoves(g, rng, 16), t0.Add(4*time.Minute))
-		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 1 {
+		if _, _, folded, _, err := foldLearnersOnce(mem, key, g, our, write, time.Time{}); err != nil || folded != 1 {
 			t.Errorf("folded %d games (%v), want 1", folded, err)
 		}
 		checkStoredFold(t, mem, key, g, our)
@@ -213,7 +213,7 @@ func TestFoldLearners(t *testing.T) {
 	t.Run("a game filed late that ended before the last", func(t *testing.T) {
 		recordFinishedGame(t, mem, g, "g-late", games.Second, randomMoves(g, rng, 16), t0.Add(150*time.Second))
 		// The marks of g0..g2 still fit (the late game comes after them); g3 and g4 are folded again.
-		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 3 {
+		if _, _, folded, _, err := foldLearnersOnce(mem, key, g, our, write, time.Time{}); err != nil || folded != 3 {
 			t.Errorf("folded %d games (%v), want 3", folded, err)
 		}
 		checkStoredFold(t, mem, key, g, our)
@@ -227,27 +227,40 @@ func TestFoldLearners(t *testing.T) {
 		points := prof.Models[learn.ModelTypeProbs]
 		stale, last := points[len(points)-3], points[len(points)-1]
 		write(learn.ModelTypeProbs, stale.State, last.At, last.GameID)
-		if _, _, err := foldLearners(mem, key, g, our, write); err != nil {
+		if _, _, err := foldLearners(mem, key, g, our, write, 0); err != nil {
 			t.Fatal(err)
 		}
 		checkStoredFold(t, mem, key, g, our)
 	})
 	t.Run("a fold killed halfway resumes from the last whole mark", func(t *testing.T) {
 		recordFinishedGame(t, mem, g, "g5", games.Second, randomMoves(g, rng, 16), t0.Add(5*time.Minute))
-		models, _, folded, err := foldLearnersOnce(mem, key, g, our, nil)
+		models, _, folded, _, err := foldLearnersOnce(mem, key, g, our, nil, time.Time{})
 		if err != nil || folded != 1 {
 			t.Fatalf("folded %d games (%v), want 1", folded, err)
 		}
 		// Only the first model's state was filed before the process died.
 		pt := models[learn.ModelTypeProbs][0]
 		write(learn.ModelTypeProbs, pt.State, pt.At, pt.GameID)
-		if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 1 {
+		if _, _, folded, _, err := foldLearnersOnce(mem, key, g, our, write, time.Time{}); err != nil || folded != 1 {
 			t.Errorf("folded %d games (%v), want 1", folded, err)
 		}
 		checkStoredFold(t, mem, key, g, our)
 	})
+	t.Run("a backlog is folded a game per fold past its budget", func(t *testing.T) {
+		for i := range 3 {
+			recordFinishedGame(t, mem, g, fmt.Sprintf("backlog%d", i), games.First, randomMoves(g, rng, 16), t0.Add(time.Duration(6+i)*time.Minute))
+		}
+		past := time.Now().Add(-time.Second)
+		for left := 2; left >= 0; left-- {
+			_, _, folded, gotLeft, err := foldLearnersOnce(mem, key, g, our, write, past)
+			if err != nil || folded != 1 || gotLeft != left {
+				t.Fatalf("folded %d games, %d left (%v); want 1, %d left", folded, gotLeft, err, left)
+			}
+		}
+		checkStoredFold(t, mem, key, g, our)
+	})
 	t.Run("an unknown opponent has new learners", func(t *testing.T) {
-		models, prof, err := foldLearners(mem, "nobody", g, our, write)
+		models, prof, err := foldLearners(mem, "nobody", g, our, write, 0)
 		if err != nil || models != nil || prof != nil {
 			t.Errorf("models %v, profile %v, error %v", models, prof, err)
 		}
@@ -283,7 +296,7 @@ func TestFoldLearnersFromLegacySnapshots(t *testing.T) {
 	for i := range 2 {
 		recordFinishedGame(t, mem, g, fmt.Sprintf("new%d", i), games.Second, randomMoves(g, rng, 16), t0.Add(time.Duration(i+1)*time.Minute))
 	}
-	if _, _, folded, err := foldLearnersOnce(mem, key, g, our, write); err != nil || folded != 2 {
+	if _, _, folded, _, err := foldLearnersOnce(mem, key, g, our, write, time.Time{}); err != nil || folded != 2 {
 		t.Fatalf("folded %d games (%v), want the 2 after the snapshots", folded, err)
 	}
 	// The reference: the legacy learners going on with the two new games.
