@@ -101,26 +101,10 @@ func TestLearnedStateOfFourProcesses(t *testing.T) {
 			procs := make([]*exec.Cmd, workers)
 			outs := make([]*os.File, workers)
 			for i := range procs {
-				out, err := os.Create(filepath.Join(t.TempDir(), "worker.log"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				cmd := exec.Command(os.Args[0], "-test.run=^TestFoldWorker$", "-test.count=1")
-				cmd.Env = append(os.Environ(), envFoldWorker+"="+strconv.Itoa(i), envFoldDir+"="+dir,
-					envFoldGames+"="+strconv.Itoa(perWorker), "XDG_STATE_HOME="+state)
-				cmd.Stdout, cmd.Stderr = out, out
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				procs[i], outs[i] = cmd, out
+				procs[i], outs[i] = startFoldWorker(t, dir, state, i, perWorker)
 			}
 			for i, cmd := range procs {
-				err := cmd.Wait()
-				outs[i].Close()
-				if err != nil {
-					log, _ := os.ReadFile(outs[i].Name())
-					t.Fatalf("worker %d: %v\n%s", i, err, log)
-				}
+				waitFoldWorker(t, cmd, outs[i], i)
 			}
 			mem, err := memory.Open(memory.Options{Dir: dir, SpoolDir: state})
 			if err != nil {
@@ -146,4 +130,72 @@ func TestLearnedStateOfFourProcesses(t *testing.T) {
 			checkStoredEven(t, mem, key, workers*perWorker)
 		})
 	}
+}
+
+// startFoldWorker starts fold worker number n playing games games on the memory dir (spool: state), its
+// output to a log file.
+func startFoldWorker(t *testing.T, dir, state string, n, games int) (*exec.Cmd, *os.File) {
+	t.Helper()
+	out, err := os.Create(filepath.Join(t.TempDir(), "worker.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFoldWorker$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envFoldWorker+"="+strconv.Itoa(n), envFoldDir+"="+dir,
+		envFoldGames+"="+strconv.Itoa(games), "XDG_STATE_HOME="+state)
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out
+}
+
+// waitFoldWorker waits for a fold worker and fails the test, with its log, when it failed.
+func waitFoldWorker(t *testing.T, cmd *exec.Cmd, out *os.File, n int) {
+	t.Helper()
+	err := cmd.Wait()
+	out.Close()
+	if err != nil {
+		log, _ := os.ReadFile(out.Name())
+		t.Fatalf("worker %d: %v\n%s", n, err, log)
+	}
+}
+
+// TestLearnedStateAfterAKill kills (SIGKILL) a fold worker in the middle of its match, most likely in a game
+// or a fold, then has another play two games: the stored states must still equal a sequential replay of
+// every finished game (a game without an end is not folded) and the ledger count every stored result.
+func TestLearnedStateAfterAKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("processes playing a match (-short)")
+	}
+	dir, state := t.TempDir(), t.TempDir()
+	cmd, out := startFoldWorker(t, dir, state, 0, 100)
+	time.Sleep(6 * time.Second)
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	out.Close()
+	next, nextOut := startFoldWorker(t, dir, state, 1, 2)
+	waitFoldWorker(t, next, nextOut, 1)
+	mem, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	opps, err := mem.Opponents()
+	if err != nil || len(opps) != 1 {
+		t.Fatalf("opponents %+v (%v), want the fold rival alone", opps, err)
+	}
+	g := connect4.Game{}
+	our, err := learnedPreset(g, foldWorkerConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := checkStoredFold(t, mem, opps[0].Key, g, our)
+	t.Logf("%d finished games folded", n)
+	if n < 2 {
+		t.Errorf("%d finished games, want at least the second worker's 2", n)
+	}
+	checkStoredEven(t, mem, opps[0].Key, -1)
 }

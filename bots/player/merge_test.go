@@ -377,7 +377,7 @@ func TestEvenLedgerCountsEveryProcess(t *testing.T) {
 }
 
 // checkStoredEven checks that the opponent's latest stored even-game state equals one ledger playing the n
-// stored results in the fold's order, and returns that ledger.
+// stored results (n < 0: however many are stored) in the fold's order, and returns that ledger.
 func checkStoredEven(t *testing.T, mem *memory.Memory, key string, n int) *learn.EvenState {
 	t.Helper()
 	prof, err := mem.Profile(key)
@@ -393,6 +393,9 @@ func checkStoredEven(t *testing.T, mem *memory.Memory, key string, n int) *learn
 		}
 		byID[pt.GameID] = r
 		items = append(items, learn.FoldItem{ID: pt.GameID, End: pt.At})
+	}
+	if n < 0 {
+		n = len(items)
 	}
 	if len(items) != n {
 		t.Fatalf("%d results stored, want %d", len(items), n)
