@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -146,6 +147,16 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 	}
 	models, after, base := learnerBase(prof, g, our)
 	items := learnerOrder(prof, g, after)
+	elsewhere, err := learnedElsewhere(mem, prof, g, after)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	for id, it := range elsewhere {
+		if !slices.ContainsFunc(items, func(x learn.FoldItem) bool { return x.ID == id }) {
+			items = append(items, it.FoldItem)
+		}
+	}
+	learn.SortFold(items)
 	digests := learn.FoldDigests(base, items)
 	byDigest := map[string]map[string]memory.ModelPoint{}
 	for _, name := range foldedModels {
@@ -179,6 +190,23 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 	for i := range stored {
 		byID[stored[i].ID] = &stored[i]
 	}
+	read := map[string]bool{key: true}
+	for _, it := range items[done:] {
+		from := elsewhere[it.ID].from
+		if byID[it.ID] != nil || from == "" || read[from] {
+			continue
+		}
+		read[from] = true
+		other, err := mem.Games(from)
+		if err != nil {
+			return nil, nil, 0, 0, err
+		}
+		for i := range other {
+			if _, ok := elsewhere[other[i].ID]; ok {
+				byID[other[i].ID] = &other[i]
+			}
+		}
+	}
 	for i := done; i < len(items); i++ {
 		if !deadline.IsZero() && i > done && time.Now().After(deadline) {
 			return models, prof, i - done, len(items) - i, nil
@@ -211,6 +239,45 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 		}
 	}
 	return models, prof, len(items) - done, 0, nil
+}
+
+// elsewhereGame is a game its learners learned under another key than the one it is filed under.
+type elsewhereGame struct {
+	learn.FoldItem
+	from string // the key it is filed under
+}
+
+// learnedElsewhere returns, by ID, the finished games of g that ended after the given time and that the
+// profile's learned-game records (learn.LearnedGameModel) claim from another opponent key.
+func learnedElsewhere(mem *memory.Memory, prof *memory.Profile, g games.Game, after time.Time) (map[string]elsewhereGame, error) {
+	claimed := map[string]map[string]bool{} // by the key filed under, the game IDs
+	for _, pt := range prof.Models[learn.LearnedGameModel] {
+		var lg learn.LearnedGame
+		if pt.GameID == "" || json.Unmarshal(pt.State, &lg) != nil || lg.Version != learn.LearnedGameVersion ||
+			lg.From == "" || lg.From == prof.Key {
+			continue
+		}
+		if claimed[lg.From] == nil {
+			claimed[lg.From] = map[string]bool{}
+		}
+		claimed[lg.From][pt.GameID] = true
+	}
+	out := map[string]elsewhereGame{}
+	for from, ids := range claimed {
+		other, err := mem.Profile(from)
+		if errors.Is(err, memory.ErrUnknownOpponent) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, gs := range other.Games {
+			if ids[gs.ID] && gs.Game == g.Name() && !gs.End.IsZero() && gs.End.After(after) {
+				out[gs.ID] = elsewhereGame{FoldItem: learn.FoldItem{ID: gs.ID, End: gs.End}, from: other.Key}
+			}
+		}
+	}
+	return out, nil
 }
 
 // replayGame has the learners learn from every opponent move of a stored game, as the game's worker did
@@ -366,3 +433,17 @@ func (l *learningPart) fold(mem *memory.Memory, key string, g games.Game, our pr
 
 // waitFolds waits for the folds still running after the games' ends.
 func (l *learningPart) waitFolds() { l.folds.Wait() }
+
+// fileLearnedAs files, when the game gameID is filed under another opponent key than the one its learners
+// learn for (an unnamed opponent identified as a stored one), a learned-game record under the learners' key
+// that puts the game into their fold.
+func (f *filer) fileLearnedAs(gameID, filedUnder, learnedAs string) {
+	if gameID == "" || filedUnder == learnedAs {
+		return
+	}
+	raw, err := json.Marshal(learn.LearnedGame{Version: learn.LearnedGameVersion, From: filedUnder})
+	if err != nil {
+		return
+	}
+	f.recordModelAt(learnedAs, learn.LearnedGameModel, raw, gameID, time.Now())
+}

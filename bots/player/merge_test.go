@@ -44,7 +44,13 @@ func randomMoves(g games.Game, rng *rand.Rand, plies int) []string {
 // recordFinishedGame files a finished game of g against foldOpponent that ended at end, with its moves.
 func recordFinishedGame(t *testing.T, mem *memory.Memory, g games.Game, id string, ours games.Side, moves []string, end time.Time) {
 	t.Helper()
-	mem.Record(memory.Event{Start: &memory.GameStart{GameID: id, OpponentKey: foldOpponent.Key(), Opponent: foldOpponent,
+	recordGameAgainst(t, mem, foldOpponent, g, id, ours, moves, end)
+}
+
+// recordGameAgainst files a finished game of g against o that ended at end, with its moves.
+func recordGameAgainst(t *testing.T, mem *memory.Memory, o play.Opponent, g games.Game, id string, ours games.Side, moves []string, end time.Time) {
+	t.Helper()
+	mem.Record(memory.Event{Start: &memory.GameStart{GameID: id, OpponentKey: o.Key(), Opponent: o,
 		Game: g.Name(), OurSide: int(ours), StartFEN: g.Start().FEN(), At: end.Add(-time.Second)}})
 	mem.Record(memory.Event{End: &memory.GameEnd{GameID: id, Result: "1/2-1/2", Reason: "test", OurScore: 0.5,
 		Moves: moves, At: end}})
@@ -318,6 +324,67 @@ func TestFoldLearnersFromLegacySnapshots(t *testing.T) {
 	for _, name := range foldedModels {
 		if marks[name] == nil || marks[name].Games != 2 {
 			t.Errorf("%s: mark %+v, want 2 games after the legacy base", name, marks[name])
+		}
+		if d := sameState(got[name], want[name]); d != "" {
+			t.Errorf("%s: %s", name, d)
+		}
+	}
+}
+
+// TestFoldLearnersWithIdentifiedGames checks that a game filed under the unnamed opponent's key, whose
+// learners learned for the stored opponent it was identified as, is folded into that opponent's learners in
+// its place in the order, once.
+func TestFoldLearnersWithIdentifiedGames(t *testing.T) {
+	g := connect4.Game{}
+	our := mustPreset(t, g, presets.Default)
+	key := foldOpponent.Key()
+	t0 := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	rng := rand.New(rand.NewPCG(11, 12))
+	mem := openMemory(t, t.TempDir())
+	write := memoryWriter(mem, key)
+	unnamed := play.Opponent{}
+	recordFinishedGame(t, mem, g, "named0", games.First, randomMoves(g, rng, 16), t0)
+	recordGameAgainst(t, mem, unnamed, g, "unnamed0", games.Second, randomMoves(g, rng, 16), t0.Add(time.Minute))
+	recordGameAgainst(t, mem, unnamed, g, "unnamed-other", games.Second, randomMoves(g, rng, 16), t0.Add(90*time.Second))
+	recordFinishedGame(t, mem, g, "named1", games.Second, randomMoves(g, rng, 16), t0.Add(2*time.Minute))
+	f := newFiler(MemoryConfig{})
+	f.mem = mem
+	f.fileLearnedAs("unnamed0", unnamed.Key(), key)
+	f.fileLearnedAs("named1", key, key) // the same key: nothing to file
+	f.fileLearnedAs("unnamed0", unnamed.Key(), key)
+	if _, _, folded, _, err := foldLearnersOnce(mem, key, g, our, write, time.Time{}); err != nil || folded != 3 {
+		t.Fatalf("folded %d games (%v), want 3", folded, err)
+	}
+	ours, err := mem.Games(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := mem.Games(unnamed.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*memory.Game{}
+	for _, list := range [][]memory.Game{ours, theirs} {
+		for i := range list {
+			byID[list[i].ID] = &list[i]
+		}
+	}
+	l, err := newLearners(key, g, our, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"named0", "unnamed0", "named1"} {
+		replayGame(l, g, byID[id])
+		l.disc.CountGame()
+	}
+	want, err := l.states()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, marks := storedLatest(t, mem, key)
+	for _, name := range foldedModels {
+		if marks[name] == nil || marks[name].Games != 3 {
+			t.Errorf("%s: mark %+v, want 3 games", name, marks[name])
 		}
 		if d := sameState(got[name], want[name]); d != "" {
 			t.Errorf("%s: %s", name, d)

@@ -338,6 +338,7 @@ func (p *Engine) StartGame(gs play.GameStart) {
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.filer.startGame(gs, p.opponent)
+	p.filer.fileLearnedAs(p.current.ID, p.opponent.Key(), p.learnerKey())
 	p.ledger.startGame(gs.TimeControl)
 	p.learning.start(p.current.ID, p.learnerKey(), p.game, p.cfg)
 	p.ident.startGame()

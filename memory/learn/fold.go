@@ -144,3 +144,17 @@ func FoldEven(base *EvenState, results []EvenResult) *EvenState {
 	}
 	return s
 }
+
+// LearnedGameModel is the memory's model name of a game filed under another opponent key than the one its
+// learners learned for (an unnamed opponent identified as a stored one): stored under the learners' key with
+// the game's ID, it puts the game into that key's fold.
+const LearnedGameModel = "learned-game"
+
+// LearnedGameVersion is the version of LearnedGame's form.
+const LearnedGameVersion = 1
+
+// LearnedGame names the opponent key a game is filed under.
+type LearnedGame struct {
+	Version int    `json:"version"`
+	From    string `json:"from"`
+}
