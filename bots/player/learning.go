@@ -205,13 +205,10 @@ func (p *Engine) prepareLearning() {
 // prepare is prepareLearning's reading, for the opponent key in game g under the configuration cfg.
 func (l *learningPart) prepare(key string, g games.Game, cfg searchers.Config) {
 	mem, log := l.filer.memory(), l.filer.logger()
-	l.mu.Lock()
-	prep := l.prepared
 	if mem == nil {
+		l.mu.Lock()
 		l.prepared = nil
-	}
-	l.mu.Unlock()
-	if mem == nil {
+		l.mu.Unlock()
 		return
 	}
 	our, err := learnedPreset(g, cfg)
@@ -220,7 +217,7 @@ func (l *learningPart) prepare(key string, g games.Game, cfg searchers.Config) {
 	}
 	// Read again at every new game, even for the opponent read last: another process on the memory may have
 	// finished games since, and the learners are a fold over all of them.
-	prep = l.loadLearning(mem, key, g, our, log)
+	prep := l.loadLearning(mem, key, g, our, log)
 	l.mu.Lock()
 	l.prepared = prep
 	l.mu.Unlock()
