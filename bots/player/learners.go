@@ -22,9 +22,6 @@ import (
 // Settings of the online learners. Their depths keep a learner's cost per opponent move at a few
 // milliseconds (BenchmarkLearnMove measures it): the worker runs beside our search on the same cores.
 const (
-	// persistEvery is how many opponent moves the worker learns between two mid-game saves of the learners'
-	// states, so that a killed process loses at most that many moves of learning.
-	persistEvery = 10
 	// learnWait bounds how long the end of a game waits for the worker to learn the moves still queued.
 	learnWait = 5 * time.Second
 	// typeRate and typePS are the slow type learner's learning factor and Reibman and Ballard's PS; typePS

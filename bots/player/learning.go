@@ -1,6 +1,7 @@
 // Online learning of each opponent inside the Player: one background worker per game learns from the queue of
 // the opponent's moves, scores every model on each move before it learns from it (the per-game yardstick), and
-// files the learners' states and the yardstick in the opponent's profile.
+// files the yardstick in the opponent's profile; the learners' stored states are folds over the finished
+// games (merge.go).
 
 package player
 
@@ -37,7 +38,7 @@ type learning struct {
 	l      *learners
 	gameID string
 	inUse  string // the model whose probability of each move is filed with it ("" for none)
-	sink   func(*learning, learnItem, float64, map[string]json.RawMessage)
+	sink   func(*learning, learnItem, float64)
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -52,10 +53,9 @@ type learning struct {
 
 // newLearning starts the worker of a game with the learners l, or with those load returns when l is nil (the
 // worker calls it first, off the clock; nil learners learn nothing). sink receives, on the worker's goroutine,
-// each learned move with the probability the model in use gave it (-1 when none) and, every persistEvery
-// moves, the learners' states.
+// each learned move with the probability the model in use gave it (-1 when none).
 func newLearning(g games.Game, l *learners, load func() *learners, gameID, inUse string,
-	sink func(*learning, learnItem, float64, map[string]json.RawMessage)) *learning {
+	sink func(*learning, learnItem, float64)) *learning {
 	w := &learning{l: l, gameID: gameID, inUse: inUse, sink: sink, done: make(chan struct{}),
 		yard: learn.GameYardstick{Game: g.Name(), Scores: map[string]learn.Score{}}}
 	w.cond = sync.NewCond(&w.mu)
@@ -127,7 +127,6 @@ func (w *learning) learnOne(it learnItem) {
 		w.yard.Scores[SearchModelName] = w.yard.Scores[SearchModelName].Pool(searchPrediction(it.rec))
 	}
 	w.learned++
-	persist := w.learned%persistEvery == 0
 	w.mu.Unlock()
 	prob := -1.0
 	if s, ok := scores[w.inUse]; ok {
@@ -136,12 +135,8 @@ func (w *learning) learnOne(it learnItem) {
 			prob = min(math.Exp(s.LogLikelihood), 1) // a sure move can come out a rounding above 1
 		}
 	}
-	var states map[string]json.RawMessage
-	if persist {
-		states, _ = w.l.states()
-	}
 	if w.sink != nil {
-		w.sink(w, it, prob, states)
+		w.sink(w, it, prob)
 	}
 }
 
@@ -189,6 +184,9 @@ type learningPart struct {
 	live     map[int]string // the current game's opponent moves by ply, as observed and not taken back
 	auto     autoChoice     // what Search auto plays in the game in progress
 	serial   uint64         // counts the games auto chose for
+
+	foldMu sync.Mutex     // one fold of the stored games at a time (see foldLearners)
+	folds  sync.WaitGroup // the folds after a game's end still running
 }
 
 // newLearningPart returns the learning of a Player filing through f.
@@ -207,23 +205,19 @@ func (p *Engine) prepareLearning() {
 // prepare is prepareLearning's reading, for the opponent key in game g under the configuration cfg.
 func (l *learningPart) prepare(key string, g games.Game, cfg searchers.Config) {
 	mem, log := l.filer.memory(), l.filer.logger()
-	l.mu.Lock()
-	prep := l.prepared
 	if mem == nil {
+		l.mu.Lock()
 		l.prepared = nil
-	}
-	l.mu.Unlock()
-	if mem == nil {
+		l.mu.Unlock()
 		return
 	}
 	our, err := learnedPreset(g, cfg)
 	if err != nil {
 		return
 	}
-	if prep != nil && prep.key == key && prep.game == g.Name() && prep.preset == our.Name {
-		return // read already, and no game has ended since (the end of a game forgets it)
-	}
-	prep = loadLearning(mem, key, g, our, log)
+	// Read again at every new game, even for the opponent read last: another process on the memory may have
+	// finished games since, and the learners are a fold over all of them.
+	prep := l.loadLearning(mem, key, g, our, log)
 	l.mu.Lock()
 	l.prepared = prep
 	l.mu.Unlock()
@@ -238,16 +232,25 @@ func learnedPreset(g games.Game, cfg searchers.Config) (presets.Preset, error) {
 	return presets.Lookup(g, presets.Default)
 }
 
-// loadLearning reads the opponent's models from the memory and builds its learners and auto's choice.
-func loadLearning(mem *memory.Memory, key string, g games.Game, our presets.Preset, log *zap.Logger) *learnPrep {
-	var models map[string][]memory.ModelPoint
-	prof, err := mem.Profile(key)
-	switch {
-	case err == nil:
-		models = prof.Models
-	case !errors.Is(err, memory.ErrUnknownOpponent):
+// loadLearning builds the opponent's learners from their states folded over every game the memory holds
+// (filing the folded states it had to compute) and its yardsticks, and auto's choice.
+func (l *learningPart) loadLearning(mem *memory.Memory, key string, g games.Game, our presets.Preset, log *zap.Logger) *learnPrep {
+	models, prof, err := l.fold(mem, key, g, our)
+	if err != nil {
 		log.Warn("cannot read the opponent's learned models; learning anew", zap.String("opponent", key), zap.Error(err))
+		models = nil
 	}
+	if prof != nil {
+		if models == nil {
+			models = map[string][]memory.ModelPoint{}
+		}
+		models[learn.ModelYardstick] = prof.Models[learn.ModelYardstick]
+	}
+	return buildLearning(key, g, our, models, log)
+}
+
+// buildLearning builds an opponent's learners and auto's choice from the models given (as newLearners takes them).
+func buildLearning(key string, g games.Game, our presets.Preset, models map[string][]memory.ModelPoint, log *zap.Logger) *learnPrep {
 	l, err := newLearners(key, g, our, models)
 	if err != nil {
 		log.Warn("no learners for the game", zap.String("game", g.Name()), zap.Error(err))
@@ -293,7 +296,7 @@ func (l *learningPart) start(gameID, key string, g games.Game, cfg searchers.Con
 		if err != nil {
 			return nil
 		}
-		if prep := loadLearning(mem, key, g, our, log); prep != nil {
+		if prep := l.loadLearning(mem, key, g, our, log); prep != nil {
 			return prep.l
 		}
 		return nil
@@ -301,8 +304,8 @@ func (l *learningPart) start(gameID, key string, g games.Game, cfg searchers.Con
 	l.worker = newLearning(g, nil, load, gameID, inUse, l.learnedMove)
 }
 
-// stopLocked drops the worker of a game that was never reported over (l.mu held): what it learned is saved
-// as a mid-game state, in the background.
+// stopLocked drops the worker of a game that was never reported over (l.mu held), stopping it in the
+// background; nothing is filed (see save).
 func (l *learningPart) stopLocked() {
 	w := l.worker
 	l.worker = nil
@@ -320,18 +323,14 @@ func (l *learningPart) take() *learning {
 	return w
 }
 
-// save stops a game's worker (without l.mu), waiting for the moves queued as the end of a game does, and
-// files the learners' states as mid-game states.
+// save stops the worker of a game that did not end (without l.mu), waiting for the moves queued as the end
+// of a game does. Nothing is filed: the stored states are folds over finished games (see foldLearners), and
+// a game without an end has no place in their order.
 func (l *learningPart) save(w *learning) {
 	if w == nil {
 		return
 	}
-	_, states, _ := w.finish(learnWait)
-	if key := w.key(); key != "" {
-		for name, st := range states {
-			l.filer.recordModel(key, name, st, "")
-		}
-	}
+	_, _, _ = w.finish(learnWait)
 }
 
 // key returns the opponent key the game's learners file under.
@@ -370,8 +369,9 @@ func (l *learningPart) takeBack(keep int) {
 
 // learnedMove is the worker's sink: it files the move again with the probability the model in use gave it
 // (a move's record sits under its own key, so the second write replaces the first) unless the move was taken
-// back meanwhile, and the learners' states when given.
-func (l *learningPart) learnedMove(w *learning, it learnItem, prob float64, states map[string]json.RawMessage) {
+// back meanwhile. The learners' states are not filed: the stored states are folds over finished games (see
+// foldLearners), which the end of this game extends.
+func (l *learningPart) learnedMove(w *learning, it learnItem, prob float64) {
 	if it.rec != nil && prob >= 0 && w.gameID != "" {
 		l.mu.Lock()
 		still := true
@@ -385,24 +385,30 @@ func (l *learningPart) learnedMove(w *learning, it learnItem, prob float64, stat
 			l.filer.record(memory.Event{Move: &rec})
 		}
 	}
-	for name, st := range states {
-		l.filer.recordModel(w.l.key, name, st, "") // the worker calls this, after it set w.l
-	}
 }
 
-// finish waits for a finished game's worker (bounded by learnWait, never under a lock) and files the
-// learners' states and the game's yardstick with the game's ID; the next game reads the opponent afresh.
+// finish waits for a finished game's worker (bounded by learnWait, never under a lock), files the game's
+// yardstick with the game's ID, and folds the stored games again in the background, this one included (its
+// end was filed before), so that the stored states count every finished game; the next game reads the
+// opponent afresh.
 func (l *learningPart) finish(w *learning) {
 	if w == nil {
 		return
 	}
-	yard, states, err := w.finish(learnWait)
+	yard, _, err := w.finish(learnWait)
 	if err != nil {
 		l.filer.logger().Warn("learning from the opponent's moves failed", zap.Error(err))
 	}
 	if key := w.key(); key != "" {
-		for name, st := range states {
-			l.filer.recordModel(key, name, st, w.gameID)
+		if mem := l.filer.memory(); mem != nil {
+			g, our := w.l.game, w.l.our
+			l.folds.Add(1)
+			go func() {
+				defer l.folds.Done()
+				if _, _, err := l.fold(mem, key, g, our); err != nil {
+					l.filer.logger().Warn("cannot fold the stored games into the learners", zap.String("opponent", key), zap.Error(err))
+				}
+			}()
 		}
 		if len(yard.Scores) > 0 {
 			if data, err := json.Marshal(yard); err == nil {

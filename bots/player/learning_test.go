@@ -172,23 +172,18 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 					t.Errorf("%s (%v) does not beat minimax (%v) on a preset opponent at depth %d", name, s, mm, tc.oppDepth)
 				}
 			}
-			// Each learner's states: one per game with its ID, and mid-game ones every 10 moves.
+			// Each learner's states: one per game with its ID, folded over the games so far (no mid-game ones:
+			// a game that did not end has no place in the fold's order).
 			for _, name := range []string{learn.ModelTypeProbs, learn.ModelDepth, searchers.DiscrepancyModelName} {
-				withID, midGame := 0, 0
-				for _, pt := range prof.Models[name] {
-					if pt.GameID == "" {
-						midGame++
-					} else {
-						withID++
+				points := prof.Models[name]
+				if len(points) != tc.games {
+					t.Errorf("%s: %d states for %d games", name, len(points), tc.games)
+				}
+				for i, pt := range points {
+					mark, err := learn.ReadFoldMark(pt.State)
+					if pt.GameID == "" || err != nil || mark == nil || mark.Games != i+1 {
+						t.Errorf("%s: state %d (game %q) has the fold mark %+v (%v), want %d games", name, i, pt.GameID, mark, err, i+1)
 					}
-				}
-				wantMid := 0
-				for _, y := range ys {
-					wantMid += y.Scores[learn.MinimaxModelName].Moves / persistEvery
-				}
-				if withID != tc.games || midGame != wantMid {
-					t.Errorf("%s: %d states after a game, %d mid-game, for %d games of %d opponent moves", name, withID, midGame, tc.games, mm.Moves)
-					t.Errorf("want %d after a game and %d mid-game", tc.games, wantMid)
 				}
 			}
 			var depth learn.DepthLearnerState
@@ -352,7 +347,7 @@ func TestLearningTakeBack(t *testing.T) {
 	var mu sync.Mutex
 	var learned []int
 	w := newLearning(g, nil, func() *learners { <-release; return l }, "game", learn.MinimaxModelName,
-		func(_ *learning, it learnItem, prob float64, _ map[string]json.RawMessage) {
+		func(_ *learning, it learnItem, prob float64) {
 			mu.Lock()
 			defer mu.Unlock()
 			if prob < 0 || prob > 1 {

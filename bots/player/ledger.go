@@ -1,11 +1,13 @@
-// The Player's even-game ledger: each opponent's handicap per time control (learn.EvenState), read from the
-// memory when first needed, set on the weak searcher before each search and updated after every result.
+// The Player's even-game ledger: each opponent's handicap per time control (learn.EvenState), folded over
+// every result the memory holds (every process's) at each new game, set on the weak searcher before each
+// search and updated after every result.
 
 package player
 
 import (
 	"encoding/json"
 	"sync"
+	"time"
 
 	"dossier/bots/searchers"
 	"dossier/engine"
@@ -23,6 +25,7 @@ type ledger struct {
 	filer  *filer
 	states map[string]*learn.EvenState // by opponent key
 	tc     string                      // the current game's time control, which picks the record
+	folds  sync.WaitGroup              // the folds after a result still running
 }
 
 // newLedger returns an empty ledger filing through f.
@@ -34,26 +37,34 @@ func (l *ledger) stateLocked(key string) *learn.EvenState {
 	if s, ok := l.states[key]; ok {
 		return s
 	}
-	s := &learn.EvenState{Version: learn.EvenStateVersion}
-	raw, err := l.filer.latestModel(key, learn.EvenModel)
-	if err == nil && raw != nil {
-		var stored *learn.EvenState
-		if stored, err = learn.ParseEvenState(raw); err == nil {
-			s = stored
-		}
-	}
-	if err != nil {
-		l.filer.logger().Warn("cannot read the even-game state; starting afresh", zap.String("opponent", key), zap.Error(err))
-	}
+	s := l.read(key)
 	l.states[key] = s
 	return s
 }
 
-// load reads the opponent's state now, off the clock.
+// read folds the opponent's stored even-game results (see foldEven), without filing anything; a memory that
+// cannot be read gives a fresh state, which is logged.
+func (l *ledger) read(key string) *learn.EvenState {
+	l.filer.ensureOpen()
+	mem := l.filer.memory()
+	if mem == nil {
+		return learn.FoldEven(nil, nil)
+	}
+	s, err := foldEven(mem, key, nil)
+	if err != nil {
+		l.filer.logger().Warn("cannot read the even-game state; starting afresh", zap.String("opponent", key), zap.Error(err))
+		return learn.FoldEven(nil, nil)
+	}
+	return s
+}
+
+// load reads the opponent's state again now, off the clock (at every new game: other processes on the
+// memory may have filed results since).
 func (l *ledger) load(key string) {
+	s := l.read(key)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.stateLocked(key)
+	l.states[key] = s
 }
 
 // startGame takes the new game's time control.
@@ -70,19 +81,42 @@ func (l *ledger) handicap(key string) float64 {
 	return l.stateLocked(key).Record(l.tc).Handicap
 }
 
-// result updates the opponent's record at the current time control with a finished game's score and files
-// the new state in the memory after the game gameID.
+// result updates the opponent's record at the current time control with a finished game's score, files the
+// game's result (learn.EvenResult, the ledger's contribution of the game gameID) and, in the background,
+// the state folded over every stored result.
 func (l *ledger) result(key string, g games.Game, score float64, gameID string) {
+	res := learn.EvenResult{Version: learn.EvenResultVersion, Score: score, MaxHandicap: searchers.MaxLearnedHandicap(g)}
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	state := l.stateLocked(key)
-	state.Record(l.tc).Update(score, searchers.MaxLearnedHandicap(g))
-	raw, err := json.Marshal(state)
-	if err != nil {
-		l.filer.logger().Error("cannot encode the even-game state", zap.Error(err))
+	res.TimeControl = l.tc
+	l.stateLocked(key).Record(l.tc).Update(res.Score, res.MaxHandicap)
+	l.mu.Unlock()
+	if gameID == "" {
 		return
 	}
-	l.filer.recordModel(key, learn.EvenModel, raw, gameID)
+	raw, err := json.Marshal(res)
+	if err != nil {
+		l.filer.logger().Error("cannot encode the even-game result", zap.Error(err))
+		return
+	}
+	l.filer.recordModelAt(key, learn.EvenResultModel, raw, gameID, time.Now())
+	mem := l.filer.memory()
+	if mem == nil {
+		return
+	}
+	l.folds.Add(1)
+	go func() {
+		defer l.folds.Done()
+		s, err := foldEven(mem, key, func(model string, state json.RawMessage, at time.Time, id string) {
+			l.filer.recordModelAt(key, model, state, id, at)
+		})
+		if err != nil {
+			l.filer.logger().Warn("cannot fold the even-game results", zap.String("opponent", key), zap.Error(err))
+			return
+		}
+		l.mu.Lock()
+		l.states[key] = s
+		l.mu.Unlock()
+	}()
 }
 
 // record returns a copy of the opponent's record at a time control.
@@ -118,4 +152,15 @@ func (p *Engine) evenResult(score float64, gameID string) {
 // knows it now (reading the memory when first needed).
 func (p *Engine) EvenRecord(o play.Opponent, timeControl string) learn.EvenRecord {
 	return p.ledger.record(o.Key(), timeControl)
+}
+
+// prepareLedger reads the current opponent's even-game state again, off the clock, when the Player learns an
+// even game.
+func (p *Engine) prepareLedger() {
+	p.mu.Lock()
+	even, key := playsEven(p.cfg), p.opponent.Key()
+	p.mu.Unlock()
+	if even {
+		p.ledger.load(key)
+	}
 }

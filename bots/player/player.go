@@ -291,6 +291,7 @@ func (p *Engine) prepareParts() {
 	p.loadRecall()
 	p.prepareLearning()
 	p.prepareIdentifier()
+	p.prepareLedger()
 }
 
 // newGame is NewGame but for the game memory, under the lock.
@@ -323,9 +324,6 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	if o.Named() {
 		p.filer.sighting(o)
 	}
-	if playsEven(p.cfg) {
-		p.ledger.load(o.Key()) // read the memory now, off the clock
-	}
 	g := p.game
 	p.mu.Unlock()
 	p.prepareContempt(g)
@@ -340,6 +338,7 @@ func (p *Engine) StartGame(gs play.GameStart) {
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.filer.startGame(gs, p.opponent)
+	p.filer.fileLearnedAs(p.current.ID, p.opponent.Key(), p.learnerKey())
 	p.ledger.startGame(gs.TimeControl)
 	p.learning.start(p.current.ID, p.learnerKey(), p.game, p.cfg)
 	p.ident.startGame()
@@ -387,7 +386,9 @@ func (p *Engine) GameOver(end play.GameEnd) {
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
 func (p *Engine) Close() error {
 	p.analyst.stop()
-	p.learning.save(p.learning.take()) // what the game in progress learned, as a mid-game state
+	p.learning.save(p.learning.take()) // the game in progress files no state (it did not end)
+	p.learning.waitFolds()
+	p.ledger.folds.Wait()
 	return p.filer.close()
 }
 

@@ -80,6 +80,10 @@ func drawnPaths(model string) []string {
 		return []string{".observations"}
 	case learn.ModelYardstick:
 		return []string{".top1", ".loglik"}
+	case learn.EvenModel:
+		return []string{".time_controls."} // not its fold mark
+	case learn.EvenResultModel:
+		return []string{".score"}
 	}
 	return nil
 }
