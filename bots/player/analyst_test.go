@@ -1,17 +1,16 @@
-// The analyst: a lost game's mistake found in the background after the game and filed in the memory; a won
-// game not analysed; a new game's start abandons an analysis at once.
+// The analyst: a lost game's mistake found in the background after the game and filed in the memory with the
+// experience it learned; a won game not analysed; a new game's start abandons an analysis at once.
 package player
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"dossier/bots/analysis"
 	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/memory"
 	"dossier/play"
 )
 
@@ -51,19 +50,34 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	points := prof.Models[analysis.ModelName]
-	if len(points) != 1 {
-		t.Fatalf("%d analyses filed, want the lost game's alone", len(points))
+	if len(prof.Mistakes) != 1 {
+		t.Fatalf("%d mistakes filed, want the lost game's alone", len(prof.Mistakes))
 	}
-	var rep analysis.Report
-	if err := json.Unmarshal(points[0].State, &rep); err != nil {
+	m := prof.Mistakes[0]
+	if m.Move != "h5f7" || m.Best == "h5f7" || m.Depth != analysisDepth || m.Game != "chess" || m.Value >= m.BestValue {
+		t.Fatalf("blamed %+v, want 3.Qxf7+ with a better move", m)
+	}
+	if games := prof.Games; len(games) != 2 || m.GameID != games[1].ID {
+		t.Errorf("the mistake is filed for game %q, want the lost game's", m.GameID)
+	}
+	// The experience: each of our four moves' position with its best move, and the position after 3.Qxf7+ at
+	// its deep value for Black, in the opponent's table and in every opponent's.
+	entries, err := mem.Experience(rival.Key(), "chess")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if m, ok := rep.Blamed(); !ok || m.Played != "h5f7" || m.Best == "h5f7" {
-		t.Fatalf("blamed %+v (%v), want 3.Qxf7+ with a better move", m, ok)
+	after := mustPosition(t, g, m.FEN)
+	after.Play(mustMove(t, after, m.Move))
+	tables := map[string]int{}
+	found := false
+	for _, e := range entries {
+		tables[e.OpponentKey]++
+		if e.OpponentKey != "" && e.Hash == after.Hash() {
+			found = e.Value == -m.Value && e.Depth == analysisDepth-1 && e.Bound == memory.BoundExact && e.Move == ""
+		}
 	}
-	if games := prof.Games; len(games) != 2 || points[0].GameID != games[1].ID {
-		t.Errorf("the analysis is filed after game %q, want the lost game's", points[0].GameID)
+	if tables[rival.Key()] < 5 || tables[""] != tables[rival.Key()] || !found {
+		t.Errorf("experience tables %v (the position after the mistake found right: %v)", tables, found)
 	}
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
