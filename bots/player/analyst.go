@@ -116,7 +116,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer) {
 	if lg.drawn && !stoodBetter(rep, standBetterUnits*rules.Unit) {
 		rep.Mistake = -1
 	}
-	a := analysisEvent(lg, rep, log)
+	a := analysisEvent(lg, rep, rules.Bound, log)
 	if len(a.Experience) == 0 && a.Mistake == nil {
 		return
 	}
@@ -137,10 +137,19 @@ func stoodBetter(rep analysis.Report, lead float64) bool {
 	return false
 }
 
-// analysisEvent turns a report into the memory's analysis: the move blamed, and for every move analysed the
-// position before it with the best move at its deep value, and, where our move was not the best, the position
-// after it at our move's deep value (for the opponent to move), each an exact value of the depth searched.
-func analysisEvent(lg lostGame, rep analysis.Report, log *zap.Logger) *memory.Analysis {
+// analysisEvent turns a report into the memory's analysis: the move blamed, and the deep values learned. For
+// every move analysed, the position before it with its best move, at least its deep value for us; for every move
+// that fell by more than the threshold (the one blamed among them), the position after it at our move's deep
+// value, exactly, for the opponent to move.
+//
+// The positions before our moves are filed as lower bounds although the search was exact: exact values of the
+// lost line's positions, beside the shallow values of every other move, made the next game leave the line 22 to
+// 36 plies before the mistake, wherever a shallow value of another move happened to be higher than the line's
+// deep one (checkers, depth 2 against depth 5 and 6). As lower bounds they never make the line look worse than
+// the search finds it. The positions after our bad moves stay exact: as lower bounds they never settle the root's
+// first move, which has no alpha to fail against, and the mistake was played again. So the line is kept up to the
+// mistake and left there (TestLostGameIsLeftWhereTheAnalysisFoundTheMistake).
+func analysisEvent(lg lostGame, rep analysis.Report, threshold float64, log *zap.Logger) *memory.Analysis {
 	a := &memory.Analysis{OpponentKey: lg.key, GameID: lg.gameID, Game: lg.game.Name()}
 	for i, m := range rep.Moves {
 		before, err := lg.game.ParsePosition(m.Before)
@@ -154,8 +163,8 @@ func analysisEvent(lg lostGame, rep analysis.Report, log *zap.Logger) *memory.An
 				BestValue: m.BestValue, Depth: m.Depth}
 		}
 		a.Experience = append(a.Experience, memory.Experience{FEN: m.Before, Hash: before.Hash(), Move: m.Best,
-			Value: m.BestValue, Depth: m.Depth, Bound: memory.BoundExact})
-		if m.Played == m.Best || m.Depth < 2 {
+			Value: m.BestValue, Depth: m.Depth, Bound: memory.BoundLower})
+		if (i != rep.Mistake && m.Drop() <= threshold) || m.Played == m.Best || m.Depth < 2 {
 			continue
 		}
 		played, err := before.ParseMove(m.Played)
