@@ -104,3 +104,47 @@ func TestAnalystIsAbandonedWhenTheNextGameStarts(t *testing.T) {
 		t.Errorf("the next game's start waited %v for the analysis", waited)
 	}
 }
+
+// TestAnalystBlamesADrawnGameOnlyWhereWeStoodBetter: a drawn game is analysed, its experience filed; a move is
+// blamed only when our deep value reached a pawn and a half before it (2...Qh4?? gave us a queen, 4.Ba6?? gave
+// a bishop back), not in a game we never stood better in (3.Qxf7+?? from an even position).
+func TestAnalystBlamesADrawnGameOnlyWhereWeStoodBetter(t *testing.T) {
+	cases := []struct {
+		name   string
+		moves  []string
+		blamed string // "" for none
+	}{
+		{"we stood better", []string{"e2e4", "e7e5", "g1f3", "d8h4", "f3h4", "d7d6", "f1a6", "b7a6"}, "f1a6"},
+		{"we never stood better", []string{"e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := chess.Game{}
+			p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+			p.analysisDepth = 6
+			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory")}); err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			rival := play.Opponent{Name: "rival", Source: "match"}
+			p.SetOpponent(rival)
+			playedGame(t, p, g, games.Draw, c.moves...)
+			p.analyst.wait()
+			prof, err := p.Memory().Profile(rival.Key())
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case c.blamed == "" && len(prof.Mistakes) != 0:
+				t.Errorf("blamed %+v in a game we never stood better in", prof.Mistakes)
+			case c.blamed != "" && (len(prof.Mistakes) != 1 || prof.Mistakes[0].Move != c.blamed):
+				t.Errorf("mistakes %+v, want %s", prof.Mistakes, c.blamed)
+			}
+			entries, err := p.Memory().Experience(rival.Key(), "chess")
+			if err != nil || len(entries) < 2*(len(c.moves)/2) {
+				t.Errorf("%d experience entries (%v), want each of our %d positions in both tables", len(entries), err,
+					len(c.moves)/2)
+			}
+		})
+	}
+}

@@ -185,3 +185,30 @@ func TestBuildExperienceKeepsTheOpponentsEntryThenTheDeeper(t *testing.T) {
 		})
 	}
 }
+
+func TestBuildExperienceWarnsOfEntriesOfAnotherGame(t *testing.T) {
+	g := chess.Game{}
+	p := g.Start()
+	cases := []struct {
+		name  string
+		entry memory.Experience
+		warns string
+	}{
+		{"filed as checkers", memory.Experience{Game: "checkers", FEN: p.FEN(), Hash: p.Hash(), Value: 1, Depth: 8,
+			Bound: memory.BoundExact, Version: memory.ExperienceVersion}, "an entry of checkers, not chess"},
+		{"an unknown bound", memory.Experience{Game: "chess", FEN: p.FEN(), Hash: p.Hash(), Value: 1, Depth: 8,
+			Bound: "about", Version: memory.ExperienceVersion}, "unknown bound"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			core, logs := observer.New(zapcore.WarnLevel)
+			x := buildExperience(g, []memory.Experience{c.entry}, zap.New(core))
+			if x.size() != 0 {
+				t.Errorf("%d entries taken", x.size())
+			}
+			if logs.Len() != 1 || !strings.Contains(logs.All()[0].Message, c.warns) {
+				t.Errorf("warnings %v, want one saying %q", logs.All(), c.warns)
+			}
+		})
+	}
+}
