@@ -153,11 +153,11 @@ func (p *Engine) reportExperience(x *experienceTable, pos games.Position, res en
 			if blamed, err := pos.ParseMove(m.Move); err == nil {
 				played := games.NumberedMove(pos, blamed)
 				if res.Move != blamed {
-					report(engine.Info{Text: fmt.Sprintf("experience: %s, %s? lost game %d (%+.1f at depth %d)",
-						games.NumberedMove(pos, res.Move), played, m.number, m.Value/unit, m.Depth)})
+					report(engine.Info{Text: fmt.Sprintf("experience: %s, %s? %s (%+.1f at depth %d)",
+						games.NumberedMove(pos, res.Move), played, m.game, m.Value/unit, m.Depth)})
 				} else {
-					report(engine.Info{Text: fmt.Sprintf("experience: %s again, although game %d lost with it "+
-						"(%+.1f at depth %d; the search, at depth %d, rates it best)", played, m.number, m.Value/unit,
+					report(engine.Info{Text: fmt.Sprintf("experience: %s again, although it was blamed in %s "+
+						"(%+.1f at depth %d; the search, at depth %d, rates it best)", played, m.game, m.Value/unit,
 						m.Depth, res.Depth)})
 				}
 			}

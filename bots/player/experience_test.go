@@ -47,12 +47,13 @@ func experiencePlayer(t *testing.T, depth int) (*Engine, *observer.ObservedLogs,
 	return p, logs, rival
 }
 
-// fileExperience records entries as the analysis of a game against key and reloads the Player's memory.
-func fileExperience(t *testing.T, p *Engine, key string, entries ...memory.Experience) {
+// fileExperience records entries, and the mistake when not nil, as the analysis of a game against key and
+// reloads the Player's memory.
+func fileExperience(t *testing.T, p *Engine, key string, mistake *memory.Mistake, entries ...memory.Experience) {
 	t.Helper()
 	p.NewGame(chess.Game{})
 	err := p.Memory().Record(memory.Event{Analysis: &memory.Analysis{OpponentKey: key, GameID: "game-1", Game: "chess",
-		Experience: entries}}).Wait(context.Background())
+		Mistake: mistake, Experience: entries}}).Wait(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,9 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 			after := start.Clone()
 			after.Play(before.Move)
 			// The deep search found the reply wins a rook for the side to move after our move.
-			fileExperience(t, p, rival.Key(), memory.Experience{FEN: after.FEN(), Hash: after.Hash(), Value: 500,
+			played := start.FormatMove(before.Move)
+			fileExperience(t, p, rival.Key(), &memory.Mistake{FEN: start.FEN(), Move: played, Value: -500, Best: played,
+				BestValue: 0, Depth: c.depth}, memory.Experience{FEN: after.FEN(), Hash: after.Hash(), Value: 500,
 				Depth: c.depth, Bound: memory.BoundExact})
 			res, infos := searchInfo(p, start, lim)
 			changed := res.Move != before.Move
@@ -98,9 +101,13 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 				t.Fatalf("move %s, before the entry %s (value %.0f, then %.0f): changed %v, want %v",
 					start.FormatMove(res.Move), start.FormatMove(before.Move), before.Score, res.Score, changed, c.changes)
 			}
-			said := strings.Contains(strings.Join(infos, "\n"), "experience: ")
-			if c.changes && !said {
-				t.Errorf("no info string says what the experience did: %q", infos)
+			// The search says why it leaves the move of the game the mistake was found in, or that it plays it again.
+			why := map[bool]string{
+				true: ", 1." + games.RecordMove(start, before.Move) + "? an analysed game no longer stored (-5.0 at depth 12)",
+				false: "experience: 1." + games.RecordMove(start, before.Move) +
+					" again, although it was blamed in an analysed game no longer stored (-5.0 at depth 2"}[c.changes]
+			if said := strings.Join(infos, "\n"); !strings.Contains(said, why) {
+				t.Errorf("info strings %q, want one saying %q", infos, why)
 			}
 			// The move played before is now valued at the entry's value (for us, a rook down); a shallower
 			// entry leaves its value as the search found it.
@@ -138,7 +145,7 @@ func TestExperienceIgnoresEntriesOfAnotherGameAndStaleOnes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			p, logs, rival := experiencePlayer(t, 0)
-			fileExperience(t, p, rival.Key(), c.entry)
+			fileExperience(t, p, rival.Key(), nil, c.entry)
 			x := p.gameMemory.experienceOf("chess")
 			if x.size() != 0 {
 				t.Errorf("%d entries taken, want none", x.size())
@@ -210,5 +217,38 @@ func TestBuildExperienceWarnsOfEntriesOfAnotherGame(t *testing.T) {
 				t.Errorf("warnings %v, want one saying %q", logs.All(), c.warns)
 			}
 		})
+	}
+}
+
+func TestRecallNamesTheGameOfEachMistake(t *testing.T) {
+	g := chess.Game{}
+	start := g.Start().FEN()
+	stored := []memory.Game{
+		{GameSummary: memory.GameSummary{ID: "g1", Game: "chess", OurScore: 1}, StartFEN: start},
+		{GameSummary: memory.GameSummary{ID: "g2", Game: "chess", OurScore: 0}, StartFEN: start},
+		{GameSummary: memory.GameSummary{ID: "g3", Game: "chess", OurScore: 0.5}, StartFEN: start},
+	}
+	cases := []struct {
+		id, fen, want string
+	}{
+		{"g2", "fen of g2", "lost game 2"},
+		{"g3", "fen of g3", "drew game 3"},
+		{"gone", "fen of gone", "an analysed game no longer stored"},
+	}
+	var mistakes []memory.Mistake
+	for _, c := range cases {
+		mistakes = append(mistakes, memory.Mistake{GameID: c.id, Game: "chess", FEN: c.fen})
+	}
+	mistakes = append(mistakes, memory.Mistake{GameID: "g2", Game: "checkers", FEN: "a checkers position"})
+	r := newRecall("rival", g, stored, mistakes)
+	for _, c := range cases {
+		t.Run(c.id, func(t *testing.T) {
+			if got := r.mistakes[c.fen].game; got != c.want {
+				t.Errorf("named %q, want %q", got, c.want)
+			}
+		})
+	}
+	if _, ok := r.mistakes["a checkers position"]; ok {
+		t.Errorf("a mistake of another game was taken")
 	}
 }

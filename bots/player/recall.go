@@ -30,19 +30,23 @@ type recall struct {
 	mistakes map[string]mistakeShown // position (FEN) -> the mistake an analysis blamed there
 }
 
-// mistakeShown is a mistake with the number of its game among the opponent's (1 the first), as memory show
-// numbers them.
+// mistakeShown is a mistake with its game as the info strings name it: "lost game 7" (its number among the
+// opponent's games, 1 the first, as memory show numbers them).
 type mistakeShown struct {
 	memory.Mistake
-	number int
+	game string
 }
 
 // newRecall builds the game memory of an opponent's stored games of game g and the mistakes found in them.
 func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake) *recall {
 	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, mistakes: map[string]mistakeShown{}}
-	number := map[string]int{}
+	named := map[string]string{}
 	for i, sg := range stored {
-		number[sg.ID] = i + 1
+		verb := map[float64]string{0: "lost", 0.5: "drew", 1: "won"}[sg.OurScore]
+		if verb == "" {
+			verb = "played"
+		}
+		named[sg.ID] = fmt.Sprintf("%s game %d", verb, i+1)
 		if sg.Game != g.Name() || sg.OurScore != 1 {
 			continue
 		}
@@ -64,7 +68,11 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 	}
 	for _, m := range mistakes {
 		if m.Game == g.Name() {
-			r.mistakes[m.FEN] = mistakeShown{Mistake: m, number: number[m.GameID]}
+			name, ok := named[m.GameID]
+			if !ok {
+				name = "an analysed game no longer stored"
+			}
+			r.mistakes[m.FEN] = mistakeShown{Mistake: m, game: name}
 		}
 	}
 	return r
