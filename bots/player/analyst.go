@@ -1,6 +1,7 @@
-// The Player's analyst: after a lost game, or a drawn one, off the clock, it searches our moves again deeper
+// The Player's analyst: after every finished game, off the clock, it searches our moves again deeper
 // (bots/analysis), niced and within a time budget, abandoned when a new game starts, and files what it blamed
-// and every deep value it learned in the memory, as one event (a mistake record and experience entries).
+// (in a lost game, or a drawn one we stood better in; a won game is only re-checked) and every deep value it
+// learned in the memory, as one event (a mistake record and experience entries).
 package player
 
 import (
@@ -39,7 +40,7 @@ type analyst struct {
 	done   chan struct{}      // closed when it has ended
 }
 
-// lostGame is what an analysis needs of a finished game (lost, or drawn).
+// lostGame is what an analysis needs of a finished game.
 type lostGame struct {
 	game    games.Game
 	preset  string
@@ -49,6 +50,7 @@ type lostGame struct {
 	key     string // the opponent key the findings are filed under
 	gameID  string
 	drawn   bool // a draw: a move is blamed only where we stood better
+	won     bool // a win: its moves are re-checked, none is blamed
 	depth   int  // the depth each move is searched to
 }
 
@@ -113,7 +115,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer) {
 		log.Warn("no analysis of the game", zap.Error(err))
 		return
 	}
-	if lg.drawn && !stoodBetter(rep, standBetterUnits*rules.Unit) {
+	if lg.won || lg.drawn && !stoodBetter(rep, standBetterUnits*rules.Unit) {
 		rep.Mistake = -1
 	}
 	a := analysisEvent(lg, rep, rules.Bound, log)
@@ -190,10 +192,10 @@ func oneMoveOn(v float64) float64 {
 	return v
 }
 
-// analyseAfterGame starts the analysis of the game that just ended when we lost or drew it (p.mu held; the
+// analyseAfterGame starts the analysis of the game that just ended when its result is known (p.mu held; the
 // analysis itself runs in the background).
 func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.Position, gameID string) {
-	if (score != 0 && score != 0.5) || start == nil || gameID == "" || p.filer.memory() == nil {
+	if score < 0 || start == nil || gameID == "" || p.filer.memory() == nil {
 		return
 	}
 	our, err := learnedPreset(p.game, p.cfg)
@@ -201,6 +203,7 @@ func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.P
 		return
 	}
 	lg := lostGame{game: p.game, preset: our.Name, start: start, moves: append([]games.Move(nil), end.Moves...),
-		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, depth: p.analysisDepth}
+		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, won: score == 1,
+		depth: p.analysisDepth}
 	p.analyst.start(lg, p.filer, analysisBudget)
 }

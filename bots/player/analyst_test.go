@@ -1,5 +1,5 @@
 // The analyst: a lost game's mistake found in the background after the game and filed in the memory with the
-// experience it learned; a won game not analysed; a new game's start abandons an analysis at once.
+// experience it learned; a won game re-checked, nothing blamed; a new game's start abandons an analysis at once.
 package player
 
 import (
@@ -41,8 +41,15 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 	}
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
-	playedGame(t, p, g, games.FirstWins, "e2e4", "e7e5", "g1f3", "b8c6") // won: nothing to analyse
+	playedGame(t, p, g, games.FirstWins, "e2e4", "e7e5", "g1f3", "b8c6") // won: re-checked, nothing blamed
 	p.analyst.wait()
+	if prof, err := p.Memory().Profile(rival.Key()); err != nil || len(prof.Mistakes) != 0 {
+		t.Fatalf("after the won game: mistakes %+v (%v), want none", prof.Mistakes, err)
+	}
+	if rechecked, err := p.Memory().Experience(rival.Key(), "chess"); err != nil || len(rechecked) != 4 {
+		t.Errorf("the won game's re-check filed %d entries (%v), want its 2 positions of ours in both tables",
+			len(rechecked), err)
+	}
 	playedGame(t, p, g, games.SecondWins, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
 	p.analyst.wait()
 	mem := p.Memory()
