@@ -334,7 +334,7 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	p.prepareParts()
 }
 
-// StartGame opens the game's record in the memory; the analysis of the last lost game, if still running,
+// StartGame opens the game's record in the memory; the analysis of the last game, if still running,
 // is abandoned (it never runs during our search).
 func (p *Engine) StartGame(gs play.GameStart) {
 	p.analyst.stop()
