@@ -249,3 +249,26 @@ func TestAnalysisIsFiledWholeOrNotAtAll(t *testing.T) {
 		t.Errorf("the refused analysis left records:\n%s", dump)
 	}
 }
+
+// TestAnalysisThroughTheSocket: a client files an analysis and reads the experience and the mistake back through
+// the owner's socket, as a second engine on one memory does.
+func TestAnalysisThroughTheSocket(t *testing.T) {
+	owner, client := openTwice(t, t.TempDir())
+	defer owner.Close()
+	defer client.Close()
+	if client.Owner() {
+		t.Fatal("the second memory owns the store")
+	}
+	id := playGame(t, client, "Jane", t0, 6, 0)
+	mustRecord(t, client, Event{Analysis: analysisOf("jane", id, 8, t0)})
+	for name, m := range map[string]*Memory{"owner": owner, "client": client} {
+		entries, err := m.Experience("jane", "chess")
+		if err != nil || len(entries) != 4 {
+			t.Errorf("%s: %d entries (%v), want 2 in each table", name, len(entries), err)
+		}
+		p, err := m.Profile("jane")
+		if err != nil || len(p.Mistakes) != 1 || p.Mistakes[0].GameID != id {
+			t.Errorf("%s: mistakes %+v (%v)", name, p.Mistakes, err)
+		}
+	}
+}
