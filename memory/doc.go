@@ -24,7 +24,8 @@
 // finds (one a killed owner left) before it does.
 //
 // The protocol is newline-delimited JSON: a request carries a sequence number and an operation (hello, event,
-// profile, opponents, games, dump, import, forget, merge, compact); its reply carries the number, the result
+// profile, opponents, games, experience, dump, import, forget, merge, compact; protocol version 2, which an
+// owner or client of version 1 refuses at hello); its reply carries the number, the result
 // and an error with a code that maps back to this package's sentinel errors, so errors.Is (and errors.As, for
 // an *Error) works the same in a client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or
 // was killed) the client loops: connect to the socket, else take the lock and become the owner, else back off

@@ -74,7 +74,7 @@ type Engine struct {
 	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
 	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
-	analyst       analyst      // the analysis of the last lost or drawn game, with its own lock (see analyst.go)
+	analyst       analyst      // the analysis of the last game, with its own lock (see analyst.go)
 	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it.
 	analysisDepth int
 }
