@@ -56,6 +56,10 @@ var conformance = []struct {
 	{"ForgetRemovesEverything", conformForgetRemovesEverything},
 	{"DumpImportRoundTrip", conformDumpImportRoundTrip},
 	{"ImportRefusesMalformedInputWhole", conformImportRefusesMalformedInputWhole},
+	{"AnalysisFilesMistakeAndExperience", conformAnalysisFilesMistakeAndExperience},
+	{"BadAnalysesAreRefused", conformBadAnalysesAreRefused},
+	{"AnalysesFollowMergeAndForget", conformAnalysesFollowMergeAndForget},
+	{"AnalysesDumpAndImport", conformAnalysesDumpAndImport},
 }
 
 func TestConformance(t *testing.T) {
@@ -209,6 +213,7 @@ func conformEventsAreIdempotent(t *testing.T, open opener) {
 		{Move: &MoveRecord{GameID: id, Ply: 1, ByOpponent: true, Move: "P@c3", TimeMS: 7, Probability: 0.5, At: t0}},
 		{End: &GameEnd{GameID: id, Result: "1/2-1/2", Reason: "draw", OurScore: 0.5, At: t0}},
 		{Model: &ModelUpdate{OpponentKey: "carol", Model: "depth", State: []byte(`[1,2]`), GameID: id, At: t0}},
+		{Analysis: analysisOf("carol", id, 8, t0)},
 	}
 	recs := make([]*eventRec, len(events))
 	for i, ev := range events {
@@ -410,7 +415,7 @@ func conformImportRefusesMalformedInputWhole(t *testing.T, open opener) {
 	}{
 		{"empty", "", "empty"},
 		{"no schema", strings.Join(lines[1:], ""), "line 1: the dump does not start with its schema line"},
-		{"newer schema", `{"type":"schema","version":3}` + "\n", "line 1: " + ErrNewerSchema.Error()},
+		{"newer schema", `{"type":"schema","version":4}` + "\n", "line 1: " + ErrNewerSchema.Error()},
 		{"bad json at line 3", lines[0] + lines[1] + "{nope\n", "line 3"},
 		{"unknown type", lines[0] + `{"type":"secret"}` + "\n", `line 2: unknown record type "secret"`},
 		{"unknown field", lines[0] + `{"type":"alias","alias":"a","key":"b","extra":1}` + "\n", `line 2: json: unknown field "extra"`},

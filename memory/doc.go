@@ -24,7 +24,8 @@
 // finds (one a killed owner left) before it does.
 //
 // The protocol is newline-delimited JSON: a request carries a sequence number and an operation (hello, event,
-// profile, opponents, games, dump, import, forget, merge, compact); its reply carries the number, the result
+// profile, opponents, games, experience, dump, import, forget, merge, compact; protocol version 2, which an
+// owner or client of version 1 refuses at hello); its reply carries the number, the result
 // and an error with a code that maps back to this package's sentinel errors, so errors.Is (and errors.As, for
 // an *Error) works the same in a client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or
 // was killed) the client loops: connect to the socket, else take the lock and become the owner, else back off
@@ -122,28 +123,42 @@
 // listing every opponent 0.67 s.
 // DOSSIER_TEST_POSTGRES=URL runs the benchmarks on another server (the store is built once, in schema scale).
 //
-// # Schema (version 2)
+// # Schema (version 3)
 //
 // Keys are '/'-separated; each component is escaped ('%' to %25, '/' to %2F). Values are compact JSON.
 //
-//	v/schema                              the schema version, "2"
+//	v/schema                              the schema version, "3"
 //	o/<key>                               an opponent's profile (opponent record)
 //	a/<alias>                             an alias merged into another key (alias record)
 //	g/<key>/<game id>                     empty: the index of an opponent's games
 //	h/<game id>                           a game's start and end (game record)
 //	m/<game id>/<ply %05d>/<0|1>          a move, ours (0) or the opponent's (1) (move record)
 //	s/<key>/<model>/<ns %020d>/<game id>  one state of a learned model (model record)
+//	x/<key>/<game id>                     the mistake an analysis of the game blamed (mistake record)
+//	e/<key>/<game>/<hash %016x>           the opponent's experience of a position (experience record)
+//	c/<game>/<hash %016x>                 every opponent's experience of a position (experience record, no key)
 //
 // Keys of opponents are opponent.NameKey of their names; opponent.UnknownKey files the unnamed opponent, which is
 // recorded like any other and never merged. Game ids come from NewGameID: the UTC time to the nanosecond and 48
 // random bits, so they sort by time and never collide across processes. Version 1 stored a profile with one
 // name and one undated rating ({"key","name","elo",...}); opening such a store rewrites each profile with
 // "names" and dated "ratings" (source "schema v1") and then the version (testdata/v1 is a store version 1
-// wrote; TestMigrateFromVersion1 opens a copy).
+// wrote; TestMigrateFromVersion1 opens a copy). Version 2 kept each analysed game's report as a state of the
+// model "mistakes"; opening such a store turns each report that blamed a move into the game's mistake record and
+// removes every such state, dropping with a warning the reports that blamed nothing, name no game or whose game
+// is not stored (the record needs the game's name), and the values of the other moves analysed (experience
+// entries are keyed by their position's hash, which only the game's rules compute; the next analyses learn them
+// again); TestMigrateFromVersion2.
+//
+// An analysis (Event.Analysis: the mistake, if any, and the experience entries) is one event applied in one
+// transaction, so it is filed whole or not at all. Each entry goes into the opponent's table and into the game's
+// table of every opponent; where one holds the position already, the entry of the current form
+// (ExperienceVersion), then the deeper, then the later is kept. Merge moves the mistakes and the opponent's
+// table; Forget removes them (the table of every opponent keeps what it learned).
 //
 // # Dump format
 //
-// Dump writes JSON lines: first {"type":"schema","version":2}, then one record a line in key order, each with a
+// Dump writes JSON lines: first {"type":"schema","version":3}, then one record a line in key order, each with a
 // "type" and the fields it is stored with:
 //
 //	{"type":"opponent","key":"stockfish 16","names":["Stockfish 16"],"aliases":["sf"],"title":"BOT",
@@ -156,13 +171,17 @@
 //	{"type":"move","game":"<id>","ply":1,"opp":true,"hash":"823c9b50fd114196","fen":"<FEN before>",
 //	 "move":"e7e5","ms":830,"pred":"e7e5","prob":0.62,"eval":24,"at":"..."}
 //	{"type":"model","key":"stockfish 16","model":"typeprobs","at":"...","game":"<id>","state":{...}}
+//	{"type":"mistake","key":"stockfish 16","id":"<id>","game":"chess","ply":44,"fen":"<FEN before>",
+//	 "move":"d8b6","value":-180,"best":"a8c8","best_value":10,"depth":18,"at":"..."}
+//	{"type":"experience","key":"stockfish 16","game":"chess","hash":"<16 hex>","fen":"<FEN>","move":"a8c8",
+//	 "value":10,"depth":18,"bound":"lower","v":1,"id":"<id>","at":"..."}
 //
 // Absent fields are omitted: "opp" when the move is ours, "ms" when the time is unknown, "prob" when no model
 // gave one, "eval" when there was none (an evaluation of NaN), "score" while unknown. "hash" is the Zobrist key
 // of the position before the move, in 16 hex digits; "side" is 0 when we moved first. Import reads the whole
 // input and checks every line (unknown types and fields are refused) before it writes anything, naming the
 // first bad line; it then merges opponents (names, aliases and ratings as unions), aliases (as Merge does),
-// games, moves and models, each only where it changes something, so importing a dump twice changes nothing.
+// games, moves, models, mistakes and experience (by the table's rule), each only where it changes something, so importing a dump twice changes nothing.
 //
 // # Sizes
 //

@@ -28,7 +28,8 @@ type dumpPage struct {
 
 // dumpPrefixes are the key prefixes a dump holds; the game index (g/) follows from the games and the schema
 // version is the dump's first line.
-var dumpPrefixes = []string{prefAlias, prefGame, prefMove, prefProfile, prefModel}
+var dumpPrefixes = []string{prefAlias, prefGame, prefMove, prefProfile, prefModel, prefMistake, prefExperience,
+	prefCommonExperience}
 
 // page reads up to a page of records after the key cursor ("" for the start).
 func (s *store) page(after string) (*dumpPage, error) {
@@ -94,12 +95,16 @@ func dumpType(rec any) (field *string, name string) {
 		return &r.Type, typeMove
 	case *modelRec:
 		return &r.Type, typeModel
+	case *mistakeRec:
+		return &r.Type, typeMistake
+	case *experienceRec:
+		return &r.Type, typeExperience
 	}
 	return nil, ""
 }
 
 // parseLine reads one dump line into its checked record (a *schemaRec, *opponentRec, *aliasRec, *gameRec,
-// *moveRec or *modelRec, without its type).
+// *moveRec, *modelRec, *mistakeRec or *experienceRec, without its type).
 func parseLine(line []byte) (any, error) {
 	var head struct {
 		Type string `json:"type"`
@@ -129,6 +134,10 @@ func parseLine(line []byte) (any, error) {
 		rec = &moveRec{}
 	case typeModel:
 		rec = &modelRec{}
+	case typeMistake:
+		rec = &mistakeRec{}
+	case typeExperience:
+		rec = &experienceRec{}
 	case "":
 		return nil, errors.New(`the line has no "type"`)
 	default:
@@ -152,7 +161,7 @@ func clearType(rec any) {
 }
 
 // importOrder ranks the record kinds in the order an import applies them: opponents before the aliases that
-// merge them, games before their moves, models last.
+// merge them, games before their moves, models, mistakes and experience last.
 func importOrder(rec any) int {
 	switch rec.(type) {
 	case *opponentRec:
@@ -289,6 +298,26 @@ func (s *store) importOne(txn kvTxn, rec any) (bool, error) {
 		return s.put(txn, moveKey(r.Game, r.Ply, r.Opp), r)
 	case *modelRec:
 		return s.putModel(txn, r)
+	case *mistakeRec:
+		key, err := s.resolve(txn, r.Key)
+		if err != nil {
+			return false, err
+		}
+		if _, err := s.mergeInto(txn, &opponentRec{Key: key}); err != nil {
+			return false, err
+		}
+		c := *r
+		c.Key = key
+		return s.put(txn, mistakeKey(key, c.ID), &c)
+	case *experienceRec:
+		key := r.Key
+		if key != "" {
+			var err error
+			if key, err = s.resolve(txn, key); err != nil {
+				return false, err
+			}
+		}
+		return s.mergeExperience(txn, key, r)
 	}
 	return false, fmt.Errorf("record %T cannot be imported", rec)
 }

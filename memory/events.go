@@ -28,6 +28,8 @@ type Event struct {
 	End *GameEnd
 	// Model is a learner's new model state for an opponent.
 	Model *ModelUpdate
+	// Analysis is what the analysis of a finished game found (see experience.go).
+	Analysis *Analysis
 }
 
 // Sighting is an opponent as a front end described it at one moment.
@@ -193,6 +195,10 @@ func (ev Event) record(now time.Time) (*eventRec, error) {
 		n++
 		rec = &eventRec{Type: typeModel, Model: &modelRec{Key: md.OpponentKey, Model: md.Model, State: md.State,
 			Game: md.GameID, At: stamp(md.At)}}
+	}
+	if a := ev.Analysis; a != nil {
+		n++
+		rec = a.record(stamp)
 	}
 	if n != 1 {
 		return nil, fmt.Errorf("an event must set exactly one of its fields; %d are set", n)

@@ -22,7 +22,10 @@ func FuzzDecodeValue(f *testing.F) {
 		{"s/x/depth/00000000001767225600000000000/g1", `{"key":"x","model":"depth","at":"2026-01-01T00:00:00Z","game":"g1","state":[1,2]}`},
 		{"m/a%2Fb/00000/0", `{"game":"a/b","ply":0,"move":"P@d1"}`},
 		{"o/x", `{"key":"x","names":[7]}`},
-		{"v/schema", `2`},
+		{"v/schema", `3`},
+		{"x/x/g1", `{"key":"x","id":"g1","game":"chess","ply":4,"fen":"f","move":"d1h5","value":-815,"best":"b1c3","best_value":35,"depth":8,"at":"2026-01-01T00:00:00Z"}`},
+		{"e/x/chess/0000000000001111", `{"key":"x","game":"chess","hash":"0000000000001111","fen":"f","move":"b1c3","value":35,"depth":8,"bound":"lower","v":1,"id":"g1","at":"2026-01-01T00:00:00Z"}`},
+		{"c/chess/0000000000002222", `{"game":"chess","hash":"0000000000002222","fen":"f","value":815,"depth":7,"bound":"exact","v":1,"at":"2026-01-01T00:00:00Z"}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.key, []byte(s.value))
@@ -45,12 +48,15 @@ func FuzzDecodeValue(f *testing.F) {
 // FuzzImport imports any input into a store: malformed input is refused whole with its line number and leaves
 // the store as it was; accepted input imported a second time changes nothing.
 func FuzzImport(f *testing.F) {
-	schema := `{"type":"schema","version":2}` + "\n"
+	schema := `{"type":"schema","version":3}` + "\n"
 	f.Add(schema + `{"type":"opponent","key":"x","names":["X"]}` + "\n")
 	f.Add(schema + `{"type":"opponent","key":"a"}` + "\n" + `{"type":"opponent","key":"b"}` + "\n" + `{"type":"alias","alias":"a","key":"b"}` + "\n")
 	f.Add(schema + `{"type":"game","id":"g","key":"x","side":0}` + "\n" + `{"type":"move","game":"g","ply":0,"move":"e2e4","hash":"0000000000000001"}` + "\n")
 	f.Add(schema + `{"type":"model","key":"x","model":"m","at":"2026-01-01T00:00:00Z","state":{}}` + "\n")
 	f.Add(schema + `{"type":"move","game":"g","ply":-1,"move":"e2e4"}` + "\n")
+	f.Add(schema + `{"type":"mistake","key":"x","id":"g","game":"chess","ply":4,"fen":"f","move":"a","value":-2,"best":"b","best_value":1,"depth":8,"at":"2026-01-01T00:00:00Z"}` + "\n")
+	f.Add(schema + `{"type":"experience","key":"x","game":"chess","hash":"0000000000000001","fen":"f","value":1,"depth":8,"bound":"upper","v":1,"at":"2026-01-01T00:00:00Z"}` + "\n" +
+		`{"type":"experience","game":"chess","hash":"0000000000000001","fen":"f","value":2,"depth":9,"bound":"exact","v":2,"at":"2026-01-01T00:00:00Z"}` + "\n")
 	f.Add(`{"type":"opponent","key":"x"}`)
 	f.Add("")
 	m := openTemp(f)

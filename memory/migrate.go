@@ -39,12 +39,30 @@ func (p *opponentV1) upgrade() *opponentRec {
 	return rec
 }
 
-// migrate brings the store from version up to schemaVersion. Each step rewrites records in idempotent
-// transactions and the version is written last, so a migration cut short by a crash is run again whole.
+// migrate brings the store from version up to schemaVersion, one step at a time. Each step rewrites records in
+// idempotent transactions and writes its version last, so a migration cut short by a crash is run again from the
+// step it was in.
 func (s *store) migrate(version int) error {
-	if version != 1 {
-		return fail(s.dir, ErrCorrupt, fmt.Errorf("no migration from schema version %d", version))
+	steps := map[int]func() error{1: s.migrateV1, 2: s.migrateV2}
+	for ; version < schemaVersion; version++ {
+		step, ok := steps[version]
+		if !ok {
+			return fail(s.dir, ErrCorrupt, fmt.Errorf("no migration from schema version %d", version))
+		}
+		if err := step(); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// setVersion writes the schema version a migration step reached.
+func setVersion(b batcher, version int) error {
+	return b.do(func(txn kvTxn) error { return txn.set([]byte(keySchema), fmt.Appendf(nil, "%d", version)) })
+}
+
+// migrateV1 rewrites version 1's profiles in version 2's form.
+func (s *store) migrateV1() error {
 	var old []*opponentV1
 	err := s.kv.view(func(txn kvTxn) error {
 		return txn.scan([]byte(prefProfile), nil, true, func(key, v []byte) error {
@@ -76,9 +94,7 @@ func (s *store) migrate(version int) error {
 				return err
 			}
 		}
-		return b.do(func(txn kvTxn) error {
-			return txn.set([]byte(keySchema), fmt.Appendf(nil, "%d", schemaVersion))
-		})
+		return setVersion(b, 2)
 	})
 }
 

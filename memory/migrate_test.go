@@ -104,7 +104,7 @@ func copyDir(t *testing.T, src, dst string) {
 func TestMigrateFromVersion1(t *testing.T) {
 	dir := t.TempDir()
 	copyDir(t, v1Fixture, dir)
-	for open := range 2 { // the second open finds version 2 and changes nothing
+	for open := range 2 { // the second open finds version 3 and changes nothing
 		m, err := Open(Options{Dir: dir})
 		if err != nil {
 			t.Fatalf("open %d: %v", open, err)
@@ -138,7 +138,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 			version = string(v)
 			return err
 		})
-		if version != "2" {
+		if version != "3" {
 			t.Errorf("open %d: schema version %q after the migration", open, version)
 		}
 		if err := m.Close(); err != nil {
@@ -168,7 +168,7 @@ func TestNewerSchemaIsRefusedUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	playGame(t, m, "future", t0, 2, 1)
-	if err := m.own.st.update(func(txn kvTxn) error { return txn.set([]byte(keySchema), []byte("3")) }); err != nil {
+	if err := m.own.st.update(func(txn kvTxn) error { return txn.set([]byte(keySchema), []byte("4")) }); err != nil {
 		t.Fatal(err)
 	}
 	m.Close()
@@ -177,7 +177,7 @@ func TestNewerSchemaIsRefusedUntouched(t *testing.T) {
 	if !errors.Is(err, ErrNewerSchema) {
 		t.Fatalf("got %v, want ErrNewerSchema", err)
 	}
-	for _, want := range []string{dir, "schema version is 3", "up to 2"} {
+	for _, want := range []string{dir, "schema version is 4", "up to 3"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}

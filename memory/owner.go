@@ -231,7 +231,7 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 			return
 		}
 		o.submit(&writeItem{ev: req.Event, seq: seq, reply: reply})
-	case opProfile, opOpponents, opGames, opDump:
+	case opProfile, opOpponents, opGames, opDump, opExperience:
 		o.read(seq, reply, func() (any, error) { return st.read(req) })
 	case opCompact:
 		o.read(seq, reply, func() (any, error) {
@@ -253,7 +253,7 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 // isRead reports whether an operation only reads the store.
 func isRead(op string) bool {
 	switch op {
-	case opProfile, opOpponents, opGames, opDump:
+	case opProfile, opOpponents, opGames, opDump, opExperience:
 		return true
 	}
 	return false
@@ -270,6 +270,8 @@ func (s *store) read(req *wireRequest) (any, error) {
 		return s.games(req.Key)
 	case opDump:
 		return s.page(req.After)
+	case opExperience:
+		return s.experience(req.Key, req.Game)
 	}
 	return nil, fail(s.dir, ErrBadEvent, fmt.Errorf("%q is not a read", req.Op))
 }

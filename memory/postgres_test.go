@@ -179,12 +179,12 @@ func TestPostgresNewerSchemaIsRefused(t *testing.T) {
 	before := dumpString(t, m)
 	m.Close()
 	table := schema + ".records"
-	if err := srv.Exec(context.Background(), "dossier", "UPDATE "+table+" SET value = '3' WHERE key = 'v/schema'"); err != nil {
+	if err := srv.Exec(context.Background(), "dossier", "UPDATE "+table+" SET value = '4' WHERE key = 'v/schema'"); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Open(opts)
-	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "version is 3") ||
-		!strings.Contains(err.Error(), "up to 2") || strings.Contains(err.Error(), srv.Password) {
+	if !errors.Is(err, ErrNewerSchema) || !strings.Contains(err.Error(), "version is 4") ||
+		!strings.Contains(err.Error(), "up to 3") || strings.Contains(err.Error(), srv.Password) {
 		t.Fatalf("opening a newer schema: %v", err)
 	}
 	if err := srv.Exec(context.Background(), "dossier", "UPDATE "+table+" SET value = '2' WHERE key = 'v/schema'"); err != nil {

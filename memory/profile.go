@@ -24,6 +24,8 @@ type Profile struct {
 	Games []GameSummary
 	// Models maps a model's name to its history, oldest first.
 	Models map[string][]ModelPoint
+	// Mistakes are the moves the analyses of its games blamed, by game (oldest first).
+	Mistakes []Mistake
 }
 
 // Rating is one rating an opponent was given, by whom and when.

@@ -19,7 +19,7 @@ import (
 )
 
 // schemaVersion is the version of the layout below; stores written with an older one are migrated on open.
-const schemaVersion = 2
+const schemaVersion = 3
 
 // Key prefixes; each record kind lives under its own (see the package comment).
 const (
@@ -191,6 +191,7 @@ type eventRec struct {
 	Move     *moveRec     `json:"move,omitempty"`
 	TakeBack *takeBackRec `json:"takeback,omitempty"`
 	Model    *modelRec    `json:"model,omitempty"`
+	Analysis *analysisRec `json:"analysis,omitempty"`
 }
 
 // The event kinds of eventRec.Type that have no record type of their own.
@@ -434,7 +435,8 @@ func (r *sightingRec) check() error {
 
 func (r *eventRec) check() error {
 	set := 0
-	for _, p := range []bool{r.Sighting != nil, r.Game != nil, r.Move != nil, r.TakeBack != nil, r.Model != nil} {
+	for _, p := range []bool{r.Sighting != nil, r.Game != nil, r.Move != nil, r.TakeBack != nil, r.Model != nil,
+		r.Analysis != nil} {
 		if p {
 			set++
 		}
@@ -467,6 +469,8 @@ func (r *eventRec) check() error {
 		return checkID("game id", r.TakeBack.Game)
 	case r.Type == typeModel && r.Model != nil:
 		return r.Model.check()
+	case r.Type == typeAnalysis && r.Analysis != nil:
+		return r.Analysis.check()
 	}
 	return errField("event type %q does not match its record", r.Type)
 }
@@ -501,7 +505,7 @@ func decodeStrict(data []byte, v any) error {
 
 // decodeValue decodes and checks the value stored under key: the one decoder of every stored record, which
 // the store's reads, the dump and the fuzz test go through. It returns a *opponentRec, *aliasRec, *gameRec,
-// *moveRec or *modelRec, and checks that the record agrees with its key.
+// *moveRec, *modelRec, *mistakeRec or *experienceRec, and checks that the record agrees with its key.
 func decodeValue(key, value []byte) (any, error) {
 	k := string(key)
 	var rec interface{ check() error }
@@ -522,6 +526,12 @@ func decodeValue(key, value []byte) (any, error) {
 	case strings.HasPrefix(k, prefModel):
 		r := &modelRec{}
 		rec, keyOf = r, func() []byte { return modelKey(r.Key, r.Model, r.At, r.Game) }
+	case strings.HasPrefix(k, prefMistake):
+		r := &mistakeRec{}
+		rec, keyOf = r, func() []byte { return mistakeKey(r.Key, r.ID) }
+	case strings.HasPrefix(k, prefExperience), strings.HasPrefix(k, prefCommonExperience):
+		r := &experienceRec{}
+		rec, keyOf = r, func() []byte { return experienceKey(r.Key, r.Game, r.Hash) }
 	default:
 		return nil, fmt.Errorf("key %q holds no record", k)
 	}

@@ -40,6 +40,11 @@ func (s *store) forget(keyOrName string) error {
 		}); err != nil {
 			return err
 		}
+		analysed, err := s.analysisKeysOf(txn, key)
+		if err != nil {
+			return err
+		}
+		doomed = append(doomed, analysed...)
 		// The profile goes last, so an interrupted forget can be run again.
 		doomed = append(doomed, profileKey(key))
 		return nil
@@ -135,6 +140,9 @@ func (s *store) merge(b batcher, alias, into string) (bool, error) {
 		}); err != nil {
 			return false, err
 		}
+	}
+	if err := s.moveAnalysisRecords(b, alias, into); err != nil {
+		return false, err
 	}
 	err = b.do(func(txn kvTxn) error {
 		moved := *src

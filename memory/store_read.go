@@ -130,7 +130,10 @@ func (s *store) profile(keyOrName string) (*Profile, error) {
 			p.Games = append(p.Games, sum)
 			p.LastSeen = latest(p.LastSeen, g.Start, g.End)
 		}
-		p.Models, err = s.models(txn, key)
+		if p.Models, err = s.models(txn, key); err != nil {
+			return err
+		}
+		p.Mistakes, err = s.mistakes(txn, key)
 		return err
 	})
 	return p, err

@@ -46,6 +46,8 @@ func (s *store) apply(txn kvTxn, ev *eventRec) error {
 	case typeModel:
 		_, err := s.putModel(txn, ev.Model)
 		return err
+	case typeAnalysis:
+		return s.applyAnalysis(txn, ev.Analysis)
 	}
 	return fail(s.dir, ErrBadEvent, fmt.Errorf("event type %q", ev.Type))
 }

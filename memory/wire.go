@@ -15,7 +15,7 @@ import (
 
 // protocolVersion changes whenever requests or replies change meaning; a client and an owner of different
 // versions refuse each other at hello.
-const protocolVersion = 1
+const protocolVersion = 2
 
 // Files of the memory directory besides the store.
 const (
@@ -39,6 +39,8 @@ const (
 	opForget    = "forget"
 	opMerge     = "merge"
 	opCompact   = "compact"
+	// opExperience reads a game's experience tables (protocol version 2).
+	opExperience = "experience"
 )
 
 // wireRequest is one request from a client (or this process) to the owner.
@@ -47,7 +49,8 @@ type wireRequest struct {
 	Op      string            `json:"op"`
 	Version int               `json:"version,omitempty"` // hello
 	Event   *eventRec         `json:"event,omitempty"`
-	Key     string            `json:"key,omitempty"`     // profile, games, forget, merge (the alias)
+	Key     string            `json:"key,omitempty"`     // profile, games, forget, merge (the alias), experience
+	Game    string            `json:"game,omitempty"`    // experience
 	Into    string            `json:"into,omitempty"`    // merge
 	After   string            `json:"after,omitempty"`   // dump: the cursor
 	Records []json.RawMessage `json:"records,omitempty"` // import: dump lines

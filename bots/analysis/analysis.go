@@ -13,10 +13,6 @@ import (
 	"dossier/games"
 )
 
-// ModelName is the memory's model name under which a Player files each analysed game's Report (a state per
-// game; a record type of its own is to come with the experience table).
-const ModelName = "mistakes"
-
 // Options bound an analysis and say what counts as a mistake.
 type Options struct {
 	// Depth is the depth, in plies, each position is searched to.

@@ -1,10 +1,11 @@
-// The Player's analyst: after a lost game, off the clock, it searches our moves again deeper (bots/analysis),
-// niced and within a time budget, abandoned when a new game starts, and files what it blamed in the memory.
+// The Player's analyst: after every finished game, off the clock, it searches our moves again deeper
+// (bots/analysis), niced and within a time budget, abandoned when a new game starts, and files what it blamed
+// (in a lost game, or a drawn one we stood better in; a won game is only re-checked) and every deep value it
+// learned in the memory, as one event (a mistake record and experience entries).
 package player
 
 import (
 	"context"
-	"encoding/json"
 	"runtime"
 	"sync"
 	"syscall"
@@ -13,18 +14,23 @@ import (
 	"dossier/bots/analysis"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
+	"dossier/engine"
 	"dossier/games"
+	"dossier/memory"
 	"dossier/play"
 
 	"go.uber.org/zap"
 )
 
-// Bounds of an analysis: how much deeper than the game it searches each of our moves, and how long it may
-// take in all; the niceness its thread runs at.
+// Bounds of an analysis: the depth it searches each of our moves to, and how long it may take in all; the
+// niceness its thread runs at.
 const (
 	analysisDepth  = 8
 	analysisBudget = 30 * time.Second
 	analysisNice   = 19
+	// standBetterUnits is the lead, in the game's units (pawns, men), from which a drawn game counts as one
+	// we stood better in: only then is a move of a drawn game blamed.
+	standBetterUnits = 1.5
 )
 
 // analyst runs one analysis at a time, with its own lock; a new game, or Close, cancels the one running.
@@ -43,6 +49,9 @@ type lostGame struct {
 	ourSide games.Side
 	key     string // the opponent key the findings are filed under
 	gameID  string
+	drawn   bool // a draw: a move is blamed only where we stood better
+	won     bool // a win: its moves are re-checked, none is blamed
+	depth   int  // the depth each move is searched to
 }
 
 // start cancels the analysis running, if any, and analyses lg in the background, filing what it blames
@@ -85,36 +94,108 @@ func (a *analyst) wait() {
 	}
 }
 
-// analyse runs the analysis of lg and files it: the move blamed (if any) and every move analysed.
+// analyse runs the analysis of lg and files it whole, in one event: the move blamed (if any) and the deep value
+// of every move analysed as experience.
 func analyse(ctx context.Context, lg lostGame, f *filer) {
 	log := f.logger()
-	s, err := searchers.New(lg.game, searchers.Config{Preset: lg.preset, HashMB: 16, Threads: 1})
+	depth := lg.depth
+	if depth <= 0 {
+		depth = analysisDepth
+	}
+	// The depth replaces the preset's own (mat-tot25's 4 plies), so that the analysis is as deep as asked.
+	s, err := searchers.New(lg.game, searchers.Config{Preset: lg.preset, HashMB: 16, Threads: 1, Depth: depth})
 	if err != nil {
-		log.Warn("no analysis of the lost game", zap.Error(err))
+		log.Warn("no analysis of the game", zap.Error(err))
 		return
 	}
 	rules := presets.Strength(lg.game)
-	rep, err := analysis.Find(ctx, s, lg.start, lg.moves, lg.ourSide, analysis.Options{Depth: analysisDepth,
+	rep, err := analysis.Find(ctx, s, lg.start, lg.moves, lg.ourSide, analysis.Options{Depth: depth,
 		Threshold: rules.Bound, Losing: rules.Lost})
 	if err != nil {
-		log.Warn("no analysis of the lost game", zap.Error(err))
+		log.Warn("no analysis of the game", zap.Error(err))
 		return
 	}
-	state, err := json.Marshal(rep)
-	if err != nil {
+	if lg.won || lg.drawn && !stoodBetter(rep, standBetterUnits*rules.Unit) {
+		rep.Mistake = -1
+	}
+	a := analysisEvent(lg, rep, rules.Bound, log)
+	if len(a.Experience) == 0 && a.Mistake == nil {
 		return
 	}
-	f.recordModel(lg.key, analysis.ModelName, state, lg.gameID)
+	f.record(memory.Event{Analysis: a})
 	if m, ok := rep.Blamed(); ok {
-		log.Info("the lost game's mistake", zap.String("move", m.Played), zap.Int("ply", m.Ply),
+		log.Info("the game's mistake", zap.String("move", m.Played), zap.Int("ply", m.Ply),
 			zap.Float64("value", m.Value), zap.String("better", m.Best), zap.Float64("better_value", m.BestValue))
 	}
 }
 
-// analyseIfLost starts the analysis of the game that just ended when we lost it (p.mu held; the analysis
-// itself runs in the background).
-func (p *Engine) analyseIfLost(end play.GameEnd, score float64, start games.Position, gameID string) {
-	if score != 0 || start == nil || gameID == "" || p.filer.memory() == nil {
+// stoodBetter reports whether the deep value of some position of ours in the game reached lead.
+func stoodBetter(rep analysis.Report, lead float64) bool {
+	for _, m := range rep.Moves {
+		if m.BestValue >= lead {
+			return true
+		}
+	}
+	return false
+}
+
+// analysisEvent turns a report into the memory's analysis: the move blamed, and the deep values learned. For
+// every move analysed, the position before it with its best move, at least its deep value for us; for every move
+// that fell by more than the threshold (the one blamed among them), the position after it at our move's deep
+// value, exactly, for the opponent to move.
+//
+// The positions before our moves are filed as lower bounds although the search was exact: exact values of the
+// lost line's positions, beside the shallow values of every other move, made the next game leave the line 22 to
+// 36 plies before the mistake, wherever a shallow value of another move happened to be higher than the line's
+// deep one (checkers, depth 2 against depth 5 and 6). As lower bounds they never make the line look worse than
+// the search finds it. The positions after our bad moves stay exact: as lower bounds they never settle the root's
+// first move, which has no alpha to fail against, and the mistake was played again. So the line is kept up to the
+// mistake and left there (TestLostGameIsLeftWhereTheAnalysisFoundTheMistake).
+func analysisEvent(lg lostGame, rep analysis.Report, threshold float64, log *zap.Logger) *memory.Analysis {
+	a := &memory.Analysis{OpponentKey: lg.key, GameID: lg.gameID, Game: lg.game.Name()}
+	for i, m := range rep.Moves {
+		before, err := lg.game.ParsePosition(m.Before)
+		if err != nil {
+			log.Warn("an analysed position does not read; its experience is not filed", zap.String("fen", m.Before),
+				zap.Error(err))
+			continue
+		}
+		if i == rep.Mistake {
+			a.Mistake = &memory.Mistake{Ply: m.Ply, FEN: m.Before, Move: m.Played, Value: m.Value, Best: m.Best,
+				BestValue: m.BestValue, Depth: m.Depth}
+		}
+		a.Experience = append(a.Experience, memory.Experience{FEN: m.Before, Hash: before.Hash(), Move: m.Best,
+			Value: m.BestValue, Depth: m.Depth, Bound: memory.BoundLower})
+		if (i != rep.Mistake && m.Drop() <= threshold) || m.Played == m.Best || m.Depth < 2 {
+			continue
+		}
+		played, err := before.ParseMove(m.Played)
+		if err != nil {
+			continue
+		}
+		before.Play(played)
+		a.Experience = append(a.Experience, memory.Experience{FEN: before.FEN(), Hash: before.Hash(),
+			Value: oneMoveOn(-m.Value), Depth: m.Depth - 1, Bound: memory.BoundExact})
+	}
+	return a
+}
+
+// oneMoveOn returns a value of the position one move later (negated by the caller): a mate counted in plies
+// from the earlier position is one ply nearer.
+func oneMoveOn(v float64) float64 {
+	switch {
+	case v >= engine.MateBound:
+		return v + 1
+	case v <= -engine.MateBound:
+		return v - 1
+	}
+	return v
+}
+
+// analyseAfterGame starts the analysis of the game that just ended when its result is known (p.mu held; the
+// analysis itself runs in the background).
+func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.Position, gameID string) {
+	if score < 0 || start == nil || gameID == "" || p.filer.memory() == nil {
 		return
 	}
 	our, err := learnedPreset(p.game, p.cfg)
@@ -122,6 +203,7 @@ func (p *Engine) analyseIfLost(end play.GameEnd, score float64, start games.Posi
 		return
 	}
 	lg := lostGame{game: p.game, preset: our.Name, start: start, moves: append([]games.Move(nil), end.Moves...),
-		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID}
+		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, won: score == 1,
+		depth: p.analysisDepth}
 	p.analyst.start(lg, p.filer, analysisBudget)
 }

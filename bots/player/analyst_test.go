@@ -1,17 +1,16 @@
-// The analyst: a lost game's mistake found in the background after the game and filed in the memory; a won
-// game not analysed; a new game's start abandons an analysis at once.
+// The analyst: a lost game's mistake found in the background after the game and filed in the memory with the
+// experience it learned; a won game re-checked, nothing blamed; a new game's start abandons an analysis at once.
 package player
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"dossier/bots/analysis"
 	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/memory"
 	"dossier/play"
 )
 
@@ -42,8 +41,15 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 	}
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
-	playedGame(t, p, g, games.FirstWins, "e2e4", "e7e5", "g1f3", "b8c6") // won: nothing to analyse
+	playedGame(t, p, g, games.FirstWins, "e2e4", "e7e5", "g1f3", "b8c6") // won: re-checked, nothing blamed
 	p.analyst.wait()
+	if prof, err := p.Memory().Profile(rival.Key()); err != nil || len(prof.Mistakes) != 0 {
+		t.Fatalf("after the won game: mistakes %+v (%v), want none", prof.Mistakes, err)
+	}
+	if rechecked, err := p.Memory().Experience(rival.Key(), "chess"); err != nil || len(rechecked) != 4 {
+		t.Errorf("the won game's re-check filed %d entries (%v), want its 2 positions of ours in both tables",
+			len(rechecked), err)
+	}
 	playedGame(t, p, g, games.SecondWins, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
 	p.analyst.wait()
 	mem := p.Memory()
@@ -51,19 +57,34 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	points := prof.Models[analysis.ModelName]
-	if len(points) != 1 {
-		t.Fatalf("%d analyses filed, want the lost game's alone", len(points))
+	if len(prof.Mistakes) != 1 {
+		t.Fatalf("%d mistakes filed, want the lost game's alone", len(prof.Mistakes))
 	}
-	var rep analysis.Report
-	if err := json.Unmarshal(points[0].State, &rep); err != nil {
+	m := prof.Mistakes[0]
+	if m.Move != "h5f7" || m.Best == "h5f7" || m.Depth != analysisDepth || m.Game != "chess" || m.Value >= m.BestValue {
+		t.Fatalf("blamed %+v, want 3.Qxf7+ with a better move", m)
+	}
+	if games := prof.Games; len(games) != 2 || m.GameID != games[1].ID {
+		t.Errorf("the mistake is filed for game %q, want the lost game's", m.GameID)
+	}
+	// The experience: each of our four moves' position with its best move, and the position after 3.Qxf7+ at
+	// its deep value for Black, in the opponent's table and in every opponent's.
+	entries, err := mem.Experience(rival.Key(), "chess")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if m, ok := rep.Blamed(); !ok || m.Played != "h5f7" || m.Best == "h5f7" {
-		t.Fatalf("blamed %+v (%v), want 3.Qxf7+ with a better move", m, ok)
+	after := mustPosition(t, g, m.FEN)
+	after.Play(mustMove(t, after, m.Move))
+	tables := map[string]int{}
+	found := false
+	for _, e := range entries {
+		tables[e.OpponentKey]++
+		if e.OpponentKey != "" && e.Hash == after.Hash() {
+			found = e.Value == -m.Value && e.Depth == analysisDepth-1 && e.Bound == memory.BoundExact && e.Move == ""
+		}
 	}
-	if games := prof.Games; len(games) != 2 || points[0].GameID != games[1].ID {
-		t.Errorf("the analysis is filed after game %q, want the lost game's", points[0].GameID)
+	if tables[rival.Key()] < 5 || tables[""] != tables[rival.Key()] || !found {
+		t.Errorf("experience tables %v (the position after the mistake found right: %v)", tables, found)
 	}
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
@@ -88,5 +109,49 @@ func TestAnalystIsAbandonedWhenTheNextGameStarts(t *testing.T) {
 	p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start()})
 	if waited := time.Since(begun); waited > time.Second {
 		t.Errorf("the next game's start waited %v for the analysis", waited)
+	}
+}
+
+// TestAnalystBlamesADrawnGameOnlyWhereWeStoodBetter: a drawn game is analysed, its experience filed; a move is
+// blamed only when our deep value reached a pawn and a half before it (2...Qh4?? gave us a queen, 4.Ba6?? gave
+// a bishop back), not in a game we never stood better in (3.Qxf7+?? from an even position).
+func TestAnalystBlamesADrawnGameOnlyWhereWeStoodBetter(t *testing.T) {
+	cases := []struct {
+		name   string
+		moves  []string
+		blamed string // "" for none
+	}{
+		{"we stood better", []string{"e2e4", "e7e5", "g1f3", "d8h4", "f3h4", "d7d6", "f1a6", "b7a6"}, "f1a6"},
+		{"we never stood better", []string{"e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7"}, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g := chess.Game{}
+			p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+			p.analysisDepth = 6
+			if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory")}); err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			rival := play.Opponent{Name: "rival", Source: "match"}
+			p.SetOpponent(rival)
+			playedGame(t, p, g, games.Draw, c.moves...)
+			p.analyst.wait()
+			prof, err := p.Memory().Profile(rival.Key())
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case c.blamed == "" && len(prof.Mistakes) != 0:
+				t.Errorf("blamed %+v in a game we never stood better in", prof.Mistakes)
+			case c.blamed != "" && (len(prof.Mistakes) != 1 || prof.Mistakes[0].Move != c.blamed):
+				t.Errorf("mistakes %+v, want %s", prof.Mistakes, c.blamed)
+			}
+			entries, err := p.Memory().Experience(rival.Key(), "chess")
+			if err != nil || len(entries) < 2*(len(c.moves)/2) {
+				t.Errorf("%d experience entries (%v), want each of our %d positions in both tables", len(entries), err,
+					len(c.moves)/2)
+			}
+		})
 	}
 }

@@ -74,7 +74,9 @@ type Engine struct {
 	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
 	memoryRiskSet bool
 	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
-	analyst       analyst      // the analysis of the last lost game, with its own lock (see analyst.go)
+	analyst       analyst      // the analysis of the last game, with its own lock (see analyst.go)
+	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it.
+	analysisDepth int
 }
 
 var _ play.Engine = (*Engine)(nil)
@@ -330,7 +332,7 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	p.prepareParts()
 }
 
-// StartGame opens the game's record in the memory; the analysis of the last lost game, if still running,
+// StartGame opens the game's record in the memory; the analysis of the last game, if still running,
 // is abandoned (it never runs during our search).
 func (p *Engine) StartGame(gs play.GameStart) {
 	p.analyst.stop()
@@ -378,7 +380,7 @@ func (p *Engine) GameOver(end play.GameEnd) {
 	gameID := p.filer.gameOver(end)
 	if p.current.Started {
 		p.evenResult(score, gameID)
-		p.analyseIfLost(end, score, start, gameID)
+		p.analyseAfterGame(end, score, start, gameID)
 	}
 	p.current.Started = false
 }
@@ -409,9 +411,12 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 		<-ctl.Released()
 		return engine.Result{}
 	}
+	x := p.installExperience(s)
 	lines := searchers.NewDepthLines(report)
 	res := s.Search(pos, ctl, lines.Report)
+	hits := searchers.ExperienceHits(s)
 	res = p.consultRecall(s, pos, ctl, res, lines, report)
+	p.reportExperience(x, pos, res, hits, report)
 	p.filer.afterSearch(pos, res)
 	return res
 }

@@ -1,10 +1,12 @@
 // Game memory: what the Player remembers of its earlier games against the opponent. Where a won game went
-// through the position, it plays the move that won again; where a lost game did, it leaves that game's line,
-// each time only when its own search values the move within MemoryRisk of its best.
+// through the position, it plays the move that won again while its own search, which reads the experience the
+// analyses learned (experience.go), values the move within MemoryRisk of its best. A lost game's line is left
+// where its analysis found our mistake, through that experience, and nowhere else.
 
 package player
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -19,20 +21,33 @@ import (
 	"go.uber.org/zap"
 )
 
-// recall is the game memory for one opponent and one game: our moves in the positions of its won and lost
-// games, by position.
+// recall is the game memory for one opponent and one game: our moves in the positions of its won games, and
+// the mistakes its analyses blamed, by position.
 type recall struct {
-	opponent string              // the opponent's key
-	game     string              // the game's name
-	won      map[string]string   // position (FEN) -> the move we played there in a game we won
-	lost     map[string][]string // position (FEN) -> the moves we played there in games we lost
+	opponent string                  // the opponent's key
+	game     string                  // the game's name
+	won      map[string]string       // position (FEN) -> the move we played there in a game we won
+	mistakes map[string]mistakeShown // position (FEN) -> the mistake an analysis blamed there
 }
 
-// newRecall builds the game memory of an opponent's stored games of game g.
-func newRecall(key string, g games.Game, stored []memory.Game) *recall {
-	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, lost: map[string][]string{}}
-	for _, sg := range stored {
-		if sg.Game != g.Name() || (sg.OurScore != 1 && sg.OurScore != 0) {
+// mistakeShown is a mistake with its game as the info strings name it: "lost game 7" (its number among the
+// opponent's games, 1 the first, as memory show numbers them).
+type mistakeShown struct {
+	memory.Mistake
+	game string
+}
+
+// newRecall builds the game memory of an opponent's stored games of game g and the mistakes found in them.
+func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake) *recall {
+	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, mistakes: map[string]mistakeShown{}}
+	named := map[string]string{}
+	for i, sg := range stored {
+		verb := map[float64]string{0: "lost", 0.5: "drew", 1: "won"}[sg.OurScore]
+		if verb == "" {
+			verb = "played"
+		}
+		named[sg.ID] = fmt.Sprintf("%s game %d", verb, i+1)
+		if sg.Game != g.Name() || sg.OurScore != 1 {
 			continue
 		}
 		p, err := g.ParsePosition(sg.StartFEN)
@@ -46,54 +61,68 @@ func newRecall(key string, g games.Game, stored []memory.Game) *recall {
 				break
 			}
 			if p.ToMove() == ours {
-				fen := p.FEN()
-				if sg.OurScore == 1 {
-					r.won[fen] = text // the latest win through the position counts
-				} else {
-					r.lost[fen] = append(r.lost[fen], text)
-				}
+				r.won[p.FEN()] = text // the latest win through the position counts
 			}
 			p.Play(m)
+		}
+	}
+	for _, m := range mistakes {
+		if m.Game == g.Name() {
+			name, ok := named[m.GameID]
+			if !ok {
+				name = "an analysed game no longer stored"
+			}
+			r.mistakes[m.FEN] = mistakeShown{Mistake: m, game: name}
 		}
 	}
 	return r
 }
 
-// loadRecall reads the opponent's games from the memory, when it has one and the opponent gave a name (games
-// against unnamed opponents are not one opponent's). It runs at a new game and when the opponent is named, never
-// on the clock.
+// loadRecall reads the opponent's games, the mistakes found in them and the experience of the game from the
+// memory, when it has one: the game memory when the opponent gave a name (games against unnamed opponents are
+// not one opponent's), the experience of every opponent either way. It runs at a new game and when the
+// opponent is named, never on the clock.
 func (p *Engine) loadRecall() {
 	p.mu.Lock()
 	mem, key, g, log := p.filer.memory(), p.opponentKeyLocked(), p.game, p.filer.logger()
 	p.mu.Unlock()
-	if mem == nil || key == play.UnknownKey {
-		p.setRecall(nil)
+	if mem == nil {
+		p.gameMemory.set(nil, nil)
 		return
 	}
+	if key == play.UnknownKey {
+		p.gameMemory.set(nil, loadExperience(mem, "", g, log))
+		return
+	}
+	x := loadExperience(mem, key, g, log)
 	stored, err := mem.Games(key)
 	if err != nil {
 		log.Debug("no game memory for the opponent", zap.String("opponent", key), zap.Error(err))
-		p.setRecall(nil)
+		p.gameMemory.set(nil, x)
 		return
 	}
-	p.setRecall(newRecall(key, g, stored))
+	var mistakes []memory.Mistake
+	if prof, err := mem.Profile(key); err == nil {
+		mistakes = prof.Mistakes
+	} else if !errors.Is(err, memory.ErrUnknownOpponent) {
+		log.Warn("cannot read the mistakes found against the opponent", zap.String("opponent", key), zap.Error(err))
+	}
+	p.gameMemory.set(newRecall(key, g, stored, mistakes), x)
 }
 
-// setRecall installs a game memory.
-func (p *Engine) setRecall(r *recall) { p.gameMemory.set(r) }
-
-// gameMemory holds the game memory of the current opponent (nil: none), with its own lock: loadRecall
-// replaces it off the clock while a search may read it.
+// gameMemory holds the game memory of the current opponent (nil: none) and the experience of the game (nil:
+// none), with its own lock: loadRecall replaces them off the clock while a search may read them.
 type gameMemory struct {
-	mu     sync.Mutex
-	recall *recall
+	mu         sync.Mutex
+	recall     *recall
+	experience *experienceTable
 }
 
-// set installs a game memory.
-func (g *gameMemory) set(r *recall) {
+// set installs a game memory and an experience table.
+func (g *gameMemory) set(r *recall, x *experienceTable) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.recall = r
+	g.recall, g.experience = r, x
 }
 
 // get returns the game memory installed (nil: none); a recall is never changed once built.
@@ -103,9 +132,19 @@ func (g *gameMemory) get() *recall {
 	return g.recall
 }
 
-// consultRecall changes the search's move when the game memory says so and our own search agrees that the
-// change costs at most MemoryRisk: the move of a won game through this position, or, where the move chosen is
-// the one of a lost game, the best other move. It searches again, restricted to those moves, only in such
+// experienceOf returns the experience table installed when it is of the game named (nil otherwise); a table
+// is never changed once built.
+func (g *gameMemory) experienceOf(game string) *experienceTable {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.experience == nil || g.experience.game != game {
+		return nil
+	}
+	return g.experience
+}
+
+// consultRecall plays the move of a won game through this position when our own search, reading the
+// experience, values it within MemoryRisk of its best. It searches again, restricted to that move, only in such
 // positions, and compares the values at the deepest depth both searches completed (main kept the first
 // search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
 func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
@@ -122,42 +161,30 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 			report(engine.Info{Text: fmt.Sprintf(format, args...)})
 		}
 	}
-	fen := pos.FEN()
-	if text, ok := r.won[fen]; ok {
-		m, err := pos.ParseMove(text)
-		if err != nil || !games.IsLegal(pos, m) || m == res.Move {
-			return res
-		}
-		alt, v, best, depth := searchOnly(s, pos, ctl, res, main, []games.Move{m})
-		switch {
-		case depth == 0:
-			say("game memory: no time to check %s of a won game; not replayed", text)
-		case v >= best-risk:
-			say("game memory: %s as in a game won against this opponent (%.0f, best %.0f at depth %d)", text, v, best, depth)
-			return alt
-		default:
-			say("game memory: %s of a won game is %.0f below the best at depth %d; not replayed", text, best-v, depth)
-		}
+	text, ok := r.won[pos.FEN()]
+	if !ok {
 		return res
 	}
-	lostMoves, ok := r.lost[fen]
-	if !ok || !containsText(pos, lostMoves, res.Move) {
+	m, err := pos.ParseMove(text)
+	if err != nil || !games.IsLegal(pos, m) {
 		return res
 	}
-	var others []games.Move
-	for _, m := range pos.AppendMoves(nil) {
-		if !containsText(pos, lostMoves, m) {
-			others = append(others, m)
-		}
-	}
-	if len(others) == 0 {
+	shown := games.NumberedMove(pos, m)
+	if m == res.Move {
+		say("game memory: %s as in a game won against this opponent (the search rates it best)", shown)
 		return res
 	}
-	alt, v, best, depth := searchOnly(s, pos, ctl, res, main, others)
-	if depth > 0 && v >= best-risk {
-		say("game memory: leaving the line of a game lost to this opponent with %s (%.0f, best %.0f at depth %d)",
-			pos.FormatMove(alt.Move), v, best, depth)
+	alt, v, best, depth := searchOnly(s, pos, ctl, res, main, []games.Move{m})
+	switch {
+	case depth == 0:
+		say("game memory: no time to check %s of a won game; not replayed", shown)
+	case v >= best-risk:
+		say("game memory: %s as in a game won against this opponent (%.0f, best %.0f at depth %d, MemoryRisk %.0f)",
+			shown, v, best, depth, risk)
 		return alt
+	default:
+		say("game memory: %s of a won game is %.0f below the best at depth %d (MemoryRisk %.0f); not replayed",
+			shown, best-v, depth, risk)
 	}
 	return res
 }
@@ -186,15 +213,4 @@ func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res 
 		depth, v, best = alt.Depth, alt.Score, res.Score
 	}
 	return alt, v, best, depth
-}
-
-// containsText reports whether m, written in p's notation, is among texts.
-func containsText(p games.Position, texts []string, m games.Move) bool {
-	name := p.FormatMove(m)
-	for _, t := range texts {
-		if t == name {
-			return true
-		}
-	}
-	return false
 }

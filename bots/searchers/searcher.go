@@ -45,8 +45,8 @@ type Config struct {
 	// searchers are never guarded: the Player guards its model searches (see guard.go).
 	ModelRisk int
 	// MemoryRisk is how far below its best move, in evaluation units, the Player's own alpha-beta may value
-	// the move of a won game that its game memory replays, or the way out of a lost game's line, before it
-	// plays it; 0 is the game's DefaultMemoryRisk (the Player's SetMemoryRisk sets 0 itself).
+	// the move of a won game that its game memory replays before it plays it (a lost game's line is left
+	// through the experience its search reads, with no such bound); 0 is the game's DefaultMemoryRisk (the Player's SetMemoryRisk sets 0 itself).
 	MemoryRisk int
 	// Mode is StrongestMode ("" too) or EvenMode, which weakens the play by a handicap that Player sets
 	// from what it learned about the opponent (alpha-beta only).

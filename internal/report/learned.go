@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"dossier/bots/analysis"
 	"dossier/bots/searchers"
 	"dossier/memory"
 	"dossier/memory/learn"
@@ -22,7 +21,6 @@ var learnedSummaries = []struct {
 	{learn.ModelTypeProbs, typeProbabilitiesLine},
 	{learn.ModelDepth, depthLine},
 	{searchers.DiscrepancyModelName, discrepancyLine},
-	{analysis.ModelName, mistakeLine},
 }
 
 // learnedLines summarises the latest state of each learner the Player keeps (type probabilities, depth,
@@ -42,21 +40,6 @@ func learnedLines(prof *memory.Profile) []LearnedLine {
 		out = append(out, line)
 	}
 	return out
-}
-
-// mistakeLine summarises the analysis of the last lost game: the move blamed, or that nothing was.
-func mistakeLine(state json.RawMessage, line *LearnedLine) error {
-	var rep analysis.Report
-	if err := json.Unmarshal(state, &rep); err != nil {
-		return err
-	}
-	line.Moves = len(rep.Moves)
-	if m, ok := rep.Blamed(); ok {
-		line.Summary = fmt.Sprintf("last lost game: %s (%d of our moves analysed)", m, len(rep.Moves))
-	} else {
-		line.Summary = fmt.Sprintf("last lost game: no mistake of ours found (%d of our moves analysed)", len(rep.Moves))
-	}
-	return nil
 }
 
 // typeProbabilitiesLine summarises the type learner: its most probable types.

@@ -50,6 +50,8 @@ type Show struct {
 	Yardsticks []YardstickLine `json:"yardsticks"`
 	// Learned are the latest state of each learned model, in short.
 	Learned []LearnedLine `json:"learned"`
+	// Mistakes are the moves the analyses of its games blamed, game by game.
+	Mistakes []MistakeLine `json:"mistakes"`
 	// games are the stored games, for the SVG report's openings.
 	games []memory.Game
 }
@@ -94,7 +96,8 @@ const maxShownTypes = 3
 // NewShow builds the report on the opponent of prof from its stored games.
 func NewShow(prof *memory.Profile, gameList []memory.Game) Show {
 	return Show{Profile: prof, Results: resultsTable(prof.Games), Prediction: predictions(gameList),
-		Series: modelSeries(prof), Yardsticks: yardstickLines(prof), Learned: learnedLines(prof), games: gameList}
+		Series: modelSeries(prof), Yardsticks: yardstickLines(prof), Learned: learnedLines(prof), Mistakes: mistakeLines(prof),
+		games: gameList}
 }
 
 // WriteText prints the report as text; svgFile, when not "", is where the chart was written.
@@ -147,6 +150,12 @@ func (rep Show) WriteText(w io.Writer, svgFile string) {
 		fmt.Fprintln(w, "  learned:")
 		for _, l := range rep.Learned {
 			fmt.Fprintf(w, "    %-12s %s\n", l.Model, l.Summary)
+		}
+	}
+	if len(rep.Mistakes) > 0 {
+		fmt.Fprintln(w, "  mistakes:  found by analysing lost games, and drawn ones we stood better in")
+		for _, m := range rep.Mistakes {
+			fmt.Fprintf(w, "    game %d: %s\n", m.Number, m.Text)
 		}
 	}
 	if len(rep.Series) > 0 {

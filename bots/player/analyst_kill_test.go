@@ -1,0 +1,178 @@
+// kill -9 during the analysis of a lost game: the test binary re-executed as a Player that loses a game and
+// analyses it, killed at moments spread over the analysis; what was acknowledged (the game, its moves and end)
+// is always there after, and the analysis is there whole or not at all.
+package player
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"dossier/bots/searchers"
+	"dossier/games"
+	"dossier/games/chess"
+	"dossier/memory"
+	"dossier/play"
+)
+
+// envAnalysisWorker names the memory directory of the helper process; set only in it.
+const envAnalysisWorker = "DOSSIER_ANALYSIS_WORKER_DIR"
+
+// killedGame is the lost game the helper plays: 3.Qxf7+?? gives the queen away, and seven moves follow.
+var killedGame = []string{"e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "g1f3", "d7d6", "f1c4", "c8e6",
+	"c4e6", "f7e6", "b1c3", "g8f6"}
+
+// TestAnalysisWorker is not a test: re-executed with envAnalysisWorker set, it is a Player that loses
+// killedGame, prints "acked" once the memory acknowledged the game, "analysed" once the analysis is filed, and
+// then waits to be killed.
+func TestAnalysisWorker(t *testing.T) {
+	dir := os.Getenv(envAnalysisWorker)
+	if dir == "" {
+		t.Skip("a helper process for TestKillNineDuringTheAnalysis")
+	}
+	g := chess.Game{}
+	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+	p.analysisDepth = 7
+	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	p.SetOpponent(play.Opponent{Name: "rival", Source: "match"})
+	playedGame(t, p, g, games.SecondWins, killedGame...)
+	if err := p.Memory().Flush(context.Background()); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	fmt.Println("acked")
+	p.analyst.wait()
+	if err := p.Memory().Flush(context.Background()); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	fmt.Println("analysed")
+	time.Sleep(time.Hour)
+}
+
+// startAnalysisWorker starts the helper on dir and returns it with the lines it prints.
+func startAnalysisWorker(t *testing.T, dir string) (*exec.Cmd, <-chan string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestAnalysisWorker$")
+	cmd.Env = append(os.Environ(), envAnalysisWorker+"="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 16)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- strings.TrimSpace(sc.Text())
+		}
+	}()
+	return cmd, lines
+}
+
+// await waits for the helper to print want, failing on an error line or after a minute.
+func await(t *testing.T, lines <-chan string, want string) {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("the helper ended before %q", want)
+			}
+			if strings.HasPrefix(l, "error") {
+				t.Fatalf("the helper: %s", l)
+			}
+			if l == want {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no %q from the helper within a minute", want)
+		}
+	}
+}
+
+// storedAnalysis reads the lost game and what its analysis filed from the memory dir.
+func storedAnalysis(t *testing.T, dir string) (memory.Game, []memory.Mistake, int) {
+	t.Helper()
+	m, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	stored, err := m.Games("rival")
+	if err != nil || len(stored) != 1 {
+		t.Fatalf("games %+v, %v; want the lost game", stored, err)
+	}
+	prof, err := m.Profile("rival")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := m.Experience("rival", "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stored[0], prof.Mistakes, len(entries)
+}
+
+func TestKillNineDuringTheAnalysis(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs helper processes")
+	}
+	// The reference: a helper left to finish its analysis, then killed.
+	refDir := filepath.Join(t.TempDir(), "memory")
+	cmd, lines := startAnalysisWorker(t, refDir)
+	begun := time.Now()
+	await(t, lines, "acked")
+	acked := time.Now()
+	await(t, lines, "analysed")
+	analysing := time.Since(acked)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	_, refMistakes, refEntries := storedAnalysis(t, refDir)
+	if len(refMistakes) != 1 || refEntries == 0 {
+		t.Fatalf("the finished analysis filed %d mistakes and %d entries", len(refMistakes), refEntries)
+	}
+	t.Logf("the helper took %v to the game's acknowledgement, %v to analyse; %d entries",
+		acked.Sub(begun).Round(time.Millisecond), analysing.Round(time.Millisecond), refEntries)
+	// Kills spread from the acknowledgement of the game to past the analysis's end.
+	const kills = 6
+	filed := 0
+	for i := range kills {
+		delay := time.Duration(i) * analysing * 5 / 4 / (kills - 1)
+		t.Run(fmt.Sprintf("killed %v after the acknowledgement", delay.Round(time.Millisecond)), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "memory")
+			cmd, lines := startAnalysisWorker(t, dir)
+			await(t, lines, "acked")
+			time.Sleep(delay)
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+			game, mistakes, entries := storedAnalysis(t, dir)
+			if game.Result != "0-1" || len(game.Moves) != len(killedGame) {
+				t.Errorf("the acknowledged game: %s after %d moves, want 0-1 after %d", game.Result, len(game.Moves),
+					len(killedGame))
+			}
+			switch {
+			case len(mistakes) == 0 && entries == 0:
+			case len(mistakes) == 1 && entries == refEntries && mistakes[0].Move == refMistakes[0].Move:
+				filed++
+			default:
+				t.Errorf("a part of the analysis: %d mistakes, %d entries of %d", len(mistakes), entries, refEntries)
+			}
+		})
+	}
+	t.Logf("%d of %d killed helpers had filed the analysis", filed, kills)
+}

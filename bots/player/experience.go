@@ -1,0 +1,177 @@
+// The experience the Player's search reads: the deep values its analyses learned, loaded at a game's start, off
+// the clock, from the opponent's table and the table of every opponent of the game into a map that the search
+// reads and nothing writes while it does.
+
+package player
+
+import (
+	"fmt"
+	"sort"
+
+	"dossier/bots/presets"
+	"dossier/bots/searchers"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/memory"
+
+	"go.uber.org/zap"
+)
+
+// experienceTable is the experience of one game: the entries by position hash, and whether each is the
+// opponent's own (else every opponent's).
+type experienceTable struct {
+	game    string
+	entries map[uint64]engine.ExperienceEntry
+	own     map[uint64]bool
+}
+
+var _ engine.Experience = (*experienceTable)(nil)
+
+// Lookup returns the entry of the position with this hash.
+func (x *experienceTable) Lookup(hash uint64) (engine.ExperienceEntry, bool) {
+	e, ok := x.entries[hash]
+	return e, ok
+}
+
+// size counts the entries.
+func (x *experienceTable) size() int {
+	if x == nil {
+		return 0
+	}
+	return len(x.entries)
+}
+
+// experienceBounds maps the memory's bounds to the search's.
+var experienceBounds = map[string]engine.Bound{
+	memory.BoundExact: engine.BoundExact,
+	memory.BoundLower: engine.BoundLower,
+	memory.BoundUpper: engine.BoundUpper,
+}
+
+// buildExperience builds the table of game g from the memory's entries. Where the opponent's table and every
+// opponent's hold the same position the opponent's entry wins, else the deeper. Entries of another game, of
+// another version (stale), whose position does not read in g or whose move is not legal there are ignored,
+// with one warning for each reason saying how many and one example; an entry filed under a hash that is not
+// its position's (the hashing changed since) is taken under its position's hash.
+func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger) *experienceTable {
+	x := &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{}}
+	ignored := map[string][]string{} // reason -> the entries' positions
+	rehashed := 0
+	for _, e := range entries {
+		bound, okBound := experienceBounds[e.Bound]
+		var reason string
+		var pos games.Position
+		var move games.Move = games.NoMove
+		switch {
+		case e.Game != g.Name():
+			reason = fmt.Sprintf("an entry of %s, not %s", e.Game, g.Name())
+		case e.Version != memory.ExperienceVersion:
+			reason = fmt.Sprintf("a stale entry (version %d; this dossier reads version %d)", e.Version, memory.ExperienceVersion)
+		case !okBound:
+			reason = fmt.Sprintf("an entry with an unknown bound %q", e.Bound)
+		default:
+			var err error
+			if pos, err = g.ParsePosition(e.FEN); err != nil {
+				reason = fmt.Sprintf("an entry whose position does not read in %s", g.Name())
+			} else if e.Move != "" {
+				if m, err := pos.ParseMove(e.Move); err != nil || !games.IsLegal(pos, m) {
+					reason = "an entry whose move is not legal in its position"
+				} else {
+					move = m
+				}
+			}
+		}
+		if reason != "" {
+			ignored[reason] = append(ignored[reason], e.FEN)
+			continue
+		}
+		hash := pos.Hash()
+		if hash != e.Hash {
+			rehashed++
+		}
+		own := e.OpponentKey != ""
+		if cur, ok := x.entries[hash]; ok && (x.own[hash] && !own || x.own[hash] == own && cur.Depth >= e.Depth) {
+			continue
+		}
+		x.entries[hash] = engine.ExperienceEntry{Move: move, Score: e.Value, Depth: e.Depth, Bound: bound}
+		x.own[hash] = own
+	}
+	reasons := make([]string, 0, len(ignored))
+	for r := range ignored {
+		reasons = append(reasons, r)
+	}
+	sort.Strings(reasons)
+	for _, r := range reasons {
+		log.Warn("experience: ignoring "+r, zap.Int("entries", len(ignored[r])), zap.String("example", ignored[r][0]))
+	}
+	if rehashed > 0 {
+		log.Info("experience: entries filed under another hash of their position, taken under this dossier's",
+			zap.Int("entries", rehashed))
+	}
+	return x
+}
+
+// loadExperience reads the experience of game g (the opponent's, key "" for none, and every opponent's) from
+// the memory; nil when there is none or it cannot be read.
+func loadExperience(mem *memory.Memory, key string, g games.Game, log *zap.Logger) *experienceTable {
+	entries, err := mem.Experience(key, g.Name())
+	if err != nil {
+		log.Warn("experience: cannot read it; playing without", zap.String("game", g.Name()), zap.Error(err))
+		return nil
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	return buildExperience(g, entries, log)
+}
+
+// installExperience hands the searcher the experience of the game played (none when the table is of another
+// game): before each search, on the search's goroutine, so that the searcher never changes while it searches.
+func (p *Engine) installExperience(s engine.Searcher) *experienceTable {
+	x := p.gameMemory.experienceOf(p.Game().Name())
+	if x == nil {
+		searchers.SetExperience(s, nil) // a nil table is no nil interface
+		return nil
+	}
+	if !searchers.SetExperience(s, x) {
+		return nil
+	}
+	return x
+}
+
+// reportExperience says, after a search, what the experience did: how many nodes it settled, and at a position
+// where an analysed game of the opponent's blamed our move, which move the search played instead (or that it
+// played the same again).
+func (p *Engine) reportExperience(x *experienceTable, pos games.Position, res engine.Result,
+	hits uint64, report func(engine.Info)) {
+	if report == nil || x == nil || res.Move == games.NoMove {
+		return
+	}
+	unit := presets.Strength(p.Game()).Unit
+	if r := p.gameMemory.get(); r != nil && r.game == x.game {
+		if m, ok := r.mistakes[pos.FEN()]; ok {
+			if blamed, err := pos.ParseMove(m.Move); err == nil {
+				played := games.NumberedMove(pos, blamed)
+				if res.Move != blamed {
+					report(engine.Info{Text: fmt.Sprintf("experience: %s, %s? %s (%+.1f at depth %d)",
+						games.NumberedMove(pos, res.Move), played, m.game, m.Value/unit, m.Depth)})
+				} else {
+					report(engine.Info{Text: fmt.Sprintf("experience: %s again, although it was blamed in %s "+
+						"(%+.1f at depth %d; the search, at depth %d, rates it best)", played, m.game, m.Value/unit,
+						m.Depth, res.Depth)})
+				}
+			}
+		}
+	}
+	if hits > 0 {
+		report(engine.Info{Text: fmt.Sprintf("experience: %d nodes settled by the %d entries loaded", hits, x.size())})
+	}
+}
+
+// SetExperience gives Search auto's alpha-beta the experience.
+func (s *autoSearcher) SetExperience(x engine.Experience) bool {
+	return searchers.SetExperience(s.alpha, x)
+}
+
+// ExperienceHits says what the experience settled in Search auto's last alpha-beta search.
+func (s *autoSearcher) ExperienceHits() uint64 { return searchers.ExperienceHits(s.alpha) }
