@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 
+	"dossier/bots/prepare"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/engine"
@@ -23,6 +24,9 @@ type experienceTable struct {
 	game    string
 	entries map[uint64]engine.ExperienceEntry
 	own     map[uint64]bool
+	// prepared marks the entries a preparation filed (bots/prepare): the Player plays their move where its
+	// own search is shallower (consultPrepared).
+	prepared map[uint64]bool
 }
 
 var _ engine.Experience = (*experienceTable)(nil)
@@ -54,7 +58,8 @@ var experienceBounds = map[string]engine.Bound{
 // with one warning for each reason saying how many and one example; an entry filed under a hash that is not
 // its position's (the hashing changed since) is taken under its position's hash.
 func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger) *experienceTable {
-	x := &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{}}
+	x := &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{},
+		prepared: map[uint64]bool{}}
 	ignored := map[string][]string{} // reason -> the entries' positions
 	rehashed := 0
 	for _, e := range entries {
@@ -95,6 +100,7 @@ func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger)
 		}
 		x.entries[hash] = engine.ExperienceEntry{Move: move, Score: e.Value, Depth: e.Depth, Bound: bound}
 		x.own[hash] = own
+		x.prepared[hash] = prepare.IsPreparation(e.GameID)
 	}
 	reasons := make([]string, 0, len(ignored))
 	for r := range ignored {

@@ -88,6 +88,12 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 			p, logs, rival := experiencePlayer(t, 0)
 			p.NewGame(g)
 			before, _ := searchInfo(p, start, lim)
+			// Every search below starts from a new game (an empty table, no history), so that what it finds
+			// depends on the experience alone: the selective search's values depend on what the table holds.
+			only := lim
+			only.SearchMoves = []games.Move{before.Move}
+			p.NewGame(g)
+			baseline, _ := searchInfo(p, start, only)
 			after := start.Clone()
 			after.Play(before.Move)
 			// The deep search found the reply wins a rook for the side to move after our move.
@@ -95,6 +101,8 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 			fileExperience(t, p, rival.Key(), &memory.Mistake{FEN: start.FEN(), Move: played, Value: -500, Best: played,
 				BestValue: 0, Depth: c.depth}, memory.Experience{FEN: after.FEN(), Hash: after.Hash(), Value: 500,
 				Depth: c.depth, Bound: memory.BoundExact})
+			again, _ := searchInfo(p, start, only)
+			p.NewGame(g)
 			res, infos := searchInfo(p, start, lim)
 			changed := res.Move != before.Move
 			if changed != c.changes {
@@ -111,10 +119,7 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 			}
 			// The move played before is now valued at the entry's value (for us, a rook down); a shallower
 			// entry leaves its value as the search found it.
-			only := lim
-			only.SearchMoves = []games.Move{before.Move}
-			again, _ := searchInfo(p, start, only)
-			if wantValue := map[bool]float64{true: -500, false: before.Score}[c.changes]; again.Score != wantValue {
+			if wantValue := map[bool]float64{true: -500, false: baseline.Score}[c.changes]; again.Score != wantValue {
 				t.Errorf("%s valued %.0f, want %.0f", start.FormatMove(before.Move), again.Score, wantValue)
 			}
 			if logs.Len() != 0 {

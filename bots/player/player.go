@@ -416,6 +416,7 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	res := s.Search(pos, ctl, lines.Report)
 	hits := searchers.ExperienceHits(s)
 	res = p.consultRecall(s, pos, ctl, res, lines, report)
+	res = p.consultPrepared(x, pos, ctl, res, report)
 	p.reportExperience(x, pos, res, hits, report)
 	p.filer.afterSearch(pos, res)
 	return res

@@ -14,6 +14,7 @@ import (
 	"os"
 	"time"
 
+	"dossier/games/catalog"
 	"dossier/internal/cli"
 	"dossier/internal/report"
 	"dossier/memory"
@@ -43,6 +44,11 @@ Commands:
   forget NAME --yes      remove an opponent with all its games and models
   merge ALIAS NAME       file ALIAS's games and names under NAME (two names of one opponent)
   compact                reclaim the space of deleted and rewritten records now
+  prepare NAME [--game G] [--time D] [--min-count N]
+                         search the positions the opponent's stored games reached at least N times (2)
+                         with us to move, most frequent first, for D in all (10m; progress on stderr), and
+                         file the moves found as experience: the next game plays them where its own search
+                         is shallower
   identify FILE.pgn      which stored opponent played a side of the games (dossier memory identify --help)
 `
 
@@ -61,6 +67,11 @@ type memoryContext struct {
 	out    string
 	yes    bool
 	stdout io.Writer
+	stderr io.Writer
+	// prepare's flags
+	game     string
+	budget   time.Duration
+	minCount int
 }
 
 // memoryCommands lists the subcommands of dossier memory.
@@ -73,6 +84,7 @@ var memoryCommands = map[string]memoryCommand{
 	"forget":  {1, memoryForget},
 	"merge":   {2, memoryMerge},
 	"compact": {0, memoryCompact},
+	"prepare": {1, memoryPrepare},
 }
 
 func runMemory(args []string, stdout, stderr io.Writer) int {
@@ -85,16 +97,19 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 	svg := cmd.Flags.String("svg", "", "show: also write the chart as an SVG picture to this file")
 	out := cmd.Flags.String("out", "", "games, dump: write to this file instead of standard output")
 	yes := cmd.Flags.Bool("yes", false, "forget: really forget")
+	game := cmd.Flags.String("game", "chess", "prepare: the game to prepare")
+	budget := cmd.Flags.Duration("time", 10*time.Minute, "prepare: the time for all positions together")
+	minCount := cmd.Flags.Int("min-count", 2, "prepare: how many stored games must have reached a position")
 	if code, stop := cmd.Parse(args, 0, -1); stop {
 		return code
 	}
 	if len(cmd.Args()) == 0 {
-		return cmd.UsageError("which command? (ls, show, games, dump, import, forget, merge, compact)")
+		return cmd.UsageError("which command? (ls, show, games, dump, import, forget, merge, compact, prepare)")
 	}
 	name := cmd.Args()[0]
 	sub, ok := memoryCommands[name]
 	if !ok {
-		return cmd.UsageError("unknown command %q (ls, show, games, dump, import, forget, merge, compact)", name)
+		return cmd.UsageError("unknown command %q (ls, show, games, dump, import, forget, merge, compact, prepare)", name)
 	}
 	rest := cmd.Args()[1:]
 	if name == "import" && len(rest) == 0 {
@@ -103,7 +118,8 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 	if len(rest) != sub.args {
 		return cmd.UsageError("%s wants %d argument(s), got %d: %q", name, sub.args, len(rest), rest)
 	}
-	for flag, allowed := range map[string]bool{"svg": name == "show", "out": name == "games" || name == "dump", "yes": name == "forget"} {
+	for flag, allowed := range map[string]bool{"svg": name == "show", "out": name == "games" || name == "dump", "yes": name == "forget",
+		"game": name == "prepare", "time": name == "prepare", "min-count": name == "prepare"} {
 		if cmd.Changed(flag) && !allowed {
 			return cmd.UsageError("--%s is not a flag of %s", flag, name)
 		}
@@ -115,7 +131,16 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return cmd.Fail("%v", err)
 	}
-	c := &memoryContext{args: rest, json: *asJSON, svg: *svg, out: *out, yes: *yes, stdout: stdout}
+	if name == "prepare" {
+		if *budget <= 0 || *minCount < 1 {
+			return cmd.UsageError("prepare: --time must be positive and --min-count at least 1")
+		}
+		if _, err := catalog.Lookup(*game); err != nil {
+			return cmd.UsageError("prepare: --game: %v", err)
+		}
+	}
+	c := &memoryContext{args: rest, json: *asJSON, svg: *svg, out: *out, yes: *yes, stdout: stdout, stderr: stderr,
+		game: *game, budget: *budget, minCount: *minCount}
 	runErr := sub.run(m, c)
 	closeErr := m.Close()
 	if runErr != nil {

@@ -1,0 +1,104 @@
+// Preparing against one stored opponent: its repertoire read from the memory, searched by our default
+// preset, the findings filed as experience that the next game's search reads.
+
+package prepare
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"dossier/bots/searchers"
+	"dossier/games"
+	"dossier/memory"
+)
+
+// Summary is what a preparation did.
+type Summary struct {
+	Opponent string `json:"opponent"`
+	Game     string `json:"game"`
+	// Repertoire counts the positions found (reached at least MinCount times); Prepared those searched.
+	Repertoire int       `json:"repertoire"`
+	Prepared   int       `json:"prepared"`
+	Findings   []Finding `json:"findings"`
+	Seconds    float64   `json:"seconds"`
+}
+
+// OpponentOptions say what to prepare against an opponent and how long to take.
+type OpponentOptions struct {
+	Options
+	// MinCount is how many stored games must have reached a position (2 when 0).
+	MinCount int
+	// HashMB is the search's table size (64 when 0).
+	HashMB int
+}
+
+// ForOpponent prepares g against the stored opponent name (a name or key): its repertoire, searched within
+// opts' budget, every finding filed in the memory as an experience entry of the opponent (and of every
+// opponent of g). It waits until the memory has filed them, or ctx ends.
+func ForOpponent(ctx context.Context, mem *memory.Memory, name string, g games.Game, opts OpponentOptions,
+	progress func(Progress)) (Summary, error) {
+	start := time.Now()
+	prof, err := mem.Profile(name)
+	if err != nil {
+		return Summary{}, err
+	}
+	stored, err := mem.Games(prof.Key)
+	if err != nil {
+		return Summary{}, err
+	}
+	minCount := opts.MinCount
+	if minCount <= 0 {
+		minCount = 2
+	}
+	rep := Repertoire(g, stored, minCount)
+	sum := Summary{Opponent: prof.Key, Game: g.Name(), Repertoire: len(rep), Findings: []Finding{}}
+	if len(rep) == 0 {
+		sum.Seconds = time.Since(start).Seconds()
+		return sum, nil
+	}
+	hash := opts.HashMB
+	if hash <= 0 {
+		hash = 64
+	}
+	s, err := searchers.New(g, searchers.Config{HashMB: hash, Threads: 1})
+	if err != nil {
+		return sum, err
+	}
+	found, runErr := Run(ctx, g, s, rep, opts.Options, progress, nil)
+	sum.Findings, sum.Prepared = append(sum.Findings, found...), len(found)
+	if len(found) > 0 {
+		// What was found is filed even when ctx ended the run (an interrupt keeps the work done).
+		if err := file(context.WithoutCancel(ctx), mem, prof.Key, g, found, start); err != nil {
+			return sum, err
+		}
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	return sum, runErr
+}
+
+// preparationPrefix starts the name under which a preparation files its findings in the memory, in place of
+// a game id.
+const preparationPrefix = "prepared-"
+
+// IsPreparation reports whether an experience entry's game id names a preparation rather than a game.
+func IsPreparation(gameID string) bool { return strings.HasPrefix(gameID, preparationPrefix) }
+
+// file records the findings as one analysis event of the opponent, named by the preparation's start. Each
+// value is filed as a lower bound, as the analyses of games file the positions before our moves: a deep exact
+// value beside the shallow values of the other moves of a node above it would make the search leave the line
+// for a sibling whose shallow value happens to be higher (see bots/player's analysisEvent). The move is what
+// counts: the Player plays it where the entry is deeper than its search (consultPrepared).
+func file(ctx context.Context, mem *memory.Memory, key string, g games.Game, found []Finding, at time.Time) error {
+	a := &memory.Analysis{OpponentKey: key, GameID: fmt.Sprintf("%s%d", preparationPrefix, at.UnixNano()), Game: g.Name(), At: at}
+	for _, f := range found {
+		p, err := g.ParsePosition(f.FEN)
+		if err != nil {
+			continue
+		}
+		a.Experience = append(a.Experience, memory.Experience{FEN: f.FEN, Hash: p.Hash(), Move: f.Move, Value: f.Score,
+			Depth: f.Depth, Bound: memory.BoundLower})
+	}
+	return mem.Record(memory.Event{Analysis: a}).Wait(ctx)
+}
