@@ -105,6 +105,8 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		o.NullMove = true
 		o.LMR = true
 		o.CheckExtension = true
+		// SPRT 0,10 at 30,000 nodes a move, UHO openings, against SEE pruning alone: H1 after 151 pairs,
+		// +126.1 Elo [+90.1, +164.8]; WinAtChess at 250,000 nodes 278 of 300 with and without.
 		o.LateMovePruning = true
 		o.LateMoveBalance = 400
 		o.FutilityMargin = 100
