@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"dossier/bots/analysis"
+	"dossier/bots/prepare"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/engine"
@@ -27,7 +28,6 @@ import (
 const (
 	analysisDepth  = 8
 	analysisBudget = 30 * time.Second
-	analysisNice   = 19
 	// standBetterUnits is the lead, in the game's units (pawns, men), from which a drawn game counts as one
 	// we stood better in: only then is a move of a drawn game blamed.
 	standBetterUnits = 1.5
@@ -52,13 +52,18 @@ type lostGame struct {
 	drawn   bool // a draw: a move is blamed only where we stood better
 	won     bool // a win: its moves are re-checked, none is blamed
 	depth   int  // the depth each move is searched to
+	// prepare is the time of the preparation for the next game after the analysis (0: none); nice the
+	// niceness of the thread both run on.
+	prepare time.Duration
+	nice    int
 }
 
 // start cancels the analysis running, if any, and analyses lg in the background, filing what it blames
-// through f; budget bounds it.
+// through f; budget bounds it. Then, when lg asks for it, it prepares for the next game against the opponent
+// within lg.prepare (see prepareAfterGame). A new game cancels both.
 func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 	a.stop()
-	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	a.mu.Lock()
 	a.cancel, a.done = cancel, done
@@ -67,8 +72,15 @@ func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 		defer close(done)
 		defer cancel()
 		runtime.LockOSThread() // the niceness below is this thread's alone; the thread ends with the goroutine
-		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), analysisNice)
-		analyse(ctx, lg, f)
+		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), lg.nice)
+		actx, acancel := context.WithTimeout(ctx, budget)
+		analyse(actx, lg, f)
+		acancel()
+		if lg.prepare > 0 && ctx.Err() == nil {
+			pctx, pcancel := context.WithTimeout(ctx, lg.prepare)
+			prepareAfterGame(pctx, lg, f)
+			pcancel()
+		}
 	}()
 }
 
@@ -127,6 +139,42 @@ func analyse(ctx context.Context, lg lostGame, f *filer) {
 		log.Info("the game's mistake", zap.String("move", m.Played), zap.Int("ply", m.Ply),
 			zap.Float64("value", m.Value), zap.String("better", m.Best), zap.Float64("better_value", m.BestValue))
 	}
+}
+
+// prepareAfterGame searches the opponent's repertoire (bots/prepare) within ctx, on the analyst's niced thread,
+// and files what it found, also when a new game ended it early (every finding is a finished search).
+func prepareAfterGame(ctx context.Context, lg lostGame, f *filer) {
+	mem, log := f.memory(), f.logger()
+	if mem == nil {
+		return
+	}
+	// The game that just ended is among the opponent's games once the memory has filed its end.
+	if err := mem.Flush(ctx); err != nil {
+		return
+	}
+	stored, err := mem.Games(lg.key)
+	if err != nil {
+		log.Debug("no preparation: the games do not read", zap.Error(err))
+		return
+	}
+	rep := prepare.Repertoire(lg.game, stored, 2)
+	if len(rep) == 0 {
+		return
+	}
+	s, err := searchers.New(lg.game, searchers.Config{Preset: lg.preset, HashMB: 16, Threads: 1})
+	if err != nil {
+		log.Warn("no preparation", zap.Error(err))
+		return
+	}
+	// The run's own budget ends a little before ctx does, so that its last search finishes rather than being
+	// cut off by ctx (an interrupted search is no finding).
+	deadline, _ := ctx.Deadline()
+	found, _ := prepare.Run(ctx, lg.game, s, rep, prepare.Options{Budget: time.Until(deadline) * 9 / 10}, nil, nil)
+	if len(found) == 0 {
+		return
+	}
+	f.record(memory.Event{Analysis: prepare.Event(lg.key, lg.game, found, time.Now())})
+	log.Info("prepared for the next game", zap.Int("positions", len(found)), zap.Int("repertoire", len(rep)))
 }
 
 // stoodBetter reports whether the deep value of some position of ours in the game reached lead.
@@ -204,6 +252,6 @@ func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.P
 	}
 	lg := lostGame{game: p.game, preset: our.Name, start: start, moves: append([]games.Move(nil), end.Moves...),
 		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, won: score == 1,
-		depth: p.analysisDepth}
+		depth: p.analysisDepth, prepare: p.background.prepare, nice: p.background.nice}
 	p.analyst.start(lg, p.filer, analysisBudget)
 }

@@ -77,6 +77,8 @@ type Engine struct {
 	analyst       analyst      // the analysis of the last game, with its own lock (see analyst.go)
 	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it.
 	analysisDepth int
+	// background is what the work between games may take (see background.go).
+	background backgroundLimits
 }
 
 var _ play.Engine = (*Engine)(nil)
@@ -87,7 +89,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
 	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0,
-		contempt: contemptPart{fixed: cfg.Contempt != 0}}
+		contempt: contemptPart{fixed: cfg.Contempt != 0}, background: defaultBackground()}
 	p.filer = newFiler(MemoryConfig{})
 	p.ledger = newLedger(p.filer)
 	p.ident = &identifier{}
@@ -204,6 +206,8 @@ func (p *Engine) Options() []play.Option {
 		play.CheckOption("MemoryContempt", p.memoryContempt(), p.setMemoryContempt),
 		play.SpinOption("ModelRisk", cfg.ModelRisk, 0, searchers.MaxModelRisk, p.SetModelRisk),
 		play.SpinOption("MemoryRisk", p.memoryRisk(), 0, searchers.MaxModelRisk, p.SetMemoryRisk),
+		play.SpinOption("PrepareTime", defaultPrepareSeconds, 0, maxPrepareSeconds, p.setPrepareSeconds),
+		play.SpinOption("BackgroundNice", defaultBackgroundNice, 0, 19, p.setBackgroundNice),
 		play.ComboOption("Mode", mode, searchers.StrengthModes(),
 			func(v string) { p.configure(func(c *searchers.Config) { c.Mode = v }) }),
 		play.CheckOption("UCI_LimitStrength", cfg.LimitStrength,

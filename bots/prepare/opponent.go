@@ -85,12 +85,18 @@ const preparationPrefix = "prepared-"
 // IsPreparation reports whether an experience entry's game id names a preparation rather than a game.
 func IsPreparation(gameID string) bool { return strings.HasPrefix(gameID, preparationPrefix) }
 
-// file records the findings as one analysis event of the opponent, named by the preparation's start. Each
+// file records the findings as one analysis event of the opponent (see Event).
+func file(ctx context.Context, mem *memory.Memory, key string, g games.Game, found []Finding, at time.Time) error {
+	return mem.Record(memory.Event{Analysis: Event(key, g, found, at)}).Wait(ctx)
+}
+
+// Event is the memory's form of a preparation's findings: one analysis of the opponent, named by the
+// preparation's start in place of a game id. Each
 // value is filed as a lower bound, as the analyses of games file the positions before our moves: a deep exact
 // value beside the shallow values of the other moves of a node above it would make the search leave the line
 // for a sibling whose shallow value happens to be higher (see bots/player's analysisEvent). The move is what
 // counts: the Player plays it where the entry is deeper than its search (consultPrepared).
-func file(ctx context.Context, mem *memory.Memory, key string, g games.Game, found []Finding, at time.Time) error {
+func Event(key string, g games.Game, found []Finding, at time.Time) *memory.Analysis {
 	a := &memory.Analysis{OpponentKey: key, GameID: fmt.Sprintf("%s%d", preparationPrefix, at.UnixNano()), Game: g.Name(), At: at}
 	for _, f := range found {
 		p, err := g.ParsePosition(f.FEN)
@@ -100,5 +106,5 @@ func file(ctx context.Context, mem *memory.Memory, key string, g games.Game, fou
 		a.Experience = append(a.Experience, memory.Experience{FEN: f.FEN, Hash: p.Hash(), Move: f.Move, Value: f.Score,
 			Depth: f.Depth, Bound: memory.BoundLower})
 	}
-	return mem.Record(memory.Event{Analysis: a}).Wait(ctx)
+	return a
 }
