@@ -241,6 +241,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&ao.Seed, "seed", 1, "adam: seed of the shuffling")
 	fitK := fs.Bool("fit-k", false, "adam: fit the sigmoid's scale K to the least-squares start first (Texel's K), else K = 1")
 	tablesOut := fs.String("tables", "", "adam: fit the piece-square and mobility tables entry by entry as well, from the committed evaluation, and write them to this Go file (games/chess/tables_tuned.go)")
+	testFile := fs.String("test", "", "adam with --tables: also report the loss on all the positions of this gen file (other games than --in's)")
 	resultWeight := fs.Float64("result-weight", 0, "adam: the share of the game's result in the target, the rest sigmoid(score) (positions without a result use their score)")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
@@ -248,7 +249,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	if *lambda < 0 || *iterations < 0 || *clip <= 0 {
 		return cmd.UsageError("--lambda and --iterations must not be negative, --clip must be positive")
 	}
-	adamFlags := []string{"epochs", "batch", "rate", "final-rate", "l2", "seed", "fit-k", "result-weight", "tables"}
+	adamFlags := []string{"epochs", "batch", "rate", "final-rate", "l2", "seed", "fit-k", "result-weight", "tables", "test"}
 	switch *method {
 	case "gauss-newton":
 		for _, f := range adamFlags {
@@ -268,7 +269,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		if *fitK {
 			return cmd.UsageError("--tables keeps K = 1 (the committed evaluation's scale)")
 		}
-		return fitTablesCommand(cmd, *in, *tablesOut, ao, labelMode{resultWeight: *resultWeight}, stdout)
+		return fitTablesCommand(cmd, *in, *testFile, *tablesOut, ao, labelMode{resultWeight: *resultWeight}, stdout)
 	}
 	var fit fitResult
 	var err error
@@ -295,8 +296,8 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 
 // fitTablesCommand runs fitTables, writes the tables to tablesOut and prints the weights as the Go table
 // of bots/presets/chess.go.
-func fitTablesCommand(cmd *cli.Command, in, tablesOut string, ao adamOptions, mode labelMode, stdout io.Writer) int {
-	fit, err := fitTables(in, ao, mode)
+func fitTablesCommand(cmd *cli.Command, in, test, tablesOut string, ao adamOptions, mode labelMode, stdout io.Writer) int {
+	fit, err := fitTables(in, test, ao, mode)
 	if err != nil {
 		return cmd.Fail("%v", err)
 	}
@@ -315,6 +316,9 @@ func fitTablesCommand(cmd *cli.Command, in, tablesOut string, ao adamOptions, mo
 	fmt.Fprintf(stdout, "// %d training and %d held-out positions; held-out logistic loss: committed %.5f, fit %.5f\n",
 		fit.train, fit.test, fit.loss[0], fit.loss[1])
 	fmt.Fprintf(stdout, "// held-out RMS error (cp, |score| <= 500): committed %.1f, fit %.1f\n", fit.rms[0], fit.rms[1])
+	if test != "" {
+		fmt.Fprintf(stdout, "// %d positions of %s: logistic loss committed %.5f, fit %.5f\n", fit.other, test, fit.otherLoss[0], fit.otherLoss[1])
+	}
 	for i, name := range (chess.Game{}).FeatureNames() {
 		fmt.Fprintf(stdout, "\t%q: %.1f,\n", name, math.Round(fit.weights[i]*10)/10)
 	}

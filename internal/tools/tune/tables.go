@@ -132,11 +132,17 @@ type tableFit struct {
 	weights, tables []float64
 	train, test     int
 	loss, rms       [2]float64
+	// other and otherLoss are the positions of a second file (--test) and the losses of the committed
+	// evaluation and of the fit on them.
+	other     int
+	otherLoss [2]float64
 }
 
 // fitTables fits the evaluation and its tables to a gen file by Adam from the committed evaluation
 // (the default preset and tables_tuned.go), pulled towards it by o.L2; every tenth position is held out.
-func fitTables(path string, o adamOptions, mode labelMode) (tableFit, error) {
+// With otherPath, the losses on all of that file's positions (scores only) are measured as well: the
+// held-out tenth of path shares its games with the training positions, a file of other games does not.
+func fitTables(path, otherPath string, o adamOptions, mode labelMode) (tableFit, error) {
 	var res tableFit
 	ts, err := newTableSpace()
 	if err != nil {
@@ -151,8 +157,20 @@ func fitTables(path string, o adamOptions, mode labelMode) (tableFit, error) {
 	if err != nil {
 		return res, err
 	}
+	var other []example
+	if otherPath != "" {
+		a, b, err := readTableExamples(otherPath, ts, labelMode{})
+		if err != nil {
+			return res, err
+		}
+		other = append(a, b...)
+	}
 	o.K, o.Prior = 1, start
 	x := fitAdam(train, start, o)
+	res.other = len(other)
+	for i, w := range [][]float64{start, x} {
+		res.otherLoss[i] = meanLoss(other, w, 1)
+	}
 	res.train, res.test = len(train), len(test)
 	for i, w := range [][]float64{start, x} {
 		res.loss[i] = meanLoss(test, w, 1)

@@ -145,7 +145,7 @@ func TestTablesRecoverKnownValues(t *testing.T) {
 func TestFitTablesCommand(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "tables_tuned.go")
 	var stdout, stderr bytes.Buffer
-	code := run([]string{"fit", "--method", "adam", "--tables", out, "--epochs", "4", "--in", "testdata/positions.txt.gz"}, &stdout, &stderr)
+	code := run([]string{"fit", "--method", "adam", "--tables", out, "--epochs", "4", "--in", "testdata/positions.txt.gz", "--test", "testdata/positions.txt.gz"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
@@ -166,7 +166,7 @@ func TestFitTablesCommand(t *testing.T) {
 	if err != nil || f.Name.Name != "chess" || !bytes.Contains(src, []byte("var tunedTables = [2][TableSize]int16{")) {
 		t.Errorf("the tables file does not parse as package chess's tunedTables: %v\n%s", err, src)
 	}
-	for _, name := range []string{`"pst_mg": 1.0`, `"mobility_queen_eg": 1.0`, `"knight_mg": `} {
+	for _, name := range []string{`"pst_mg": 1.0`, `"mobility_queen_eg": 1.0`, `"knight_mg": `, "10000 positions of testdata/positions.txt.gz: logistic loss committed 0.018"} {
 		if !bytes.Contains(stdout.Bytes(), []byte(name)) {
 			t.Errorf("no %s in the weights printed", name)
 		}
