@@ -43,6 +43,18 @@ func TableBounds() []int {
 	return append(out, TableSize)
 }
 
+// TableMaxAbs returns the largest absolute value among the entries that feature sums (e.g. "pst_eg",
+// "mobility_rook_mg"), 0 for a feature that sums no table: a piece adds at most that to the feature.
+func TableMaxAbs(feature string) float64 {
+	var m float64
+	for _, e := range TableEntries() {
+		if e.Feature == feature {
+			m = max(m, e.Value, -e.Value)
+		}
+	}
+	return m
+}
+
 // TableEntry describes one entry of the tuned tables for the tuner.
 type TableEntry struct {
 	Name    string  // e.g. "pst_mg knight e4" or "mobility_rook_eg 7"
