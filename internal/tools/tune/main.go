@@ -1,25 +1,26 @@
-// Command tune fits the chess "strongest" preset's weights to Stockfish's evaluations of quiet positions.
-//
-// Reproduce the table in bots/chess.go from the repository root:
-//
-//	go run ./internal/tools/tune gen --n 10000 --seed 1 --out internal/tools/tune/testdata/positions.txt.gz
-//	go run ./internal/tools/tune fit --in internal/tools/tune/testdata/positions.txt.gz
+// Command tune fits the chess "strongest" preset's weights and the evaluation's tables to Stockfish's
+// evaluations of quiet positions (docs/strength.md "Tuning the evaluation" has the commands that made the
+// committed evaluation).
 //
 // gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which
-// Stockfish picks every move with a 2,000-node search; at a random fifth of the positions from ply 12 on it searches 10 plies (table cleared,
-// one thread, so the answer depends on the position only) and keeps the position when the side to move is
-// not in check, the best move is quiet (no capture or promotion) and the score is not a mate. Each kept line
-// is "FEN;score", the score in centipawns from the side to move. The committed data file is that output.
+// Stockfish picks every move with a 2,000-node search; at a random one in --every of the positions from ply
+// 12 on it searches --depth plies instead (table cleared, one thread, so the answer depends on the position
+// only; that search's move is played) and keeps the position when the side to move is not in check, the
+// best move is quiet (no capture or promotion) and the score is not a mate. Each kept line is "FEN;score",
+// the score in centipawns from the side to move. The committed sample, testdata/positions.txt.gz, is
+// gen --n 10000 --seed 1 --depth 10 (one position in five).
 //
 // fit reads the file, holds out every tenth position, fits a least-squares solution first and refines it
 // on the logistic (Texel) loss sum (sigmoid(score) - sigmoid(w . features))^2 with sigmoid(s) =
 // 1/(1+10^(-s/400)), shrunk lightly towards the prior (hand-set weights, priorWeights), and
-// prints the weights as the Go table of bots/chess.go with the losses on the held-out positions.
+// prints the weights with the losses on the held-out positions.
 //
 // fit --method adam refines the least-squares start by Adam over the sparse feature vectors instead
 // (adam.go): the same loss with the target a mix of sigmoid(score) and the game's result (--result-weight,
 // for data lines "FEN;score;result"), the evaluation scaled by Texel's K inside the sigmoid (--fit-k fits
-// it to the start first). The committed table is the Gauss-Newton fit.
+// it to the start first). fit --method adam --tables FILE fits the piece-square and mobility tables entry
+// by entry with the weights, from the committed evaluation (tables.go), and writes the tables to FILE:
+// the committed evaluation is that fit.
 package main
 
 import (

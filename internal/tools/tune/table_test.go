@@ -1,5 +1,5 @@
 // The committed chess evaluation (bots/presets/chess.go and games/chess/tables_tuned.go) on the committed
-// sample: a check that the tables and weights fit data they were not fitted to.
+// sample's held-out tenth: a check that the committed tables and weights are the fit's and generalise.
 package main
 
 import (
@@ -10,7 +10,7 @@ import (
 )
 
 // maxCommittedLoss is the committed evaluation's held-out loss on the sample, rounded up.
-const maxCommittedLoss = 0.0187
+const maxCommittedLoss = 0.0165
 
 func TestCommittedEvaluationOnTheCommittedSample(t *testing.T) {
 	ts, err := newTableSpace()
@@ -28,10 +28,10 @@ func TestCommittedEvaluationOnTheCommittedSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The loss on the sample's held-out tenth (Stockfish 15.1 at 10 plies, another generator's games
-	// than the tuning data's): 0.01869 for the hand-made tables of the tables' first commit, lower since.
+	// The loss on the sample's held-out tenth (every tenth line, which the fit of the committed tables
+	// held out too: the sample is the first part of its training file, see docs/strength.md): 0.01869 for
+	// the old evaluation turned into tables, 0.01643 for the fit.
 	loss := meanLoss(test, ts.expand(strongest.Eval.Weights), 1)
-	t.Logf("held-out loss %.5f", loss)
 	if loss > maxCommittedLoss {
 		t.Errorf("held-out loss %.5f of the committed evaluation, want at most %.5f", loss, maxCommittedLoss)
 	}
