@@ -136,9 +136,6 @@ type featureSpec struct {
 var (
 	featureSpecs []featureSpec
 	featureNames []string
-	// featureRaw and featureScale flatten featureSpecs for Features' inner loop.
-	featureRaw   [len(rawSpecs) * 2]uint8
-	featureScale [len(rawSpecs) * 2]uint8
 )
 
 func init() {
@@ -156,9 +153,8 @@ func init() {
 			featureSpecs = append(featureSpecs, featureSpec{i, taperNone, r.name, r.doc})
 		}
 	}
-	for i, f := range featureSpecs {
+	for _, f := range featureSpecs {
 		featureNames = append(featureNames, f.name)
-		featureRaw[i], featureScale[i] = uint8(f.raw), uint8(f.scale)
 	}
 	initFeatureTables()
 }
@@ -264,15 +260,27 @@ func abs(x int) int {
 func (p *Position) Features(dst []float64) {
 	var raw [2][numRaw]int32
 	phase, egScale := p.st.features(&raw, nil)
-	us := int(p.st.side)
-	var diff [numRaw]float64
-	for i := range diff {
-		diff[i] = float64(raw[us][i] - raw[us^1][i])
-	}
-	scales := [4]float64{taperMG: phase, taperEG: (1 - phase) * egScale, taperNone: 1}
+	mine, theirs := &raw[p.st.side&1], &raw[(p.st.side^1)&1]
+	mg, eg := phase, (1-phase)*egScale
 	dst = dst[:len(featureSpecs)]
-	for i := range dst {
-		dst[i] = diff[featureRaw[i]%numRaw] * scales[featureScale[i]&3]
+	// The raw terms in order, each writing its features (featureSpecs' order).
+	j := 0
+	for i := range numRaw {
+		d := float64(mine[i] - theirs[i])
+		switch rawSpecs[i].taper {
+		case taperBoth:
+			dst[j], dst[j+1] = d*mg, d*eg
+			j += 2
+		case taperMG:
+			dst[j] = d * mg
+			j++
+		case taperEG:
+			dst[j] = d * eg
+			j++
+		default:
+			dst[j] = d
+			j++
+		}
 	}
 }
 
