@@ -355,13 +355,7 @@ func (t *thread) searchRoot(depth int, alpha, beta float64) float64 {
 			}
 		}
 	}
-	bound := BoundExact
-	switch {
-	case best <= alphaOrig:
-		bound = BoundUpper
-	case best >= beta:
-		bound = BoundLower
-	}
+	bound := boundOf(best, alphaOrig, beta)
 	if t.rootFrom == 0 { // the value of a pass without the best moves is not the position's
 		t.tt.Store(pos.Hash(), 0, t.rootBest, best, math.NaN(), depth, bound)
 	}

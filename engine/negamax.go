@@ -391,19 +391,25 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		}
 	}
 
-	bound := BoundExact
-	switch {
-	case best <= alphaOrig:
-		bound = BoundUpper
-	case best >= beta:
-		bound = BoundLower
-	}
+	bound := boundOf(best, alphaOrig, beta)
 	draft := depth
 	if t.horizonEvents == eventsBefore {
 		draft = SolvedDraft
 	}
 	t.tt.Store(key, ply, bestMove, best, staticEval, draft, bound)
 	return best
+}
+
+// boundOf says what a fail-soft result best of a window (alpha, beta) is: an upper bound at or below alpha, a
+// lower bound at or above beta, else exact.
+func boundOf(best, alpha, beta float64) Bound {
+	switch {
+	case best <= alpha:
+		return BoundUpper
+	case best >= beta:
+		return BoundLower
+	}
+	return BoundExact
 }
 
 // reverseFutilityDepth is the deepest node reverse futility pruning returns from.
@@ -552,13 +558,7 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 		}
 	}
 	if useTable && best > math.Inf(-1) {
-		bound := BoundExact
-		switch {
-		case best <= alphaOrig:
-			bound = BoundUpper
-		case best >= beta:
-			bound = BoundLower
-		}
+		bound := boundOf(best, alphaOrig, beta)
 		t.tt.Store(key, ply, bestMove, best, standPat, 0, bound)
 	}
 	return best
