@@ -157,24 +157,19 @@ func prepareAfterGame(ctx context.Context, lg lostGame, f *filer) {
 		log.Debug("no preparation: the games do not read", zap.Error(err))
 		return
 	}
-	rep := prepare.Repertoire(lg.game, stored, 2)
-	if len(rep) == 0 {
-		return
-	}
-	s, err := searchers.New(lg.game, searchers.Config{Preset: lg.preset, HashMB: 16, Threads: 1})
-	if err != nil {
-		log.Warn("no preparation", zap.Error(err))
-		return
-	}
 	// The run's own budget ends a little before ctx does, so that its last search finishes rather than being
 	// cut off by ctx (an interrupted search is no finding).
 	deadline, _ := ctx.Deadline()
-	found, _ := prepare.Run(ctx, lg.game, s, rep, prepare.Options{Budget: time.Until(deadline) * 9 / 10}, nil, nil)
+	repertoire, found, err := prepare.Games(ctx, lg.game, stored, prepare.OpponentOptions{
+		Options: prepare.Options{Budget: time.Until(deadline) * 9 / 10}, HashMB: 16, Preset: lg.preset}, nil)
+	if err != nil && len(found) == 0 && ctx.Err() == nil {
+		log.Warn("no preparation", zap.Error(err))
+	}
 	if len(found) == 0 {
 		return
 	}
 	f.record(memory.Event{Analysis: prepare.Event(lg.key, lg.game, found, time.Now())})
-	log.Info("prepared for the next game", zap.Int("positions", len(found)), zap.Int("repertoire", len(rep)))
+	log.Info("prepared for the next game", zap.Int("positions", len(found)), zap.Int("repertoire", repertoire))
 }
 
 // stoodBetter reports whether the deep value of some position of ours in the game reached lead.

@@ -32,6 +32,33 @@ type OpponentOptions struct {
 	MinCount int
 	// HashMB is the search's table size (64 when 0).
 	HashMB int
+	// Preset is the evaluation searched with (the game's default when "").
+	Preset string
+}
+
+// Games prepares g from an opponent's stored games: their repertoire (positions reached at least opts.MinCount
+// times, 2 when 0) searched within opts' budget by a one-thread search of opts.Preset (the default when "") with
+// a table of opts.HashMB (64 when 0). It returns the repertoire's size and the findings, which ctx's end keeps.
+func Games(ctx context.Context, g games.Game, stored []memory.Game, opts OpponentOptions,
+	progress func(Progress)) (int, []Finding, error) {
+	minCount := opts.MinCount
+	if minCount <= 0 {
+		minCount = 2
+	}
+	rep := Repertoire(g, stored, minCount)
+	if len(rep) == 0 {
+		return 0, nil, nil
+	}
+	hash := opts.HashMB
+	if hash <= 0 {
+		hash = 64
+	}
+	s, err := searchers.New(g, searchers.Config{Preset: opts.Preset, HashMB: hash, Threads: 1})
+	if err != nil {
+		return len(rep), nil, err
+	}
+	found, err := Run(ctx, g, s, rep, opts.Options, progress, nil)
+	return len(rep), found, err
 }
 
 // ForOpponent prepares g against the stored opponent name (a name or key): its repertoire, searched within
@@ -48,25 +75,11 @@ func ForOpponent(ctx context.Context, mem *memory.Memory, name string, g games.G
 	if err != nil {
 		return Summary{}, err
 	}
-	minCount := opts.MinCount
-	if minCount <= 0 {
-		minCount = 2
+	repertoire, found, runErr := Games(ctx, g, stored, opts, progress)
+	sum := Summary{Opponent: prof.Key, Game: g.Name(), Repertoire: repertoire, Findings: []Finding{}}
+	if runErr != nil && len(found) == 0 && ctx.Err() == nil {
+		return sum, runErr
 	}
-	rep := Repertoire(g, stored, minCount)
-	sum := Summary{Opponent: prof.Key, Game: g.Name(), Repertoire: len(rep), Findings: []Finding{}}
-	if len(rep) == 0 {
-		sum.Seconds = time.Since(start).Seconds()
-		return sum, nil
-	}
-	hash := opts.HashMB
-	if hash <= 0 {
-		hash = 64
-	}
-	s, err := searchers.New(g, searchers.Config{HashMB: hash, Threads: 1})
-	if err != nil {
-		return sum, err
-	}
-	found, runErr := Run(ctx, g, s, rep, opts.Options, progress, nil)
 	sum.Findings, sum.Prepared = append(sum.Findings, found...), len(found)
 	if len(found) > 0 {
 		// What was found is filed even when ctx ended the run (an interrupt keeps the work done).
