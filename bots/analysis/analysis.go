@@ -22,6 +22,17 @@ type Options struct {
 	Threshold float64
 	// Losing is the deficit from which a position counts as lost (as the even mode's rules call it).
 	Losing float64
+	// Gate, when set, is entered before every search of the analysis, so that it runs only while the engine
+	// is not searching itself: a search it cuts short is searched again when it lets the analysis go on.
+	Gate Gate
+}
+
+// Gate lets background work run only between the engine's own searches.
+type Gate interface {
+	// Enter waits until the engine is not searching, or ctx ends, and returns the context of one search of
+	// the background work: it ends with ctx and when the engine starts a search. leave is called when the
+	// search is over.
+	Enter(ctx context.Context) (run context.Context, leave func())
 }
 
 // Move is the deep analysis of one of our moves.
@@ -79,7 +90,7 @@ func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []
 			return rep, fmt.Errorf("analysis: move %d of the game (%s) is not legal in %s", i+1, p.FormatMove(m), p.FEN())
 		}
 		if p.ToMove() == ours {
-			a, ok := analyseMove(ctx, s, p, m, opts.Depth)
+			a, ok := analyseMove(ctx, s, p, m, opts.Depth, opts.Gate)
 			if !ok {
 				rep.Mistake = blame(rep.Moves, opts)
 				return rep, nil
@@ -95,10 +106,11 @@ func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []
 }
 
 // analyseMove searches p to depth for its best move and, when that is not the played move m, for m's value
-// alone. It reports false when ctx ended first.
-func analyseMove(ctx context.Context, s engine.Searcher, p games.Position, m games.Move, depth int) (Move, bool) {
+// alone, each search through gate (nil: at once). It reports false when ctx ended first.
+func analyseMove(ctx context.Context, s engine.Searcher, p games.Position, m games.Move, depth int,
+	gate Gate) (Move, bool) {
 	a := Move{Before: p.FEN(), Played: p.FormatMove(m), Depth: depth}
-	best, ok := search(ctx, s, p, engine.Limits{Depth: depth})
+	best, ok := gatedSearch(ctx, gate, s, p, engine.Limits{Depth: depth})
 	if !ok || best.Move == games.NoMove {
 		return a, false
 	}
@@ -107,12 +119,32 @@ func analyseMove(ctx context.Context, s engine.Searcher, p games.Position, m gam
 		a.Value = best.Score
 		return a, true
 	}
-	played, ok := search(ctx, s, p, engine.Limits{Depth: depth, SearchMoves: []games.Move{m}})
+	played, ok := gatedSearch(ctx, gate, s, p, engine.Limits{Depth: depth, SearchMoves: []games.Move{m}})
 	if !ok {
 		return a, false
 	}
 	a.Value = played.Score
 	return a, true
+}
+
+// gatedSearch runs one search of p under lim through gate (nil: at once), again from the start each time the
+// gate cuts it short, until it ends or ctx does; false when ctx ended first.
+func gatedSearch(ctx context.Context, gate Gate, s engine.Searcher, p games.Position,
+	lim engine.Limits) (engine.Result, bool) {
+	if gate == nil {
+		return search(ctx, s, p, lim)
+	}
+	for {
+		run, leave := gate.Enter(ctx)
+		res, ok := search(run, s, p, lim)
+		leave()
+		if ok {
+			return res, true
+		}
+		if ctx.Err() != nil {
+			return engine.Result{}, false
+		}
+	}
 }
 
 // search runs one search of p under lim, stopped when ctx ends; false when it was.

@@ -94,3 +94,53 @@ func TestFindRefusesAnIllegalGameAndStopsWithItsContext(t *testing.T) {
 		t.Errorf("with an ended context: %+v, %v; want an incomplete, empty report", rep, err)
 	}
 }
+
+// cuttingGate lets each search begin, and cuts the first cuts of them short after a moment, as our own
+// searches would.
+type cuttingGate struct {
+	cuts, entered int
+}
+
+func (g *cuttingGate) Enter(ctx context.Context) (context.Context, func()) {
+	g.entered++
+	run, cancel := context.WithCancel(ctx)
+	if g.cuts > 0 {
+		g.cuts--
+		cancel()
+	}
+	return run, cancel
+}
+
+func TestFindSearchesAgainWhatTheGateCutShort(t *testing.T) {
+	g := chess.Game{}
+	moves := gameOf(t, g, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
+	want, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, chessOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := chessOptions
+	gate := &cuttingGate{cuts: 3}
+	opts.Gate = gate
+	got, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Complete || len(got.Moves) != len(want.Moves) || got.Mistake != want.Mistake {
+		t.Fatalf("with searches cut short: %+v, want %+v", got, want)
+	}
+	for i := range want.Moves {
+		if got.Moves[i] != want.Moves[i] {
+			t.Errorf("move %d: %v, want %v", i, got.Moves[i], want.Moves[i])
+		}
+	}
+	// A search for each of our moves, a second for each not best, and the 3 searched again.
+	searches := len(want.Moves) + 3
+	for _, m := range want.Moves {
+		if m.Played != m.Best {
+			searches++
+		}
+	}
+	if gate.entered != searches {
+		t.Errorf("the gate was entered %d times, want %d", gate.entered, searches)
+	}
+}

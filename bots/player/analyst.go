@@ -1,5 +1,5 @@
 // The Player's analyst: after every finished game, off the clock, it searches our moves again deeper
-// (bots/analysis), niced and within a time budget, abandoned when a new game starts, and files what it blamed
+// (bots/analysis), niced and within a time budget, only between our own searches (gate.go), and files what it blamed
 // (in a lost game, or a drawn one we stood better in; a won game is only re-checked) and every deep value it
 // learned in the memory, as one event (a mistake record and experience entries).
 package player
@@ -23,21 +23,36 @@ import (
 	"go.uber.org/zap"
 )
 
-// Bounds of an analysis: the depth it searches each of our moves to, and how long it may take in all; the
-// niceness its thread runs at.
+// Bounds of an analysis: the depth it searches each of our moves to, the time its searches may take in all, and
+// how long it may wait for them, between our own searches, before it is given up.
 const (
 	analysisDepth  = 8
 	analysisBudget = 30 * time.Second
+	analysisWait   = 30 * time.Minute
+	// maxQueued is how many finished games may wait for their analysis; beyond it the oldest is dropped.
+	maxQueued = 4
 	// standBetterUnits is the lead, in the game's units (pawns, men), from which a drawn game counts as one
 	// we stood better in: only then is a move of a drawn game blamed.
 	standBetterUnits = 1.5
 )
 
-// analyst runs one analysis at a time, with its own lock; a new game, or Close, cancels the one running.
+// analyst analyses finished games one at a time, in the order they ended, on one niced thread, and only while
+// the Player is not searching (fg): in an arena the next game starts at once, so the analysis goes on during
+// the opponent's turns. A new game's start ends the preparation, never the analysis; Close ends both.
 type analyst struct {
-	mu     sync.Mutex
-	cancel context.CancelFunc // of the analysis running, nil when none
-	done   chan struct{}      // closed when it has ended
+	mu          sync.Mutex
+	fg          *foreground
+	queue       []analysisJob
+	cancel      context.CancelFunc // of the worker, nil when none runs
+	done        chan struct{}      // closed when the worker has ended
+	stopPrepare context.CancelFunc // of the preparation running, nil when none
+}
+
+// analysisJob is one finished game to analyse, where to file what is found, and the budget of its searches.
+type analysisJob struct {
+	lg     lostGame
+	f      *filer
+	budget time.Duration
 }
 
 // lostGame is what an analysis needs of a finished game.
@@ -58,37 +73,92 @@ type lostGame struct {
 	nice    int
 }
 
-// start cancels the analysis running, if any, and analyses lg in the background, filing what it blames
-// through f; budget bounds it. Then, when lg asks for it, it prepares for the next game against the opponent
-// within lg.prepare (see prepareAfterGame). A new game cancels both.
-func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
-	a.stop()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
+// foreground returns the gate our searches hold (made at first use).
+func (a *analyst) foreground() *foreground {
 	a.mu.Lock()
-	a.cancel, a.done = cancel, done
-	a.mu.Unlock()
-	go func() {
-		defer close(done)
-		defer cancel()
-		runtime.LockOSThread() // the niceness below is this thread's alone; the thread ends with the goroutine
-		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), lg.nice)
-		actx, acancel := context.WithTimeout(ctx, budget)
-		analyse(actx, lg, f)
-		acancel()
-		if lg.prepare > 0 && ctx.Err() == nil {
-			pctx, pcancel := context.WithTimeout(ctx, lg.prepare)
-			prepareAfterGame(pctx, lg, f)
-			pcancel()
-		}
-	}()
+	defer a.mu.Unlock()
+	if a.fg == nil {
+		a.fg = newForeground()
+	}
+	return a.fg
 }
 
-// stop cancels the analysis running and waits for it to end.
+// start queues lg for analysis, its searches bounded by budget, filing what it blames through f, and starts
+// the worker when none runs. Then, when lg asks for it and no game waits, the worker prepares for the next
+// game against the opponent within lg.prepare (see prepareAfterGame); a new game's start ends that.
+func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
+	fg := a.foreground()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.queue = append(a.queue, analysisJob{lg: lg, f: f, budget: budget})
+	if len(a.queue) > maxQueued {
+		a.queue = a.queue[len(a.queue)-maxQueued:]
+	}
+	if a.stopPrepare != nil {
+		a.stopPrepare()
+	}
+	if a.done != nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	a.cancel, a.done = cancel, done
+	go a.work(ctx, fg, done)
+}
+
+// work analyses the queued games until none is left or ctx ends.
+func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) {
+	defer close(done)
+	runtime.LockOSThread() // the niceness below is this thread's alone; the thread ends with the goroutine
+	for {
+		a.mu.Lock()
+		if len(a.queue) == 0 || ctx.Err() != nil {
+			a.cancel()
+			a.cancel, a.done, a.queue = nil, nil, nil
+			a.mu.Unlock()
+			return
+		}
+		j := a.queue[0]
+		a.queue = a.queue[1:]
+		a.mu.Unlock()
+		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), j.lg.nice)
+		actx, end := context.WithTimeout(ctx, analysisWait)
+		analyse(actx, j.lg, j.f, &budgetGate{fg: fg, budget: j.budget, end: end})
+		end()
+		a.mu.Lock()
+		prepare := j.lg.prepare > 0 && ctx.Err() == nil && len(a.queue) == 0
+		var pctx context.Context
+		if prepare {
+			var pcancel context.CancelFunc
+			pctx, pcancel = context.WithTimeout(ctx, j.lg.prepare)
+			a.stopPrepare = pcancel
+		}
+		a.mu.Unlock()
+		if prepare {
+			prepareAfterGame(pctx, j.lg, j.f)
+			a.mu.Lock()
+			a.stopPrepare()
+			a.stopPrepare = nil
+			a.mu.Unlock()
+		}
+	}
+}
+
+// newGame ends the preparation running, if any: the next game is on the way. The analysis goes on between our
+// searches.
+func (a *analyst) newGame() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.stopPrepare != nil {
+		a.stopPrepare()
+	}
+}
+
+// stop ends the analysis and the preparation running, drops the games waiting, and waits for the worker.
 func (a *analyst) stop() {
 	a.mu.Lock()
 	cancel, done := a.cancel, a.done
-	a.cancel, a.done = nil, nil
+	a.queue = nil
 	a.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -96,19 +166,22 @@ func (a *analyst) stop() {
 	}
 }
 
-// wait waits for the analysis running, if any, to end by itself (for tests).
+// wait waits until every queued game is analysed (for tests).
 func (a *analyst) wait() {
-	a.mu.Lock()
-	done := a.done
-	a.mu.Unlock()
-	if done != nil {
+	for {
+		a.mu.Lock()
+		done := a.done
+		a.mu.Unlock()
+		if done == nil {
+			return
+		}
 		<-done
 	}
 }
 
 // analyse runs the analysis of lg and files it whole, in one event: the move blamed (if any) and the deep value
 // of every move analysed as experience.
-func analyse(ctx context.Context, lg lostGame, f *filer) {
+func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	log := f.logger()
 	depth := lg.depth
 	if depth <= 0 {
@@ -122,7 +195,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer) {
 	}
 	rules := presets.Strength(lg.game)
 	rep, err := analysis.Find(ctx, s, lg.start, lg.moves, lg.ourSide, analysis.Options{Depth: depth,
-		Threshold: rules.Bound, Losing: rules.Lost})
+		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate})
 	if err != nil {
 		log.Warn("no analysis of the game", zap.Error(err))
 		return

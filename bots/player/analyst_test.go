@@ -1,5 +1,6 @@
 // The analyst: a lost game's mistake found in the background after the game and filed in the memory with the
-// experience it learned; a won game re-checked, nothing blamed; a new game's start abandons an analysis at once.
+// experience it learned; a won game re-checked, nothing blamed; the next game starts at once and the analysis
+// goes on between our searches.
 package player
 
 import (
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"dossier/bots/searchers"
+	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/memory"
@@ -91,24 +93,47 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 	}
 }
 
-func TestAnalystIsAbandonedWhenTheNextGameStarts(t *testing.T) {
+// TestAnalysisGoesOnIntoTheNextGame: the next game starts at once, the analysis of the lost game goes on
+// between our searches and files the game's mistake, and no search of the analysis runs while ours does.
+func TestAnalysisGoesOnIntoTheNextGame(t *testing.T) {
 	g := chess.Game{}
-	p := New(g, searchers.Config{HashMB: 1})
+	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
 	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory")}); err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	p.SetOpponent(play.Opponent{Name: "rival", Source: "match"})
-	// A long lost game: its analysis takes far longer than the start of the next game may wait.
-	var texts []string
-	for range 6 {
-		texts = append(texts, "g1f3", "g8f6", "f3g1", "f6g8")
-	}
-	playedGame(t, p, g, games.SecondWins, texts...)
+	rival := play.Opponent{Name: "rival", Source: "match"}
+	p.SetOpponent(rival)
+	playedGame(t, p, g, games.SecondWins, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
+	fg := p.analyst.foreground()
 	begun := time.Now()
+	p.NewGame(g)
 	p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start()})
 	if waited := time.Since(begun); waited > time.Second {
 		t.Errorf("the next game's start waited %v for the analysis", waited)
+	}
+	// Our search of the new game: while it runs, the analysis waits.
+	ctl := engine.NewControl(engine.Limits{Depth: 3}, games.First)
+	fg.hold() // as Search does, held a little longer so that the counts below see the hold
+	fg.mu.Lock()
+	before := fg.began
+	fg.mu.Unlock()
+	p.Search(g.Start(), ctl, nil)
+	time.Sleep(50 * time.Millisecond)
+	fg.mu.Lock()
+	during := fg.began - before
+	fg.mu.Unlock()
+	fg.release()
+	if during != 0 {
+		t.Errorf("%d searches of the analysis began during ours", during)
+	}
+	p.analyst.wait()
+	prof, err := p.Memory().Profile(rival.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prof.Mistakes) != 1 || prof.Mistakes[0].Move != "h5f7" {
+		t.Errorf("mistakes filed after the next game began: %+v, want 3.Qxf7+", prof.Mistakes)
 	}
 }
 

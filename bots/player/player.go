@@ -336,10 +336,10 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	p.prepareParts()
 }
 
-// StartGame opens the game's record in the memory; the analysis of the last game, if still running,
-// is abandoned (it never runs during our search).
+// StartGame opens the game's record in the memory; the preparation for it, if still running, ends (the
+// analysis of earlier games goes on, never during our search).
 func (p *Engine) StartGame(gs play.GameStart) {
-	p.analyst.stop()
+	p.analyst.newGame()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
@@ -415,6 +415,9 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 		<-ctl.Released()
 		return engine.Result{}
 	}
+	fg := p.analyst.foreground()
+	fg.hold()
+	defer fg.release()
 	x := p.installExperience(s)
 	lines := searchers.NewDepthLines(report)
 	res := s.Search(pos, ctl, lines.Report)

@@ -1,0 +1,115 @@
+// The gate between our searches and the work between games: the analysis of finished games runs only while
+// the Player is not searching (the opponent's turn, between games), is cut short when a search of ours begins,
+// and counts only the time it ran against its budget.
+
+package player
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// foreground knows whether the Player is searching. Search holds it; background work enters it (analysis.Gate)
+// and is cancelled when a search begins.
+type foreground struct {
+	mu        sync.Mutex
+	searching int
+	idle      chan struct{}               // closed while no search runs
+	running   map[*int]context.CancelFunc // the background searches running, cancelled by hold
+	began     int                         // background searches begun so far
+}
+
+func newForeground() *foreground {
+	idle := make(chan struct{})
+	close(idle)
+	return &foreground{idle: idle, running: map[*int]context.CancelFunc{}}
+}
+
+// hold marks a search of ours as running: background work waits, and what of it runs is cut short.
+func (f *foreground) hold() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.searching++
+	if f.searching == 1 {
+		f.idle = make(chan struct{})
+	}
+	for _, cancel := range f.running {
+		cancel()
+	}
+}
+
+// release marks a search of ours as over; background work goes on when none runs.
+func (f *foreground) release() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.searching--
+	if f.searching == 0 {
+		close(f.idle)
+	}
+}
+
+// enter waits until no search of ours runs, or ctx ends, and returns the context of one background search,
+// cancelled when ctx ends or a search of ours begins, and the function that ends it.
+func (f *foreground) enter(ctx context.Context) (context.Context, func()) {
+	for {
+		f.mu.Lock()
+		if f.searching == 0 {
+			run, cancel := context.WithCancel(ctx)
+			id := new(int)
+			f.running[id] = cancel
+			f.began++
+			f.mu.Unlock()
+			return run, func() {
+				f.mu.Lock()
+				delete(f.running, id)
+				f.mu.Unlock()
+				cancel()
+			}
+		}
+		idle := f.idle
+		f.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return ctx, func() {}
+		}
+	}
+}
+
+// budgetGate is one analysis's way through the foreground: it counts the time its searches ran, and when that
+// reaches the budget it ends the analysis (end cancels the analysis's context), so that waiting for the
+// opponent or for the next game costs nothing of the budget.
+type budgetGate struct {
+	fg     *foreground
+	budget time.Duration
+	end    context.CancelFunc
+	mu     sync.Mutex
+	spent  time.Duration
+}
+
+// Enter implements analysis.Gate.
+func (g *budgetGate) Enter(ctx context.Context) (context.Context, func()) {
+	run, leave := g.fg.enter(ctx)
+	g.mu.Lock()
+	left := g.budget - g.spent
+	g.mu.Unlock()
+	if left <= 0 {
+		leave()
+		g.end()
+		return ctx, func() {}
+	}
+	begun := time.Now()
+	run, stop := context.WithTimeout(run, left)
+	return run, func() {
+		stop()
+		leave()
+		g.mu.Lock()
+		g.spent += time.Since(begun)
+		over := g.spent >= g.budget
+		g.mu.Unlock()
+		if over {
+			g.end()
+		}
+	}
+}

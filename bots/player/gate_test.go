@@ -1,0 +1,95 @@
+// The gate between our searches and the analysis: background searches wait while ours run and are cut short
+// when one begins; an analysis's budget counts only the time its searches ran.
+
+package player
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestForegroundHoldsBackgroundSearches(t *testing.T) {
+	fg := newForeground()
+	run, leave := fg.enter(context.Background())
+	if run.Err() != nil {
+		t.Fatal("a background search was refused while no search of ours ran")
+	}
+	fg.hold()
+	if run.Err() == nil {
+		t.Error("our search began and the background search running went on")
+	}
+	leave()
+	entered := make(chan struct{})
+	go func() {
+		_, leave := fg.enter(context.Background())
+		leave()
+		close(entered)
+	}()
+	select {
+	case <-entered:
+		t.Fatal("a background search began while ours ran")
+	case <-time.After(50 * time.Millisecond):
+	}
+	fg.hold() // a second search of ours (pondering and a search together)
+	fg.release()
+	select {
+	case <-entered:
+		t.Fatal("a background search began while one search of ours still ran")
+	case <-time.After(20 * time.Millisecond):
+	}
+	fg.release()
+	select {
+	case <-entered:
+	case <-time.After(time.Second):
+		t.Fatal("the background search never began after ours ended")
+	}
+	// A waiting background search ends with its context.
+	fg.hold()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if run, _ := fg.enter(ctx); run.Err() == nil {
+		t.Error("a background search with an ended context began")
+	}
+	fg.release()
+}
+
+// TestBudgetGateCountsOnlyTheTimeItRan: searches of 10 ms with our searches of 30 ms between them; a budget
+// of 50 ms ends the analysis after about five of them, not after 50 ms of the clock.
+func TestBudgetGateCountsOnlyTheTimeItRan(t *testing.T) {
+	fg := newForeground()
+	ctx, end := context.WithCancel(context.Background())
+	gate := &budgetGate{fg: fg, budget: 50 * time.Millisecond, end: end}
+	var ran atomic.Int32
+	stopOurs := make(chan struct{})
+	go func() { // our searches
+		for {
+			select {
+			case <-stopOurs:
+				return
+			case <-time.After(10 * time.Millisecond):
+			}
+			fg.hold()
+			time.Sleep(30 * time.Millisecond)
+			fg.release()
+		}
+	}()
+	defer close(stopOurs)
+	begun := time.Now()
+	for ctx.Err() == nil {
+		run, leave := gate.Enter(ctx)
+		select {
+		case <-run.Done():
+		case <-time.After(10 * time.Millisecond):
+			ran.Add(1)
+		}
+		leave()
+	}
+	if n := ran.Load(); n < 3 || n > 6 {
+		t.Errorf("%d background searches of 10 ms ran within a budget of 50 ms", n)
+	}
+	if took := time.Since(begun); took < 80*time.Millisecond {
+		t.Errorf("the analysis ended after %v: the time our searches took counted against its budget", took)
+	}
+}
