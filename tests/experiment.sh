@@ -145,14 +145,14 @@ record() {
 # accuracy of the opponent's replies, by block, from the memory's dump. The records are those in OUT, or in
 # each folder of RUNS (space-separated) pooled: several runs of the same matches, each with its own memory.
 summarize() {
-  local name=$1 s d f files=() dumps=() k=0 plain
+  local name=$1 s d f files=() dumps=() logs=() k=0 plain
   plain=$(mktemp -d)
   # shellcheck disable=SC2064 # the folder is known now
   trap "rm -rf '$plain'" RETURN
   for d in ${RUNS:-$OUT}; do
     k=$((k + 1))
     for f in "$d/$(basename "$(record "$name" mem)")" "$d/$(basename "$(record "$name" nomem)")" \
-      "$d/$name-mem.dump.jsonl"; do
+      "$d/$name-mem.dump.jsonl" "$d/$name-mem.log.jsonl"; do
       # A gzip-compressed file (as the records kept in tests/experiment-records) is read from a plain copy
       # under the same name, one folder per run.
       if [ ! -f "$f" ] && [ -f "$f.gz" ]; then
@@ -162,6 +162,7 @@ summarize() {
       fi
       [ -f "$f" ] || continue
       case "$f" in
+        *.log.jsonl) logs+=("$f") ;;
         *.jsonl) dumps+=("$f") ;;
         *) files+=("$f") ;;
       esac
@@ -171,13 +172,18 @@ summarize() {
     echo "$name: no game records in ${RUNS:-$OUT}"
     return
   fi
-  awk -v name="$name" -v dumps="${dumps[*]}" '
+  awk -v name="$name" -v dumps="${dumps[*]}" -v logs="${logs[*]}" '
     # finish: files the game just read, the gi-th of its file run, under its series ser.
     function finish() {
       if (result == "") return
       s = (result == "1/2-1/2") ? 0.5 : (((result == "1-0") == white) ? 1 : 0)
       sc[ser, ++n[ser]] = s; gi++
       curve[ser, gi] += s; count[ser, gi]++; if (gi > runlen[ser]) runlen[ser] = gi
+      # The same by colour (the name of the colour dossier played), its games indexed within the colour.
+      col = ser SUBSEP ((white == (first == "White")) ? "white" : "black")
+      sc[col, ++n[col]] = s; ci[col]++
+      curve[col, ci[col]] += s; count[col, ci[col]]++; if (ci[col] > runlen[col]) runlen[col] = ci[col]
+      if (s == 1) wins[col]++; else if (s == 0) losses[col]++; else draws[col]++
       if (s == 1) { wins[ser]++; wonmoves[ser] += int((plies + 1) / 2) } else if (s == 0) losses[ser]++; else draws[ser]++
       # A game that repeats an earlier one of its run move for move, from the same start with the same colours.
       key = run SUBSEP fen SUBSEP white SUBSEP body
@@ -216,9 +222,19 @@ summarize() {
       v = (n[ser] > 1) ? v / (n[ser] - 1) / n[ser] : 0
       mean = m; half = 1.96 * sqrt(v); variance = v
     }
+    # curveOf KEY: the score of a series (or a series and colour) in four blocks of its game indices.
+    function curveOf(key,   out, len, b, j, lo, hi, t, c, i) {
+      out = ""; len = runlen[key]; b = (len >= 4) ? 4 : len
+      for (j = 0; j < b; j++) {
+        lo = int(j * len / b) + 1; hi = int((j + 1) * len / b); t = 0; c = 0
+        for (i = lo; i <= hi; i++) { t += curve[key, i]; c += count[key, i] }
+        out = out sprintf("%s%.0f%%", j ? " " : "", 100 * t / c)
+      }
+      return out
+    }
     # In PDN the first player (who wins a 1-0) is Black; in PGN, White.
     FNR == 1 {
-      finish(); gi = 0; run = FILENAME
+      finish(); gi = 0; run = FILENAME; delete ci
       ser = (FILENAME ~ /-mem\.p[gd]n$/) ? "mem" : "nomem"; first = (FILENAME ~ /\.pdn$/) ? "Black" : "White"
     }
     /^\[Event / { finish() }
@@ -236,6 +252,8 @@ summarize() {
         ng = 0
         while ((getline line < dl[di]) > 0) {
           if (line ~ /"type":"game"/ && match(line, /"id":"[^"]*"/)) gid[di, ++ng] = substr(line, RSTART + 6, RLENGTH - 7)
+          if (line ~ /"type":"mistake"/) mistakes++
+          if (line ~ /"type":"experience"/) experience++
           if (line ~ /"type":"move"/ && line ~ /"opp":true/ && match(line, /"game":"[^"]*"/)) {
             g = di SUBSEP substr(line, RSTART + 8, RLENGTH - 9)
             mv = ""; pr = ""
@@ -254,12 +272,7 @@ summarize() {
         ser = (si == 1) ? "mem" : "nomem"
         if (!n[ser]) continue
         stats(ser); mm[ser] = mean; vv[ser] = variance
-        blocks = ""; len = runlen[ser]; b = (len >= 4) ? 4 : len
-        for (j = 0; j < b; j++) {
-          lo = int(j * len / b) + 1; hi = int((j + 1) * len / b); t = 0; c = 0
-          for (i = lo; i <= hi; i++) { t += curve[ser, i]; c += count[ser, i] }
-          blocks = blocks sprintf("%s%.0f%%", j ? " " : "", 100 * t / c)
-        }
+        blocks = curveOf(ser)
         printf "%-6s %5d %5.1f%% ±%4.1f %-15s %-31s %-15s %d\n", ser, n[ser], 100 * mean, 100 * half,
           sprintf("+%d =%d -%d", wins[ser], draws[ser], losses[ser]), blocks,
           wins[ser] ? sprintf("%.1f", wonmoves[ser] / wins[ser]) : "-", repeats[ser]
@@ -273,6 +286,22 @@ summarize() {
         d = mm["mem"] - mm["nomem"]; h = 1.96 * sqrt(vv["mem"] + vv["nomem"])
         printf "mem - nomem: %+.1f%% ±%.1f%% (%s)\n", 100 * d, 100 * h,
           (d - h > 0) ? "significantly more" : ((d + h < 0) ? "significantly less" : "not significant")
+      }
+      # Each colour on its own: a pooled gain can hide a loss in one colour.
+      for (cl = 1; cl <= 2; cl++) {
+        colour = (cl == 1) ? "white" : "black"
+        for (si = 1; si <= 2; si++) {
+          ser = (si == 1) ? "mem" : "nomem"; key = ser SUBSEP colour
+          if (!n[key]) continue
+          stats(key); cm[ser] = mean; cv[ser] = variance
+          printf "%-6s as %-5s %3d %5.1f%% ±%4.1f %-15s %s\n", ser, colour, n[key], 100 * mean, 100 * half,
+            sprintf("+%d =%d -%d", wins[key], draws[key], losses[key]), curveOf(key)
+        }
+        if (n["mem" SUBSEP colour] && n["nomem" SUBSEP colour]) {
+          d = cm["mem"] - cm["nomem"]; h = 1.96 * sqrt(cv["mem"] + cv["nomem"])
+          printf "mem - nomem as %s: %+.1f%% ±%.1f%% (%s)\n", colour, 100 * d, 100 * h,
+            (d - h > 0) ? "significantly more" : ((d + h < 0) ? "significantly less" : "not significant")
+        }
       }
       if (nd) {
         line = ""; ta = 0; tr = 0
@@ -289,7 +318,26 @@ summarize() {
         }
         printf "prediction (mem): %d right of %d predicted opponent moves (%.1f%%); by block of games: %s\n", tr, ta,
           ta ? 100 * tr / ta : 0, line
+        printf "analysis (mem): %d mistakes filed for %d lost games (and %d drawn); %d experience entries in the memory\n",
+          mistakes, losses["mem"], draws["mem"], experience
       }
+      # The log of the memory (log=): one line a game says what the memory did in it.
+      nl = split(logs, ll, " "); lg = 0
+      for (li = 1; li <= nl; li++) {
+        while ((getline line < ll[li]) > 0) {
+          if (line !~ /"msg":"memory in the game"/) continue
+          lg++
+          for (fi = 1; fi <= 5; fi++) {
+            fld = (fi == 1) ? "searches" : (fi == 2) ? "experience_searches" : (fi == 3) ? "experience_nodes" : (fi == 4) ? "prepared_moves" : "recalled_moves"
+            if (match(line, "\"" fld "\":[0-9]+")) used[fld] += substr(line, RSTART + length(fld) + 3, RLENGTH - length(fld) - 3)
+            if (fi == 2 && RSTART && substr(line, RSTART + length(fld) + 3, RLENGTH - length(fld) - 3) + 0 > 0) usedgames++
+          }
+        }
+        close(ll[li])
+      }
+      if (lg) printf "memory use (mem): %d games; experience settled nodes in %d of %d searches (%.1f a game, in %d games; %d nodes), won games replayed %d moves, prepared entries %d\n",
+        lg, used["experience_searches"], used["searches"], used["experience_searches"] / lg, usedgames, used["experience_nodes"],
+        used["recalled_moves"], used["prepared_moves"]
     }' "${files[@]}"
 }
 
@@ -306,7 +354,7 @@ series() {
   local name=$1 s=$2 me="name=dossier-$2" rec
   rec=$(record "$name" "$s")
   if [ "$s" = mem ]; then
-    me="$me memory=$OUT/$name-mem-memory"
+    me="$me memory=$OUT/$name-mem-memory log=$OUT/$name-mem.log.jsonl"
   fi
   local format=--pgn
   [ "$(game "$name")" = checkers ] && format=--pdn
@@ -316,7 +364,7 @@ series() {
   echo "== $name-$s: dossier ${args[*]}"
   [ "$DRY" = 1 ] && return
   rm -f "$rec"
-  [ "$s" = mem ] && rm -rf "$OUT/$name-mem-memory"
+  [ "$s" = mem ] && rm -rf "$OUT/$name-mem-memory" "$OUT/$name-mem.log.jsonl"
   nice -n 5 "$BIN" "${args[@]}" >"$OUT/$name-$s.json" 2>"$OUT/$name-$s.log"
   if [ "$s" = mem ]; then
     "$BIN" memory dump --memory "$OUT/$name-mem-memory" --out "$OUT/$name-mem.dump.jsonl"

@@ -35,7 +35,7 @@ func TestExperimentScript(t *testing.T) {
 			[]string{"== toga2-mem: dossier match --game chess", "== connect4-nomem: dossier match --game connect4",
 				"== checkers-mem: dossier match --game checkers", "--games 40 "}, nil, ""},
 		{"the memory series keeps a memory, the other none", []string{"--dry-run", "sf1800"}, nil, 0,
-			[]string{"--player1 name=dossier-mem memory=", "/sf1800-mem-memory --player2 name=sf1800 uci=/usr/games/stockfish",
+			[]string{"--player1 name=dossier-mem memory=", "/sf1800-mem-memory log=", "/sf1800-mem.log.jsonl --player2 name=sf1800 uci=/usr/games/stockfish",
 				"--player1 name=dossier-nomem --player2 name=sf1800"}, nil, ""},
 		{"same openings and clock in both series", []string{"--dry-run", "glaurung"}, []string{"TC=5+0.1", "GAMES=8"}, 0,
 			[]string{"--games 8 --tc 5+0.1 --concurrency 1 --openings", "/chess10.epd --pgn"}, nil, ""},
@@ -101,6 +101,14 @@ func TestExperimentSummary(t *testing.T) {
 		// mem's game 3 began as game 1, won, with the same colours, and kept its moves (a draw by its tags).
 		"mem: 1 games began as an earlier won game; left its line first: dossier 0, the opponent 0, neither (played again) 1\n",
 		"prediction (mem): 2 right of 5 predicted opponent moves (40.0%); by block of games: 66.7% 0.0%",
+		// Each colour on its own: as White won and drawn (games 1 and 3), as Black lost and won.
+		"mem    as white   2  75.0% ±49.0 +1 =1 -0        100% 50%\n",
+		"mem - nomem as white: +75.0% ±49.0% (significantly more)\n",
+		"mem    as black   2  50.0% ±98.0 +1 =0 -1        0% 100%\n",
+		"mem - nomem as black: +50.0% ±98.0% (not significant)\n",
+		"analysis (mem): 0 mistakes filed for 1 lost games (and 1 drawn); 0 experience entries in the memory\n",
+		// The memory's log: two games' lines (a line of another kind ignored).
+		"memory use (mem): 2 games; experience settled nodes in 12 of 135 searches (6.0 a game, in 1 games; 3400 nodes), won games replayed 5 moves, prepared entries 2\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
@@ -109,8 +117,14 @@ func TestExperimentSummary(t *testing.T) {
 	// Checkers records are PDN, where the first player (who wins a 1-0) is Black: dossier-nomem won as Black
 	// in 16 moves (31 plies), lost as White to a 1-0, and won as White in 25.
 	out = summary("OUT=testdata/experiment", "checkers")
-	if want := "nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5            0\n"; !strings.Contains(out, want) {
-		t.Errorf("checkers summary lacks %q:\n%s", want, out)
+	for _, want := range []string{
+		"nomem      3  66.7% ±65.3 +2 =0 -1        100% 0% 100%                    20.5            0\n",
+		"nomem  as white   2  50.0% ±98.0 +1 =0 -1        0% 100%\n",
+		"nomem  as black   1 100.0% ± 0.0 +1 =0 -0        100%\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("checkers summary lacks %q:\n%s", want, out)
+		}
 	}
 	// RUNS pools runs: the same records in two folders are twice the games, with the same learning curve and
 	// each run's repeats and memory counted in it alone. The second folder's files are gzip-compressed, as

@@ -95,6 +95,9 @@ type PlayerSpec struct {
 	Elo int
 	// Memory is the memory directory an in-process player keeps its dossier on the opponent in ("": none).
 	Memory string
+	// Log is the file an in-process player with a memory writes its memory's log to, at info level, as JSON
+	// lines (one a game says what the memory did in it); "": none.
+	Log string
 	// ModelRisk is the ModelRisk of an in-process model search (see bots.PlayerConfig); Guarded says that
 	// the spec gave it (risk=N). Without it a match's model search plays unguarded, as the papers' players.
 	ModelRisk int
@@ -128,7 +131,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "mix", "mode", "elo", "risk"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "mix", "mode", "elo", "risk"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -142,6 +145,7 @@ const maxModelRisk = 10000
 //	preset=P search=S model=M  an in-process player (hash=MB threads=T contempt=C too); model is the
 //	                           opponent model of a model search, quoted when it holds spaces
 //	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
+//	log=FILE                   and writes the memory's log to FILE (info level, JSON lines)
 //	mix="P1:p1,P2:p2"          an in-process player that plays preset Pi with probability pi at every move
 //	mode=even elo=N            an in-process player aims at an even game, or plays at rating N
 //	risk=N                     an in-process model search is guarded by its own alpha-beta with ModelRisk N
@@ -217,7 +221,7 @@ func shownToken(tok string) string { return urlPassword.ReplaceAllString(tok, "$
 
 // set applies one reserved key: a text or a count by the tables below, the others each its own way.
 func (s *PlayerSpec) set(key, value string, external bool) error {
-	texts := map[string]*string{"name": &s.Name, "preset": &s.Preset, "search": &s.Search, "memory": &s.Memory,
+	texts := map[string]*string{"name": &s.Name, "preset": &s.Preset, "search": &s.Search, "memory": &s.Memory, "log": &s.Log,
 		"model": &s.Model, "mix": &s.Mix, "mode": &s.Mode}
 	if field, ok := texts[key]; ok {
 		*field = value

@@ -79,6 +79,7 @@ type Engine struct {
 	analysisDepth int
 	// background is what the work between games may take (see background.go).
 	background backgroundLimits
+	use        memoryUse // what the memory did in the game in progress (see memoryuse.go)
 }
 
 var _ play.Engine = (*Engine)(nil)
@@ -344,6 +345,7 @@ func (p *Engine) StartGame(gs play.GameStart) {
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}
 	p.current.ID = p.filer.startGame(gs, p.opponent)
+	p.use.reset()
 	p.filer.fileLearnedAs(p.current.ID, p.opponent.Key(), p.learnerKey())
 	p.ledger.startGame(gs.TimeControl)
 	p.learning.start(p.current.ID, p.learnerKey(), p.game, p.cfg)
@@ -383,6 +385,9 @@ func (p *Engine) GameOver(end play.GameEnd) {
 	start := p.filer.gameStart()
 	gameID := p.filer.gameOver(end)
 	if p.current.Started {
+		if p.filer.memory() != nil {
+			p.use.log(p.filer.logger(), gameID, score)
+		}
 		p.evenResult(score, gameID)
 		p.analyseAfterGame(end, score, start, gameID)
 	}
@@ -420,10 +425,11 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	defer fg.release()
 	x := p.installExperience(s)
 	lines := searchers.NewDepthLines(report)
-	res := s.Search(pos, ctl, lines.Report)
+	searched := s.Search(pos, ctl, lines.Report)
 	hits := searchers.ExperienceHits(s)
-	res = p.consultRecall(s, pos, ctl, res, lines, report)
-	res = p.consultPrepared(x, pos, ctl, res, report)
+	recalled := p.consultRecall(s, pos, ctl, searched, lines, report)
+	res := p.consultPrepared(x, pos, ctl, recalled, report)
+	p.use.search(hits, searched, recalled, res)
 	p.reportExperience(x, pos, res, hits, report)
 	p.filer.afterSearch(pos, res)
 	return res

@@ -19,6 +19,8 @@ const matchHelp = `usage: dossier match --game G --player1 SPEC --player2 SPEC [
 A player SPEC is space-separated key=value pairs (quote values with spaces):
   preset=P [search=S] [model=M] [depth=N] [hash=MB] [threads=T] [contempt=C] [memory=DIR]
                                                                      a dossier player (preset: default strongest)
+  ... log=FILE                                                       its memory's log (info level, JSON lines;
+                                                                     one line a game says what the memory did)
   ... mode=even | elo=N                                              that player aims at an even game (learning
                                                                      per opponent, in memory=DIR when given) or
                                                                      plays at rating N (UCI_LimitStrength)

@@ -5,7 +5,12 @@ package contest
 
 import (
 	"fmt"
+	"os"
 	"strings"
+	"sync"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"dossier/bots/match"
 	"dossier/bots/player"
@@ -17,7 +22,7 @@ import (
 // newMixedPlayer builds a mix= player: a searchers.MixedSearcher (seeded with 1, so a match replays) named after
 // its mixture.
 func newMixedPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" {
+	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" || spec.Log != "" {
 		return match.InProcess{}, fmt.Errorf("mix= plays presets with alpha-beta: give it without preset=, search=, model= or memory=")
 	}
 	cfg := searchers.Config{Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
@@ -43,12 +48,19 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 	if _, err := searchers.New(g, cfg); err != nil {
 		return match.InProcess{}, err
 	}
+	if spec.Log != "" && spec.Memory == "" {
+		return match.InProcess{}, fmt.Errorf("log= writes the memory's log: give it with memory=")
+	}
 	eng := player.New(g, cfg)
 	if spec.Guarded {
 		eng.SetModelRisk(spec.ModelRisk)
 	}
 	if spec.Memory != "" {
-		if err := eng.UseMemory(player.MemoryConfig{Enabled: true, Dir: spec.Memory}); err != nil {
+		log, err := memoryLog(spec.Log)
+		if err != nil {
+			return match.InProcess{}, err
+		}
+		if err := eng.UseMemory(player.MemoryConfig{Enabled: true, Dir: spec.Memory, Logger: log}); err != nil {
 			return match.InProcess{}, err
 		}
 		if err := eng.OpenMemory(); err != nil {
@@ -81,4 +93,32 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 		}
 	}
 	return match.InProcess{Engine: eng, Name: name, Depth: depth}, nil
+}
+
+// memoryLogs are the log files of in-process players' memories, opened once per path for the whole process (a
+// match builds a player per game), their lines whole however many players write them.
+var memoryLogs = struct {
+	sync.Mutex
+	byPath map[string]*zap.Logger
+}{byPath: map[string]*zap.Logger{}}
+
+// memoryLog returns the logger of a log= file (nil for ""): JSON lines at info level, appended to the file.
+func memoryLog(path string) (*zap.Logger, error) {
+	if path == "" {
+		return nil, nil
+	}
+	memoryLogs.Lock()
+	defer memoryLogs.Unlock()
+	if log, ok := memoryLogs.byPath[path]; ok {
+		return log, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("log= %w", err)
+	}
+	enc := zap.NewProductionEncoderConfig()
+	enc.EncodeTime = zapcore.ISO8601TimeEncoder
+	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(f), zapcore.InfoLevel))
+	memoryLogs.byPath[path] = log
+	return log, nil
 }

@@ -1,0 +1,58 @@
+// What the memory did in one game, counted search by search and logged when the game ends: how often the
+// experience settled nodes, how often a prepared move or a won game's move replaced the search's.
+
+package player
+
+import (
+	"sync"
+
+	"go.uber.org/zap"
+
+	"dossier/engine"
+	"dossier/games"
+)
+
+// memoryUse counts, for the game in progress, what the memory changed in our searches.
+type memoryUse struct {
+	mu sync.Mutex
+	// searches counts our searches; settled those in which the experience settled nodes, nodes how many.
+	searches, settled int
+	nodes             uint64
+	// prepared and recalled count the moves a prepared entry or a won game gave instead of the search's.
+	prepared, recalled int
+}
+
+// reset starts the count of a new game.
+func (u *memoryUse) reset() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.searches, u.settled, u.nodes, u.prepared, u.recalled = 0, 0, 0, 0, 0
+}
+
+// search counts one search: what the experience settled (hits nodes), and the moves of the search itself,
+// after the game memory and after the prepared entries.
+func (u *memoryUse) search(hits uint64, searched, recalled, prepared engine.Result) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.searches++
+	if hits > 0 {
+		u.settled++
+		u.nodes += hits
+	}
+	if recalled.Move != searched.Move && recalled.Move != games.NoMove {
+		u.recalled++
+	}
+	if prepared.Move != recalled.Move && prepared.Move != games.NoMove {
+		u.prepared++
+	}
+}
+
+// log says what the memory did in the game that ended (info level: one line a game).
+func (u *memoryUse) log(log *zap.Logger, gameID string, score float64) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	log.Info("memory in the game", zap.String("game", gameID), zap.Float64("score", score),
+		zap.Int("searches", u.searches), zap.Int("experience_searches", u.settled),
+		zap.Uint64("experience_nodes", u.nodes), zap.Int("prepared_moves", u.prepared),
+		zap.Int("recalled_moves", u.recalled))
+}
