@@ -18,6 +18,7 @@ type foreground struct {
 	idle      chan struct{}               // closed while no search runs
 	running   map[*int]context.CancelFunc // the background searches running, cancelled by hold
 	began     int                         // background searches begun so far
+	left      *sync.Cond                  // signalled when a background search has ended (made at first use)
 }
 
 func newForeground() *foreground {
@@ -26,8 +27,11 @@ func newForeground() *foreground {
 	return &foreground{idle: idle, running: map[*int]context.CancelFunc{}}
 }
 
-// hold marks a search of ours as running: background work waits, and what of it runs is cut short.
-func (f *foreground) hold() {
+// hold marks a search of ours as running: background work waits, and what of it runs is cut short; hold
+// returns when it has stopped (a search stops within a few thousand nodes), so that none runs beside ours, and
+// says how long that took.
+func (f *foreground) hold() time.Duration {
+	begun := time.Now()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.searching++
@@ -37,6 +41,13 @@ func (f *foreground) hold() {
 	for _, cancel := range f.running {
 		cancel()
 	}
+	for len(f.running) > 0 {
+		if f.left == nil {
+			f.left = sync.NewCond(&f.mu)
+		}
+		f.left.Wait()
+	}
+	return time.Since(begun)
 }
 
 // release marks a search of ours as over; background work goes on when none runs.
@@ -61,10 +72,13 @@ func (f *foreground) enter(ctx context.Context) (context.Context, func()) {
 			f.began++
 			f.mu.Unlock()
 			return run, func() {
+				cancel()
 				f.mu.Lock()
 				delete(f.running, id)
+				if f.left != nil {
+					f.left.Broadcast()
+				}
 				f.mu.Unlock()
-				cancel()
 			}
 		}
 		idle := f.idle

@@ -16,11 +16,21 @@ func TestForegroundHoldsBackgroundSearches(t *testing.T) {
 	if run.Err() != nil {
 		t.Fatal("a background search was refused while no search of ours ran")
 	}
-	fg.hold()
-	if run.Err() == nil {
-		t.Error("our search began and the background search running went on")
+	stopped := make(chan struct{})
+	go func() { // the background search stops when cut short
+		<-run.Done()
+		time.Sleep(5 * time.Millisecond)
+		leave()
+		close(stopped)
+	}()
+	if waited := fg.hold(); waited < 5*time.Millisecond {
+		t.Errorf("our search began after %v, before the background search had stopped", waited)
 	}
-	leave()
+	select {
+	case <-stopped:
+	default:
+		t.Error("our search began while the background search ran")
+	}
 	entered := make(chan struct{})
 	go func() {
 		_, leave := fg.enter(context.Background())

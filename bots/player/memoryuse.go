@@ -1,10 +1,12 @@
 // What the memory did in one game, counted search by search and logged when the game ends: how often the
-// experience settled nodes, how often a prepared move or a won game's move replaced the search's.
+// experience settled nodes, how often a prepared move or a won game's move replaced the search's, and the
+// longest our search waited for the analysis of an earlier game to stop.
 
 package player
 
 import (
 	"sync"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -20,13 +22,22 @@ type memoryUse struct {
 	nodes             uint64
 	// prepared and recalled count the moves a prepared entry or a won game gave instead of the search's.
 	prepared, recalled int
+	// waitMax is the longest our search waited for the analysis of an earlier game to stop.
+	waitMax time.Duration
+}
+
+// waited counts how long a search of ours waited for the background work to stop.
+func (u *memoryUse) waited(d time.Duration) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.waitMax = max(u.waitMax, d)
 }
 
 // reset starts the count of a new game.
 func (u *memoryUse) reset() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.searches, u.settled, u.nodes, u.prepared, u.recalled = 0, 0, 0, 0, 0
+	u.searches, u.settled, u.nodes, u.prepared, u.recalled, u.waitMax = 0, 0, 0, 0, 0, 0
 }
 
 // search counts one search: what the experience settled (hits nodes), and the moves of the search itself,
@@ -54,5 +65,5 @@ func (u *memoryUse) log(log *zap.Logger, gameID string, score float64) {
 	log.Info("memory in the game", zap.String("game", gameID), zap.Float64("score", score),
 		zap.Int("searches", u.searches), zap.Int("experience_searches", u.settled),
 		zap.Uint64("experience_nodes", u.nodes), zap.Int("prepared_moves", u.prepared),
-		zap.Int("recalled_moves", u.recalled))
+		zap.Int("recalled_moves", u.recalled), zap.Duration("background_wait_max", u.waitMax))
 }

@@ -421,7 +421,7 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 		return engine.Result{}
 	}
 	fg := p.analyst.foreground()
-	fg.hold()
+	p.use.waited(fg.hold())
 	defer fg.release()
 	x := p.installExperience(s)
 	lines := searchers.NewDepthLines(report)
