@@ -22,6 +22,9 @@ type Options struct {
 	Threshold float64
 	// Losing is the deficit from which a position counts as lost (as the even mode's rules call it).
 	Losing float64
+	// StopAtLoss ends the analysis at the first move that turned a position that was not lost into a lost
+	// one by more than the threshold: the move blamed in a lost game, after which nothing else is.
+	StopAtLoss bool
 	// Gate, when set, is entered before every search of the analysis, so that it runs only while the engine
 	// is not searching itself: a search it cuts short is searched again when it lets the analysis go on.
 	Gate Gate
@@ -97,6 +100,10 @@ func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []
 			}
 			a.Ply = p.Ply()
 			rep.Moves = append(rep.Moves, a)
+			if opts.StopAtLoss && turnedLost(a, opts) {
+				rep.Mistake = len(rep.Moves) - 1
+				return rep, nil
+			}
 		}
 		p.Play(m)
 	}
@@ -166,6 +173,11 @@ func search(ctx context.Context, s engine.Searcher, p games.Position, lim engine
 	return res, ctx.Err() == nil
 }
 
+// turnedLost reports whether m fell by more than the threshold from a position that was not lost into a lost one.
+func turnedLost(m Move, opts Options) bool {
+	return m.Drop() > opts.Threshold && m.BestValue > -opts.Losing && m.Value <= -opts.Losing
+}
+
 // blame picks the mistake among the analysed moves: of those whose value fell below the best by more than
 // the threshold, the first that turned a position that was not lost into a lost one, else the first; -1
 // when none fell that far.
@@ -175,7 +187,7 @@ func blame(moves []Move, opts Options) int {
 		if m.Drop() <= opts.Threshold {
 			continue
 		}
-		if m.BestValue > -opts.Losing && m.Value <= -opts.Losing {
+		if turnedLost(m, opts) {
 			return i
 		}
 		if first < 0 {

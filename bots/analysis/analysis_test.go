@@ -144,3 +144,19 @@ func TestFindSearchesAgainWhatTheGateCutShort(t *testing.T) {
 		t.Errorf("the gate was entered %d times, want %d", gate.entered, searches)
 	}
 }
+
+func TestFindStopsAtTheMoveThatLostTheGame(t *testing.T) {
+	g := chess.Game{}
+	moves := gameOf(t, g, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
+	opts := chessOptions
+	opts.StopAtLoss = true
+	rep, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3.Qxf7+?? lost the queen: the analysis ends there, blaming it, without 4.Bc4.
+	if m, ok := rep.Blamed(); !ok || m.Played != "h5f7" || len(rep.Moves) != 3 || rep.Complete {
+		t.Errorf("blamed %+v (%v) after %d moves (complete %v), want 3.Qxf7+ as the third and last", m, ok,
+			len(rep.Moves), rep.Complete)
+	}
+}

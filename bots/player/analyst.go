@@ -7,6 +7,7 @@ package player
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -26,17 +27,21 @@ import (
 // Bounds of an analysis: the depth it searches each of our moves to, the time its searches may take in all, and
 // how long it may wait for them, between our own searches, before it is given up.
 const (
-	analysisDepth  = 8
-	analysisBudget = 30 * time.Second
-	analysisWait   = 30 * time.Minute
-	// maxQueued is how many finished games may wait for their analysis; beyond it the oldest is dropped.
+	// analysisDepth is the least depth; a game whose searches went deeper is analysed analysisDeeper plies
+	// deeper than their median, at most maxAnalysisDepth.
+	analysisDepth    = 8
+	analysisDeeper   = 2
+	maxAnalysisDepth = 20
+	analysisBudget   = 30 * time.Second
+	analysisWait     = 30 * time.Minute
+	// maxQueued is how many finished games may wait for their analysis; beyond it one is dropped (see last).
 	maxQueued = 4
 	// standBetterUnits is the lead, in the game's units (pawns, men), from which a drawn game counts as one
 	// we stood better in: only then is a move of a drawn game blamed.
 	standBetterUnits = 1.5
 )
 
-// analyst analyses finished games one at a time, in the order they ended, on one niced thread, and only while
+// analyst analyses finished games one at a time, lost games first and the latest first (see next), on one niced thread, and only while
 // the Player is not searching (fg): in an arena the next game starts at once, so the analysis goes on during
 // the opponent's turns. A new game's start ends the preparation, never the analysis; Close ends both.
 type analyst struct {
@@ -92,7 +97,7 @@ func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 	defer a.mu.Unlock()
 	a.queue = append(a.queue, analysisJob{lg: lg, f: f, budget: budget})
 	if len(a.queue) > maxQueued {
-		a.queue = a.queue[len(a.queue)-maxQueued:]
+		a.queue = slices.Delete(a.queue, a.last(), a.last()+1)
 	}
 	if a.stopPrepare != nil {
 		a.stopPrepare()
@@ -118,8 +123,9 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 			a.mu.Unlock()
 			return
 		}
-		j := a.queue[0]
-		a.queue = a.queue[1:]
+		i := a.next()
+		j := a.queue[i]
+		a.queue = slices.Delete(a.queue, i, i+1)
 		a.mu.Unlock()
 		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), j.lg.nice)
 		actx, end := context.WithTimeout(ctx, analysisWait)
@@ -142,6 +148,40 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 			a.mu.Unlock()
 		}
 	}
+}
+
+// rank orders the games waiting: lost games first, then drawn ones, then won ones (only re-checked).
+func (j analysisJob) rank() int {
+	switch {
+	case j.lg.won:
+		return 2
+	case j.lg.drawn:
+		return 1
+	}
+	return 0
+}
+
+// next returns the index of the game to analyse next: the latest of the best rank, since the latest game is
+// the one the next game most likely repeats (a.mu held; the queue is not empty).
+func (a *analyst) next() int {
+	best := 0
+	for i, j := range a.queue {
+		if j.rank() <= a.queue[best].rank() {
+			best = i
+		}
+	}
+	return best
+}
+
+// last returns the index of the game to drop when too many wait: the oldest of the worst rank (a.mu held).
+func (a *analyst) last() int {
+	worst := 0
+	for i, j := range a.queue {
+		if j.rank() > a.queue[worst].rank() {
+			worst = i
+		}
+	}
+	return worst
 }
 
 // newGame ends the preparation running, if any: the next game is on the way. The analysis goes on between our
@@ -195,7 +235,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	}
 	rules := presets.Strength(lg.game)
 	rep, err := analysis.Find(ctx, s, lg.start, lg.moves, lg.ourSide, analysis.Options{Depth: depth,
-		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate})
+		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate, StopAtLoss: !lg.won && !lg.drawn})
 	if err != nil {
 		log.Warn("no analysis of the game", zap.Error(err))
 		return
@@ -308,6 +348,14 @@ func oneMoveOn(v float64) float64 {
 	return v
 }
 
+// deeperThan returns the depth of the analysis of a game whose searches reached gameDepth (the median):
+// analysisDeeper plies more, at least analysisDepth and at most maxAnalysisDepth. At a fast clock the game's own
+// searches can go deeper than a fixed depth would, and an analysis no deeper than the game learns nothing the
+// game did not know, and files experience too shallow to settle the positions it was about.
+func deeperThan(gameDepth int) int {
+	return max(analysisDepth, min(gameDepth+analysisDeeper, maxAnalysisDepth))
+}
+
 // analyseAfterGame starts the analysis of the game that just ended when its result is known (p.mu held; the
 // analysis itself runs in the background).
 func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.Position, gameID string) {
@@ -321,5 +369,8 @@ func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.P
 	lg := lostGame{game: p.game, preset: our.Name, start: start, moves: append([]games.Move(nil), end.Moves...),
 		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, won: score == 1,
 		depth: p.analysisDepth, prepare: p.background.prepare, nice: p.background.nice}
+	if lg.depth == 0 {
+		lg.depth = deeperThan(p.use.depth())
+	}
 	p.analyst.start(lg, p.filer, analysisBudget)
 }

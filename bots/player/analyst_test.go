@@ -69,8 +69,9 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 	if games := prof.Games; len(games) != 2 || m.GameID != games[1].ID {
 		t.Errorf("the mistake is filed for game %q, want the lost game's", m.GameID)
 	}
-	// The experience: each of our four moves' position with its best move, and the position after 3.Qxf7+ at
-	// its deep value for Black, in the opponent's table and in every opponent's.
+	// The experience: the positions of our moves up to 3.Qxf7+ (where the analysis of a lost game ends) with
+	// their best moves, and the position after 3.Qxf7+ at its deep value for Black, in the opponent's table and
+	// in every opponent's.
 	entries, err := mem.Experience(rival.Key(), "chess")
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +86,7 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 			found = e.Value == -m.Value && e.Depth == analysisDepth-1 && e.Bound == memory.BoundExact && e.Move == ""
 		}
 	}
-	if tables[rival.Key()] < 5 || tables[""] != tables[rival.Key()] || !found {
+	if tables[rival.Key()] != 4 || tables[""] != tables[rival.Key()] || !found {
 		t.Errorf("experience tables %v (the position after the mistake found right: %v)", tables, found)
 	}
 	if err := p.Close(); err != nil {

@@ -103,3 +103,23 @@ func TestBudgetGateCountsOnlyTheTimeItRan(t *testing.T) {
 		t.Errorf("the analysis ended after %v: the time our searches took counted against its budget", took)
 	}
 }
+
+// TestAnalystTakesLostGamesFirst: of the games waiting, the latest lost one is analysed first, and when too many
+// wait the oldest won one is dropped.
+func TestAnalystTakesLostGamesFirst(t *testing.T) {
+	job := func(id string, won, drawn bool) analysisJob {
+		return analysisJob{lg: lostGame{gameID: id, won: won, drawn: drawn}}
+	}
+	a := &analyst{queue: []analysisJob{job("won 1", true, false), job("lost 2", false, false),
+		job("drawn 3", false, true), job("lost 4", false, false), job("won 5", true, false)}}
+	if got := a.queue[a.next()].lg.gameID; got != "lost 4" {
+		t.Errorf("analysed first: %s, want the latest lost game", got)
+	}
+	if got := a.queue[a.last()].lg.gameID; got != "won 1" {
+		t.Errorf("dropped: %s, want the oldest won game", got)
+	}
+	a.queue = a.queue[2:3] // drawn 3 alone
+	if a.next() != 0 || a.last() != 0 {
+		t.Error("a queue of one game")
+	}
+}

@@ -5,6 +5,7 @@
 package player
 
 import (
+	"slices"
 	"sync"
 	"time"
 
@@ -24,6 +25,8 @@ type memoryUse struct {
 	prepared, recalled int
 	// waitMax is the longest our search waited for the analysis of an earlier game to stop.
 	waitMax time.Duration
+	// depths are the depths our searches reached, in order (those that reached none left out).
+	depths []int
 }
 
 // waited counts how long a search of ours waited for the background work to stop.
@@ -38,6 +41,7 @@ func (u *memoryUse) reset() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.searches, u.settled, u.nodes, u.prepared, u.recalled, u.waitMax = 0, 0, 0, 0, 0, 0
+	u.depths = u.depths[:0]
 }
 
 // search counts one search: what the experience settled (hits nodes), and the moves of the search itself,
@@ -46,6 +50,9 @@ func (u *memoryUse) search(hits uint64, searched, recalled, prepared engine.Resu
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.searches++
+	if searched.Depth > 0 {
+		u.depths = append(u.depths, searched.Depth)
+	}
 	if hits > 0 {
 		u.settled++
 		u.nodes += hits
@@ -56,6 +63,18 @@ func (u *memoryUse) search(hits uint64, searched, recalled, prepared engine.Resu
 	if prepared.Move != recalled.Move && prepared.Move != games.NoMove {
 		u.prepared++
 	}
+}
+
+// depth returns the median depth our searches of the game reached (0 when none).
+func (u *memoryUse) depth() int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if len(u.depths) == 0 {
+		return 0
+	}
+	d := slices.Clone(u.depths)
+	slices.Sort(d)
+	return d[len(d)/2]
 }
 
 // log says what the memory did in the game that ended (info level: one line a game).

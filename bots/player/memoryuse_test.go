@@ -21,6 +21,15 @@ func TestMemoryUseCountsWhatChangedTheMove(t *testing.T) {
 	if u.searches != 5 || u.settled != 2 || u.nodes != 47 || u.recalled != 2 || u.prepared != 2 {
 		t.Errorf("counted %d searches, %d settled, %d nodes, %d recalled, %d prepared", u.searches, u.settled, u.nodes, u.recalled, u.prepared)
 	}
+	if d := u.depth(); d != 0 {
+		t.Errorf("median depth %d of searches that reached none", d)
+	}
+	for _, d := range []int{9, 12, 10, 11, 30} {
+		u.search(0, engine.Result{Move: a.Move, Depth: d}, a, a)
+	}
+	if d := u.depth(); d != 11 {
+		t.Errorf("median depth %d, want 11 of 9 10 11 12 30 (the searches that reached no depth left out)", d)
+	}
 	u.reset()
 	if u.searches != 0 || u.nodes != 0 || u.recalled != 0 || u.prepared != 0 {
 		t.Errorf("after reset: %d searches, %d nodes", u.searches, u.nodes)
