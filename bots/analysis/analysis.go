@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"dossier/engine"
 	"dossier/games"
@@ -22,6 +23,9 @@ type Options struct {
 	Threshold float64
 	// Losing is the deficit from which a position counts as lost (as the even mode's rules call it).
 	Losing float64
+	// FromPly says where to look first: our moves from this ply (of the position's ply count) on are analysed
+	// before the earlier ones, which a move of the later ones that StopAtLoss stops at leaves out.
+	FromPly int
 	// StopAtLoss ends the analysis at the first move that turned a position that was not lost into a lost
 	// one by more than the threshold: the move blamed in a lost game, after which nothing else is.
 	StopAtLoss bool
@@ -87,29 +91,44 @@ func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []
 		return Report{Mistake: -1}, errors.New("analysis: the depth must be at least 1")
 	}
 	rep := Report{Mistake: -1}
+	// Our moves with their positions, in the game's order, those from FromPly first.
+	type ourMove struct {
+		before games.Position
+		move   games.Move
+	}
+	var late, early []ourMove
 	p := start.Clone()
 	for i, m := range moves {
 		if !games.IsLegal(p, m) {
 			return rep, fmt.Errorf("analysis: move %d of the game (%s) is not legal in %s", i+1, p.FormatMove(m), p.FEN())
 		}
 		if p.ToMove() == ours {
-			a, ok := analyseMove(ctx, s, p, m, opts.Depth, opts.Gate)
-			if !ok {
-				rep.Mistake = blame(rep.Moves, opts)
-				return rep, nil
-			}
-			a.Ply = p.Ply()
-			rep.Moves = append(rep.Moves, a)
-			if opts.StopAtLoss && turnedLost(a, opts) {
-				rep.Mistake = len(rep.Moves) - 1
-				return rep, nil
+			if p.Ply() >= opts.FromPly {
+				late = append(late, ourMove{p.Clone(), m})
+			} else {
+				early = append(early, ourMove{p.Clone(), m})
 			}
 		}
 		p.Play(m)
 	}
-	rep.Complete = true
-	rep.Mistake = blame(rep.Moves, opts)
-	return rep, nil
+	finish := func(complete bool) (Report, error) {
+		slices.SortFunc(rep.Moves, func(a, b Move) int { return a.Ply - b.Ply })
+		rep.Complete = complete
+		rep.Mistake = blame(rep.Moves, opts)
+		return rep, nil
+	}
+	for _, om := range append(late, early...) {
+		a, ok := analyseMove(ctx, s, om.before, om.move, opts.Depth, opts.Gate)
+		if !ok {
+			return finish(false)
+		}
+		a.Ply = om.before.Ply()
+		rep.Moves = append(rep.Moves, a)
+		if opts.StopAtLoss && turnedLost(a, opts) {
+			return finish(false)
+		}
+	}
+	return finish(true)
 }
 
 // analyseMove searches p to depth for its best move and, when that is not the played move m, for m's value

@@ -4,6 +4,7 @@ package analysis
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"dossier/bots/searchers"
@@ -158,5 +159,38 @@ func TestFindStopsAtTheMoveThatLostTheGame(t *testing.T) {
 	if m, ok := rep.Blamed(); !ok || m.Played != "h5f7" || len(rep.Moves) != 3 || rep.Complete {
 		t.Errorf("blamed %+v (%v) after %d moves (complete %v), want 3.Qxf7+ as the third and last", m, ok,
 			len(rep.Moves), rep.Complete)
+	}
+}
+
+func TestFindLooksFromItsFirstPlyFirst(t *testing.T) {
+	g := chess.Game{}
+	moves := gameOf(t, g, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
+	cases := []struct {
+		name     string
+		from     int
+		analysed []string // in the game's order
+	}{
+		// From ply 3: 3.Qxf7+ is blamed first, and 1.e4 and 2.Qh5 are left out.
+		{"the mistake in the later moves", 3, []string{"h5f7"}},
+		// From ply 5: 4.Bc4 blames nothing, so the earlier moves are analysed, up to 3.Qxf7+.
+		{"the mistake before them", 5, []string{"e2e4", "d1h5", "h5f7", "f1c4"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opts := chessOptions
+			opts.FromPly, opts.StopAtLoss = c.from, true
+			rep, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var analysed []string
+			for _, m := range rep.Moves {
+				analysed = append(analysed, m.Played)
+			}
+			m, ok := rep.Blamed()
+			if !slices.Equal(analysed, c.analysed) || !ok || m.Played != "h5f7" {
+				t.Errorf("analysed %v, blamed %+v (%v); want %v with 3.Qxf7+ blamed", analysed, m, ok, c.analysed)
+			}
+		})
 	}
 }

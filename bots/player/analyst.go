@@ -34,6 +34,9 @@ const (
 	maxAnalysisDepth = 20
 	analysisBudget   = 30 * time.Second
 	analysisWait     = 30 * time.Minute
+	// lostWindow is how many of our moves before the game's own searches saw a lost game lost for good its
+	// analysis begins at: the budget goes where the mistake most likely is.
+	lostWindow = 8
 	// maxQueued is how many finished games may wait for their analysis; beyond it one is dropped (see last).
 	maxQueued = 4
 	// standBetterUnits is the lead, in the game's units (pawns, men), from which a drawn game counts as one
@@ -72,6 +75,7 @@ type lostGame struct {
 	drawn   bool // a draw: a move is blamed only where we stood better
 	won     bool // a win: its moves are re-checked, none is blamed
 	depth   int  // the depth each move is searched to
+	from    int  // the ply from which our moves are analysed (see memoryUse.lostFrom)
 	// prepare is the time of the preparation for the next game after the analysis (0: none); nice the
 	// niceness of the thread both run on.
 	prepare time.Duration
@@ -235,7 +239,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	}
 	rules := presets.Strength(lg.game)
 	rep, err := analysis.Find(ctx, s, lg.start, lg.moves, lg.ourSide, analysis.Options{Depth: depth,
-		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate, StopAtLoss: !lg.won && !lg.drawn})
+		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate, StopAtLoss: !lg.won && !lg.drawn, FromPly: lg.from})
 	if err != nil {
 		log.Warn("no analysis of the game", zap.Error(err))
 		return
@@ -371,6 +375,9 @@ func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.P
 		depth: p.analysisDepth, prepare: p.background.prepare, nice: p.background.nice}
 	if lg.depth == 0 {
 		lg.depth = deeperThan(p.use.depth())
+	}
+	if score == 0 {
+		lg.from = p.use.lostFrom(presets.Strength(p.game).Lost, lostWindow)
 	}
 	p.analyst.start(lg, p.filer, analysisBudget)
 }

@@ -25,8 +25,16 @@ type memoryUse struct {
 	prepared, recalled int
 	// waitMax is the longest our search waited for the analysis of an earlier game to stop.
 	waitMax time.Duration
-	// depths are the depths our searches reached, in order (those that reached none left out).
+	// depths are the depths our searches reached, in order (those that reached none left out); scores their
+	// values for us, by the ply of the position searched.
 	depths []int
+	scores []plyScore
+}
+
+// plyScore is the value a search of ours found at a ply of the game.
+type plyScore struct {
+	ply   int
+	score float64
 }
 
 // waited counts how long a search of ours waited for the background work to stop.
@@ -41,17 +49,18 @@ func (u *memoryUse) reset() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.searches, u.settled, u.nodes, u.prepared, u.recalled, u.waitMax = 0, 0, 0, 0, 0, 0
-	u.depths = u.depths[:0]
+	u.depths, u.scores = u.depths[:0], u.scores[:0]
 }
 
-// search counts one search: what the experience settled (hits nodes), and the moves of the search itself,
-// after the game memory and after the prepared entries.
-func (u *memoryUse) search(hits uint64, searched, recalled, prepared engine.Result) {
+// search counts one search at ply of the game: what the experience settled (hits nodes), and the moves of the
+// search itself, after the game memory and after the prepared entries.
+func (u *memoryUse) search(ply int, hits uint64, searched, recalled, prepared engine.Result) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.searches++
 	if searched.Depth > 0 {
 		u.depths = append(u.depths, searched.Depth)
+		u.scores = append(u.scores, plyScore{ply: ply, score: searched.Score})
 	}
 	if hits > 0 {
 		u.settled++
@@ -75,6 +84,22 @@ func (u *memoryUse) depth() int {
 	d := slices.Clone(u.depths)
 	slices.Sort(d)
 	return d[len(d)/2]
+}
+
+// lostFrom returns the ply from which the analysis of a lost game looks for the mistake: window of our moves
+// before the last stretch of the game in which our own searches saw it lost (a value of -losing or less), or
+// before the game's end when they never did; 0 when the game has fewer of our moves than that.
+func (u *memoryUse) lostFrom(losing float64, window int) int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	k := len(u.scores) // the first search of the last lost stretch
+	for k > 0 && u.scores[k-1].score <= -losing {
+		k--
+	}
+	if k-window <= 0 {
+		return 0
+	}
+	return u.scores[k-window].ply
 }
 
 // log says what the memory did in the game that ended (info level: one line a game).

@@ -13,11 +13,11 @@ import (
 func TestMemoryUseCountsWhatChangedTheMove(t *testing.T) {
 	a, b := engine.Result{Move: games.Move(1)}, engine.Result{Move: games.Move(2)}
 	var u memoryUse
-	u.search(0, a, a, a)                             // nothing
-	u.search(40, a, b, b)                            // experience, and a won game's move
-	u.search(0, a, a, b)                             // a prepared move
-	u.search(7, a, b, a)                             // experience, a won game's move, then the prepared one
-	u.search(0, a, engine.Result{}, engine.Result{}) // no move at all: nothing replaced
+	u.search(1, 0, a, a, a)                             // nothing
+	u.search(3, 40, a, b, b)                            // experience, and a won game's move
+	u.search(5, 0, a, a, b)                             // a prepared move
+	u.search(7, 7, a, b, a)                             // experience, a won game's move, then the prepared one
+	u.search(9, 0, a, engine.Result{}, engine.Result{}) // no move at all: nothing replaced
 	if u.searches != 5 || u.settled != 2 || u.nodes != 47 || u.recalled != 2 || u.prepared != 2 {
 		t.Errorf("counted %d searches, %d settled, %d nodes, %d recalled, %d prepared", u.searches, u.settled, u.nodes, u.recalled, u.prepared)
 	}
@@ -25,7 +25,7 @@ func TestMemoryUseCountsWhatChangedTheMove(t *testing.T) {
 		t.Errorf("median depth %d of searches that reached none", d)
 	}
 	for _, d := range []int{9, 12, 10, 11, 30} {
-		u.search(0, engine.Result{Move: a.Move, Depth: d}, a, a)
+		u.search(0, 0, engine.Result{Move: a.Move, Depth: d}, a, a)
 	}
 	if d := u.depth(); d != 11 {
 		t.Errorf("median depth %d, want 11 of 9 10 11 12 30 (the searches that reached no depth left out)", d)
@@ -33,5 +33,32 @@ func TestMemoryUseCountsWhatChangedTheMove(t *testing.T) {
 	u.reset()
 	if u.searches != 0 || u.nodes != 0 || u.recalled != 0 || u.prepared != 0 {
 		t.Errorf("after reset: %d searches, %d nodes", u.searches, u.nodes)
+	}
+}
+
+// TestLostFromLooksBeforeTheLastLostStretch: the analysis of a lost game begins window moves before our searches
+// last saw the game lost for good, or before its end when they never did.
+func TestLostFromLooksBeforeTheLastLostStretch(t *testing.T) {
+	cases := []struct {
+		name   string
+		scores []float64 // our searches' values at plies 10, 12, 14, ...
+		want   int
+	}{
+		{"lost from ply 22 on, after a lost moment at 14", []float64{0, 0, -300, 0, 50, 0, -250, -400, -900}, 16},
+		{"never seen lost: the last moves", []float64{0, 10, 20, 30, 40, 50}, 16},
+		{"lost from the start", []float64{-300, -300, -400}, 0},
+		{"too short", []float64{0, -300}, 0},
+		{"no search", nil, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var u memoryUse
+			for i, v := range c.scores {
+				u.search(10+2*i, 0, engine.Result{Move: games.Move(1), Depth: 5, Score: v}, engine.Result{}, engine.Result{})
+			}
+			if got := u.lostFrom(200, 3); got != c.want {
+				t.Errorf("from ply %d, want %d", got, c.want)
+			}
+		})
 	}
 }

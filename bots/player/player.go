@@ -429,7 +429,7 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	hits := searchers.ExperienceHits(s)
 	recalled := p.consultRecall(s, pos, ctl, searched, lines, report)
 	res := p.consultPrepared(x, pos, ctl, recalled, report)
-	p.use.search(hits, searched, recalled, res)
+	p.use.search(pos.Ply(), hits, searched, recalled, res)
 	p.reportExperience(x, pos, res, hits, report)
 	p.filer.afterSearch(pos, res)
 	return res
