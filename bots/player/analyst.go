@@ -1,7 +1,7 @@
 // The Player's analyst: after every finished game, off the clock, it searches our moves again deeper
-// (bots/analysis), niced and within a time budget, only between our own searches (gate.go), and files what it blamed
-// (in a lost game, or a drawn one we stood better in; a won game is only re-checked) and every deep value it
-// learned in the memory, as one event (a mistake record and experience entries).
+// (bots/analysis), niced and within a time budget, only between our own searches (gate.go), and files what it
+// blamed (in a lost game, or a drawn one we stood better in; a won game is only re-checked) and every deep value
+// it learned in the memory, as one event (a mistake record and experience entries).
 package player
 
 import (
@@ -44,9 +44,10 @@ const (
 	standBetterUnits = 1.5
 )
 
-// analyst analyses finished games one at a time, lost games first and the latest first (see next), on one niced thread, and only while
-// the Player is not searching (fg): in an arena the next game starts at once, so the analysis goes on during
-// the opponent's turns. A new game's start ends the preparation, never the analysis; Close ends both.
+// analyst analyses finished games one at a time, lost games first and the latest first (see next), on one
+// niced thread, and only while the Player is not searching (fg): in an arena the next game starts at once, so
+// the analysis goes on during the opponent's turns. A new game's start ends the preparation, never the
+// analysis; Close ends both.
 type analyst struct {
 	mu          sync.Mutex
 	fg          *foreground
