@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 # OPPONENTS are the names the command line accepts: chess engines by Debian (Stockfish at UCI_Elo settings),
 # and dossier presets at a fixed depth in checkers and Connect-Four, whose evaluation and depth dossier is not told.
-OPPONENTS=(toga2 glaurung ethereal fairy-sf sf1350 sf1800 sf2400 checkers connect4)
+OPPONENTS=(toga2 glaurung ethereal fairy-sf sf1350 sf1800 sf2000 sf2200 sf2400 checkers connect4)
 
 usage() {
   echo "usage: tests/experiment.sh [--dry-run | --summary] OPPONENT...   (GAMES=40 SERIES=\"mem nomem\" PARALLEL=1 TC=2+0.05 OUT=tests/experiment-out RUNS=)"
