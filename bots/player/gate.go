@@ -1,6 +1,6 @@
 // The gate between our searches and the work between games: the analysis of finished games runs only while
-// the Player is not searching (the opponent's turn, between games), is cut short when a search of ours begins,
-// and counts only the time it ran against its budget.
+// the Player is not searching (the opponent's turn, between games), is cut short when a search of ours begins
+// (which waits at most maxHoldWait for it to stop), and counts only the time it ran against its budget.
 
 package player
 
@@ -23,7 +23,7 @@ type foreground struct {
 
 // maxHoldWait bounds how long a search of ours waits for the background search it cut short to stop. On an idle
 // core that takes microseconds; on a machine whose cores are all busy the niced thread may wait tens of
-// milliseconds for its turn to see the stop (a median 7 ms, at most 61 ms, in the arena runs of session 10), which
+// milliseconds for its turn to see the stop (a median 7 ms, at most 61 ms, in the arena runs of docs/experiments.md), which
 // our clock would pay. After this wait ours begins anyway, and the background search ends beside it at the
 // lowest priority.
 const maxHoldWait = time.Millisecond
