@@ -25,16 +25,14 @@ type memoryUse struct {
 	prepared, recalled int
 	// waitMax is the longest our search waited for the analysis of an earlier game to stop.
 	waitMax time.Duration
-	// depths are the depths our searches reached, in order (those that reached none left out); scores their
-	// values for us, by the ply of the position searched.
-	depths []int
-	scores []plyScore
+	// reached are our searches that reached a depth, in order.
+	reached []reachedSearch
 }
 
-// plyScore is the value a search of ours found at a ply of the game.
-type plyScore struct {
-	ply   int
-	score float64
+// reachedSearch is the ply of a position we searched, the depth the search reached and the value it found for us.
+type reachedSearch struct {
+	ply, depth int
+	score      float64
 }
 
 // waited counts how long a search of ours waited for the background work to stop.
@@ -49,7 +47,7 @@ func (u *memoryUse) reset() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.searches, u.settled, u.nodes, u.prepared, u.recalled, u.waitMax = 0, 0, 0, 0, 0, 0
-	u.depths, u.scores = u.depths[:0], u.scores[:0]
+	u.reached = u.reached[:0]
 }
 
 // search counts one search at ply of the game: what the experience settled (hits nodes), and the moves of the
@@ -59,8 +57,7 @@ func (u *memoryUse) search(ply int, hits uint64, searched, recalled, prepared en
 	defer u.mu.Unlock()
 	u.searches++
 	if searched.Depth > 0 {
-		u.depths = append(u.depths, searched.Depth)
-		u.scores = append(u.scores, plyScore{ply: ply, score: searched.Score})
+		u.reached = append(u.reached, reachedSearch{ply: ply, depth: searched.Depth, score: searched.Score})
 	}
 	if hits > 0 {
 		u.settled++
@@ -78,10 +75,13 @@ func (u *memoryUse) search(ply int, hits uint64, searched, recalled, prepared en
 func (u *memoryUse) depth() int {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	if len(u.depths) == 0 {
+	if len(u.reached) == 0 {
 		return 0
 	}
-	d := slices.Clone(u.depths)
+	d := make([]int, len(u.reached))
+	for i, r := range u.reached {
+		d[i] = r.depth
+	}
 	slices.Sort(d)
 	return d[len(d)/2]
 }
@@ -92,14 +92,14 @@ func (u *memoryUse) depth() int {
 func (u *memoryUse) lostFrom(losing float64, window int) int {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	k := len(u.scores) // the first search of the last lost stretch
-	for k > 0 && u.scores[k-1].score <= -losing {
+	k := len(u.reached) // the first search of the last lost stretch
+	for k > 0 && u.reached[k-1].score <= -losing {
 		k--
 	}
 	if k-window <= 0 {
 		return 0
 	}
-	return u.scores[k-window].ply
+	return u.reached[k-window].ply
 }
 
 // log says what the memory did in the game that ended (info level: one line a game).
