@@ -226,7 +226,9 @@ func TestMEUOnRealPositions(t *testing.T) {
 				if r := certain.SearchDepth(p, depth); !promClose(r.Value, minimax) || !omLegal(p, r.Move) {
 					t.Errorf("%s: MEU with Ps = 1 %v (%s), alpha-beta %v", p.FEN(), r.Value, p.FormatMove(r.Move), minimax)
 				}
-				fallible, err := NewMEU(g, own, RankModel{Ps: 0.5}, DefaultMEUOptions(g))
+				// The same probe as the minimax value: MEU is at least minimax only against the same leaf values
+				// (a selective probe's values differ from the full search's by a little either way).
+				fallible, err := NewMEU(g, own, RankModel{Ps: 0.5}, MEUOptions{Probe: omExactProbe(), ExpectedLevels: 1})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -27,6 +27,8 @@ func chessStrongestWeights() map[string]float64 {
 		"rook_open_file_mg": 36.0, "rook_semiopen_file_mg": 23.5, "rook_seventh_mg": 12.9, "rook_seventh_eg": 7.6,
 		"pawn_threats": 48.5, "minor_threats": 28.7, "space_mg": -1.9, "outposts_mg": 47.4,
 		"tempo": 17.2,
+		// Not fitted (the data holds no bare kings): one centipawn a unit drives a bare king to the edge.
+		"mop_up": 1,
 	}
 }
 

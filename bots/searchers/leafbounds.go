@@ -239,6 +239,7 @@ func chessBounder(names []string) featureBounder {
 		// Threats count enemy pieces, which the enemy's piece count bounds.
 		"pawn_threats": {quantity: chessPieces, factor: 1}, "minor_threats": {quantity: chessPieces, factor: 1},
 		"space": {quantity: -1, factor: 12}, "outposts": {quantity: chessOfficers, factor: 1}, "tempo": {quantity: -1, factor: 1},
+		"mop_up": {quantity: -1, factor: chess.MopUpMax},
 	}
 	byFeature := map[string]boundRule{"pst_mg": {quantity: chessBothPieces, factor: 45}, "pst_eg": {quantity: chessBothPieces, factor: 50}}
 	for _, n := range names {

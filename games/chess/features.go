@@ -56,6 +56,7 @@ const (
 	rawSpace
 	rawOutposts
 	rawTempo
+	rawMopUp
 	numRaw
 )
 
@@ -101,6 +102,7 @@ var rawSpecs = [numRaw]struct {
 	{"space", taperMG, "safe squares behind own pawns on files c-f, ranks 2-4 (not attacked by enemy pawns)"},
 	{"outposts", taperMG, "knights and bishops on ranks 4-6 defended by a pawn that no enemy pawn can ever attack"},
 	{"tempo", taperNone, "1 for the side to move (so mine minus theirs is always 1)"},
+	{"mop_up", taperNone, "against a bare king with a rook's worth of pieces or more: 10 per step of the enemy king from the centre (Manhattan, 0-6) plus 4 per step the kings are closer than 14 apart"},
 }
 
 // featureSpec maps a feature to its raw term and scaling.
@@ -163,6 +165,18 @@ func centreness(sq int) int32 {
 	df := max(3-f, f-4)
 	dr := max(3-r, r-4)
 	return 3 - int32(max(df, dr))
+}
+
+// MopUpMax is the largest mop_up term: a king in the corner with the other king next to it.
+const MopUpMax = 10*6 + 4*13
+
+// mopUp scores a bare king at loser against the king at winner: 10 per step of loser from the centre
+// (Manhattan distance to the central four squares, 0-6) and 4 per step the kings are closer than 14.
+func mopUp(winner, loser int) int32 {
+	f, r := loser&7, loser>>3
+	fromCentre := max(3-f, f-4) + max(3-r, r-4)
+	apart := abs(winner&7-f) + abs(winner>>3-r)
+	return int32(10*fromCentre + 4*(14-apart))
 }
 
 func initFeatureTables() {
@@ -398,5 +412,25 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		t[rawOutposts] = int32(popcount((s.pieces[Knight] | s.pieces[Bishop]) & own & outpostZone & pawnAtt[c] &^ enemyReach))
 	}
 	raw[s.side][rawTempo] = 1
+	// Mop-up: a search without tablebases finds the mate against a bare king only when the evaluation
+	// drives the king to the edge and our king to it; material alone leaves every such position equal.
+	for c := 0; c < 2; c++ {
+		them := c ^ 1
+		if s.colors[them] != bit(int(s.king[them])) {
+			continue
+		}
+		t := &raw[c]
+		if t[rawQueens] == 0 && t[rawRooks] == 0 && t[rawKnights]+t[rawBishops] < 2 {
+			continue
+		}
+		t[rawMopUp] = mopUp(int(s.king[c]), int(s.king[them]))
+	}
 	return float64(min(npm, 24)) / 24
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

@@ -138,6 +138,21 @@ func TestFeatureTerms(t *testing.T) {
 			// White's g1 king has f2 and g2 in front and no pawn on the h-file; black's g8 king has f7 g7 h7.
 			"pawn_shield_mg": -1 * 8.0 / 24, "king_open_files_mg": 1 * 8.0 / 24, "pawn_eg": -1 * 16.0 / 24,
 		}},
+		{"mop-up: black's bare king in the corner", "k7/8/2K5/8/8/8/8/7Q b - - 0 1", map[string]float64{
+			// Black to move, so White's term counts negative: a8 is 3+3 steps from the centre, the kings
+			// 2+2 apart: 10*6 + 4*(14-4).
+			"mop_up": -(10*6 + 4*10),
+		}},
+		{"mop-up: a bare king in the centre, a lone rook", "8/8/8/3k4/8/8/8/R3K3 w - - 0 1", map[string]float64{
+			// d5 is a central square; the kings are 1+4 apart.
+			"mop_up": 4 * (14 - 5),
+		}},
+		{"no mop-up with a bishop alone", "8/8/8/3k4/8/8/8/B3K3 w - - 0 1", map[string]float64{
+			"mop_up": 0,
+		}},
+		{"no mop-up while the weaker king has a pawn", "8/8/8/3k4/3p4/8/8/R3K3 w - - 0 1", map[string]float64{
+			"mop_up": 0,
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
