@@ -314,8 +314,11 @@ func (l *strategyLearner) delta(chosen, alt leaf) ([]float64, bool) {
 // while at the optimum only the tight and the violated constraints matter. It solves the program over a
 // working set of at most MaxConstraints rows, adds the rows the solution violates (W . delta < 1), most
 // violated first, drops from a full working set the rows the solution satisfies with room to spare, and
-// stops when nothing is violated outside the set or three rounds did not lower the objective over all the
-// rows (30 rounds at most). It returns the weights with the lowest objective.
+// stops when nothing is violated outside the set or ten rounds did not lower the objective over all the
+// rows (200 rounds at most). It returns the weights with the lowest objective. With chess's per-square tables
+// nearly every comparison is a distinct row (20,000 from 480 positions), and the objective over all of them
+// often stays put for several rounds while the working set gathers the rows that matter: after three such
+// rounds the learner kept weights that predicted 9% of the moves, after ten 92%.
 func (l *strategyLearner) solve(rows []row) ([]float64, error) {
 	budget := l.cfg.MaxConstraints
 	add := max(budget/4, 1)
@@ -328,8 +331,8 @@ func (l *strategyLearner) solve(rows []row) ([]float64, error) {
 	var best []float64
 	bestCost := math.Inf(1)
 	margins := make([]float64, len(rows))
-	// Three rounds without a better objective end the search, and so do 30 rounds in all.
-	for round, stale := 0, 0; stale < 3 && round < 30; round, stale = round+1, stale+1 {
+	// Ten rounds without a better objective end the search, and so do 200 rounds in all.
+	for round, stale := 0, 0; stale < 10 && round < 200; round, stale = round+1, stale+1 {
 		set := make([]row, len(working))
 		for k, i := range working {
 			set[k] = rows[i]
