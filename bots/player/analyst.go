@@ -292,7 +292,7 @@ func prepareAfterGame(ctx context.Context, lg lostGame, f *filer, gate *budgetGa
 		return
 	}
 	log.Info("prepared for the next game", zap.Int("positions", len(found)), zap.Int("repertoire", repertoire),
-		zap.Duration("searched", gate.spentTime()), zap.Duration("took", time.Since(began)))
+		zap.Float64("searched_s", gate.spentTime().Seconds()), zap.Float64("took_s", time.Since(began).Seconds()))
 }
 
 // stoodBetter reports whether the deep value of some position of ours in the game reached lead.

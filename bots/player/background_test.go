@@ -42,7 +42,7 @@ func TestPreparationAfterTheGame(t *testing.T) {
 	}{
 		{"off by default", -1, false, 0},
 		{"two seconds", 2, false, 2},
-		{"into the next game", 2, true, 2},
+		{"into the next game", 4, true, 2}, // more time: the cut searches begin again
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
