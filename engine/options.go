@@ -114,6 +114,9 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		// SPRT 0,10 at 30,000 nodes a move, UHO openings, against the above: H1 after 444 pairs, 890 games
 		// +369 =238 -283, +33.7 Elo [+14.4, +53.2] (docs/strength.md).
 		o.QuiescenceTable = true
+		// SPRT 0,10 at 30,000 nodes a move, UHO openings, against the above: H1 after 279 pairs, 558 games
+		// +237 =159 -162, +47.0 Elo [+23.6, +70.8] (docs/strength.md).
+		o.InternalIterativeReduction = true
 	}
 	if _, exchanges := start.(games.Exchanger); exchanges {
 		o.SEEPruning = true

@@ -7,7 +7,8 @@
 # two series of an opponent run side by side, each with --concurrency 1, so that both see the same machine load;
 # 0: one after the other), OPENINGS (10: how many of the game's ten openings the series cycle through; fewer
 # openings meet each position more often, which is what game memory needs), TC (dossier's clock, 2+0.05), OUT (tests/experiment-out, which .gitignore covers),
-# RUNS (--summary only: folders of several runs to pool), and the opponents' limits below (TOGA_TC, ...). Per
+# RUNS (--summary only: folders of several runs to pool), PREPARE (seconds: the memory series prepares for the
+# next game after each one, PrepareTime; unset: no preparation), and the opponents' limits below (TOGA_TC, ...). Per
 # opponent and series OUT holds NAME-SERIES.json (the match summary), .log, .pgn (.pdn for checkers), and for the
 # memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary reads those files
 # again and prints the tables without playing; the summary of each run is also in NAME.txt. Bash reads a script
@@ -53,6 +54,11 @@ if ! [[ "$OPENINGS" =~ ^([1-9]|10)$ ]]; then
   exit 2
 fi
 OUT=${OUT:-tests/experiment-out}
+PREPARE=${PREPARE:-}
+if [ -n "$PREPARE" ] && ! [[ "$PREPARE" =~ ^[1-9][0-9]*$ ]]; then
+  echo "tests/experiment.sh: PREPARE must be a number of seconds, not \"$PREPARE\"" >&2
+  exit 2
+fi
 BIN=$OUT/dossier
 
 # game NAME: the opponent's game.
@@ -325,6 +331,12 @@ summarize() {
       nl = split(logs, ll, " "); lg = 0
       for (li = 1; li <= nl; li++) {
         while ((getline line < ll[li]) > 0) {
+          if (line ~ /"msg":"prepared for the next game"/) {
+            prep++
+            if (match(line, /"positions":[0-9]+/)) prepPositions += substr(line, RSTART + 12, RLENGTH - 12)
+            if (match(line, /"searched_s":[0-9.e+-]+/)) prepSeconds += substr(line, RSTART + 13, RLENGTH - 13)
+            continue
+          }
           if (line !~ /"msg":"memory in the game"/) continue
           lg++
           for (fi = 1; fi <= 5; fi++) {
@@ -338,6 +350,8 @@ summarize() {
       if (lg) printf "memory use (mem): %d games; experience settled nodes in %d of %d searches (%.1f a game, in %d games; %d nodes), won games replayed %d moves, prepared entries %d\n",
         lg, used["experience_searches"], used["searches"], used["experience_searches"] / lg, usedgames, used["experience_nodes"],
         used["recalled_moves"], used["prepared_moves"]
+      if (prep) printf "preparation (mem): %d runs, %d positions searched, %.0f s of search in all (%.1f s a game)\n",
+        prep, prepPositions, prepSeconds, (lg ? prepSeconds / lg : 0)
     }' "${files[@]}"
 }
 
@@ -355,6 +369,7 @@ series() {
   rec=$(record "$name" "$s")
   if [ "$s" = mem ]; then
     me="$me memory=$OUT/$name-mem-memory log=$OUT/$name-mem.log.jsonl"
+    [ -n "$PREPARE" ] && me="$me prepare=$PREPARE"
   fi
   local format=--pgn
   [ "$(game "$name")" = checkers ] && format=--pdn

@@ -199,7 +199,10 @@ func turnedLost(m Move, opts Options) bool {
 
 // blame picks the mistake among the analysed moves: of those whose value fell below the best by more than
 // the threshold, the first that turned a position that was not lost into a lost one, else the first; -1
-// when none fell that far.
+// when none fell that far. The fallback may blame a move in a position the deep search already rates lost:
+// blaming nothing there would repeat the lost game against an opponent that repeats its moves, while leaving
+// the line at that move costs nothing the deep search can see (TestLostGameIsLeftWhereTheAnalysisFoundTheMistake
+// against depth 6: the next game leaves at ply 50, rated -1.78 before it, and still loses).
 func blame(moves []Move, opts Options) int {
 	first := -1
 	for i, m := range moves {

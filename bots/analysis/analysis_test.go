@@ -194,3 +194,29 @@ func TestFindLooksFromItsFirstPlyFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestBlameRule picks the mistake from analysed moves: the first move that turned a position that was not lost
+// into a lost one, else the first that fell by the threshold, even in a position already lost.
+func TestBlameRule(t *testing.T) {
+	opts := Options{Threshold: 100, Losing: 300}
+	move := func(best, value float64) Move { return Move{BestValue: best, Value: value} }
+	tests := []struct {
+		name  string
+		moves []Move
+		want  int
+	}{
+		{"no move fell by the threshold", []Move{move(20, 0), move(-50, -120)}, -1},
+		{"the move that turned the game lost, not the earlier slip", []Move{move(50, -100), move(-100, -400)}, 1},
+		{"a slide that never crossed at once: the first fall", []Move{move(50, -100), move(-100, -250)}, 0},
+		{"a drawn game's lead given away", []Move{move(400, 0)}, 0},
+		{"falls only where the game was already lost: the first", []Move{move(-350, -600), move(-700, -900)}, 0},
+		{"the move that turned the game lost, after a fall in a lost position", []Move{move(-400, -600), move(0, -400)}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := blame(tc.moves, opts); got != tc.want {
+				t.Errorf("blame = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

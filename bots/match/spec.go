@@ -98,6 +98,9 @@ type PlayerSpec struct {
 	// Log is the file an in-process player with a memory writes its memory's log to, at info level, as JSON
 	// lines (one a game says what the memory did in it); "": none.
 	Log string
+	// Prepare is the PrepareTime, in seconds, of an in-process player with a memory: its preparation for the
+	// next game against the opponent after each game (0: none, the default).
+	Prepare int
 	// ModelRisk is the ModelRisk of an in-process model search (see bots.PlayerConfig); Guarded says that
 	// the spec gave it (risk=N). Without it a match's model search plays unguarded, as the papers' players.
 	ModelRisk int
@@ -131,7 +134,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "mix", "mode", "elo", "risk"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -146,6 +149,7 @@ const maxModelRisk = 10000
 //	                           opponent model of a model search, quoted when it holds spaces
 //	memory=DIR                 an in-process player keeps its dossier on the opponent in DIR
 //	log=FILE                   and writes the memory's log to FILE (info level, JSON lines)
+//	prepare=SECONDS            and prepares for the next game after each one (PrepareTime, 1..3600)
 //	mix="P1:p1,P2:p2"          an in-process player that plays preset Pi with probability pi at every move
 //	mode=even elo=N            an in-process player aims at an even game, or plays at rating N
 //	risk=N                     an in-process model search is guarded by its own alpha-beta with ModelRisk N
@@ -230,7 +234,7 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 	counts := map[string]struct {
 		field *int
 		limit int
-	}{"elo": {&s.Elo, 10000}, "hash": {&s.HashMB, 1 << 20}, "threads": {&s.Threads, 1024}}
+	}{"elo": {&s.Elo, 10000}, "hash": {&s.HashMB, 1 << 20}, "threads": {&s.Threads, 1024}, "prepare": {&s.Prepare, 3600}}
 	if count, ok := counts[key]; ok {
 		n, err := positiveInt(value, count.limit)
 		if err != nil {

@@ -46,8 +46,8 @@ const (
 
 // analyst analyses finished games one at a time, lost games first and the latest first (see next), on one
 // niced thread, and only while the Player is not searching (fg): in an arena the next game starts at once, so
-// the analysis goes on during the opponent's turns. A new game's start ends the preparation, never the
-// analysis; Close ends both.
+// the analysis and the preparation go on during the opponent's turns. A new game's start ends neither; a
+// finished game's analysis ends the preparation running (it begins again after it); Close ends both.
 type analyst struct {
 	mu          sync.Mutex
 	fg          *foreground
@@ -81,6 +81,9 @@ type lostGame struct {
 	// niceness of the thread both run on.
 	prepare time.Duration
 	nice    int
+	// prepared hands each finding of the preparation to the Player as it is made (nil: none), so that the
+	// game in progress plays it where it comes.
+	prepared func(prepare.Finding)
 }
 
 // foreground returns the gate our searches hold (made at first use).
@@ -95,7 +98,8 @@ func (a *analyst) foreground() *foreground {
 
 // start queues lg for analysis, its searches bounded by budget, filing what it blames through f, and starts
 // the worker when none runs. Then, when lg asks for it and no game waits, the worker prepares for the next
-// game against the opponent within lg.prepare (see prepareAfterGame); a new game's start ends that.
+// game against the opponent within lg.prepare of search time (see prepareAfterGame); the next finished game ends
+// that.
 func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 	fg := a.foreground()
 	a.mu.Lock()
@@ -139,14 +143,16 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 		a.mu.Lock()
 		prepare := j.lg.prepare > 0 && ctx.Err() == nil && len(a.queue) == 0
 		var pctx context.Context
+		var gate *budgetGate
 		if prepare {
 			var pcancel context.CancelFunc
-			pctx, pcancel = context.WithTimeout(ctx, j.lg.prepare)
+			pctx, pcancel = context.WithTimeout(ctx, analysisWait)
 			a.stopPrepare = pcancel
+			gate = &budgetGate{fg: fg, budget: j.lg.prepare, end: pcancel}
 		}
 		a.mu.Unlock()
 		if prepare {
-			prepareAfterGame(pctx, j.lg, j.f)
+			prepareAfterGame(pctx, j.lg, j.f, gate)
 			a.mu.Lock()
 			a.stopPrepare()
 			a.stopPrepare = nil
@@ -187,16 +193,6 @@ func (a *analyst) last() int {
 		}
 	}
 	return worst
-}
-
-// newGame ends the preparation running, if any: the next game is on the way. The analysis goes on between our
-// searches.
-func (a *analyst) newGame() {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.stopPrepare != nil {
-		a.stopPrepare()
-	}
 }
 
 // stop ends the analysis and the preparation running, drops the games waiting, and waits for the worker.
@@ -259,9 +255,11 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	}
 }
 
-// prepareAfterGame searches the opponent's repertoire (bots/prepare) within ctx, on the analyst's niced thread,
-// and files what it found, also when a new game ended it early (every finding is a finished search).
-func prepareAfterGame(ctx context.Context, lg lostGame, f *filer) {
+// prepareAfterGame searches the opponent's repertoire (bots/prepare) within ctx, on the analyst's niced thread and
+// through gate (between our own searches, its budget counting only the time it searched), and files every
+// finding as it is made (each is a finished search), handing it to the Player too: in an arena the next game
+// has begun, and the finding may come up in it.
+func prepareAfterGame(ctx context.Context, lg lostGame, f *filer, gate *budgetGate) {
 	mem, log := f.memory(), f.logger()
 	if mem == nil {
 		return
@@ -275,19 +273,26 @@ func prepareAfterGame(ctx context.Context, lg lostGame, f *filer) {
 		log.Debug("no preparation: the games do not read", zap.Error(err))
 		return
 	}
-	// The run's own budget ends a little before ctx does, so that its last search finishes rather than being
-	// cut off by ctx (an interrupted search is no finding).
-	deadline, _ := ctx.Deadline()
+	// The run's own budget ends a little before the gate's does, so that its last search finishes rather than
+	// being cut off (an interrupted search is no finding).
+	began := time.Now()
 	repertoire, found, err := prepare.Games(ctx, lg.game, stored, prepare.OpponentOptions{
-		Options: prepare.Options{Budget: time.Until(deadline) * 9 / 10}, HashMB: 16, Preset: lg.preset}, nil)
+		Options: prepare.Options{Budget: lg.prepare * 9 / 10, Gate: gate}, HashMB: 16, Preset: lg.preset}, nil,
+		func(fd prepare.Finding) error {
+			f.record(memory.Event{Analysis: prepare.Event(lg.key, lg.game, []prepare.Finding{fd}, time.Now())})
+			if lg.prepared != nil {
+				lg.prepared(fd)
+			}
+			return nil
+		})
 	if err != nil && len(found) == 0 && ctx.Err() == nil {
 		log.Warn("no preparation", zap.Error(err))
 	}
 	if len(found) == 0 {
 		return
 	}
-	f.record(memory.Event{Analysis: prepare.Event(lg.key, lg.game, found, time.Now())})
-	log.Info("prepared for the next game", zap.Int("positions", len(found)), zap.Int("repertoire", repertoire))
+	log.Info("prepared for the next game", zap.Int("positions", len(found)), zap.Int("repertoire", repertoire),
+		zap.Float64("searched_s", gate.spentTime().Seconds()), zap.Float64("took_s", time.Since(began).Seconds()))
 }
 
 // stoodBetter reports whether the deep value of some position of ours in the game reached lead.
@@ -374,6 +379,8 @@ func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.P
 	lg := lostGame{game: p.game, preset: our.Name, start: start, moves: append([]games.Move(nil), end.Moves...),
 		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, won: score == 1,
 		depth: p.analysisDepth, prepare: p.background.prepare, nice: p.background.nice}
+	key, g, gm := lg.key, p.game, p.gameMemory
+	lg.prepared = func(fd prepare.Finding) { gm.addPrepared(key, g, fd) }
 	if lg.depth == 0 {
 		lg.depth = deeperThan(p.use.depth())
 	}

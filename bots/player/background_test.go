@@ -1,5 +1,6 @@
 // The preparation after a game: off by default; with PrepareTime set it files the repertoire's moves after the
-// analysis, within its time, and a new game cancels it.
+// analysis, within its time; a new game does not end it: it goes on between our searches, and what it finds
+// reaches the game in progress.
 package player
 
 import (
@@ -9,6 +10,7 @@ import (
 
 	"dossier/bots/prepare"
 	"dossier/bots/searchers"
+	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/play"
@@ -33,14 +35,14 @@ func preparedEntries(t *testing.T, p *Engine, key string) int {
 func TestPreparationAfterTheGame(t *testing.T) {
 	g := chess.Game{}
 	for _, tc := range []struct {
-		name    string
-		seconds int
-		cancel  bool
-		want    int
+		name     string
+		seconds  int
+		nextGame bool
+		want     int
 	}{
 		{"off by default", -1, false, 0},
 		{"two seconds", 2, false, 2},
-		{"cancelled by the next game", 60, true, 0},
+		{"into the next game", 4, true, 2}, // more time: the cut searches begin again
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
@@ -60,19 +62,51 @@ func TestPreparationAfterTheGame(t *testing.T) {
 			p.analyst.wait()
 			start := time.Now()
 			playedGame(t, p, g, games.Draw, "e2e4", "e7e5", "f1c4", "f8c5")
-			if tc.cancel {
-				time.Sleep(3 * time.Second) // the analysis (a few seconds at most) ends, the preparation runs
+			if tc.nextGame {
+				// The next game starts at once, and our searches hold the preparation back while they run.
+				p.NewGame(g)
 				p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start()})
-				if took := time.Since(start); took > 20*time.Second {
-					t.Errorf("the new game waited %v for the preparation", took)
+				if took := time.Since(start); took > time.Second {
+					t.Errorf("the new game waited %v for the work after the last one", took)
+				}
+				fg := p.analyst.foreground()
+				for range 3 {
+					fg.hold()
+					fg.mu.Lock()
+					before := fg.began
+					fg.mu.Unlock()
+					p.Search(g.Start(), engine.NewControl(engine.Limits{Depth: 4}, games.First), nil)
+					fg.mu.Lock()
+					during := fg.began - before
+					fg.mu.Unlock()
+					fg.release()
+					if during != 0 {
+						t.Errorf("%d searches of the analysis or preparation began during ours", during)
+					}
+					time.Sleep(300 * time.Millisecond) // the opponent's turn
 				}
 			}
 			p.analyst.wait()
 			if got := preparedEntries(t, p, rival.Key()); got != tc.want {
 				t.Errorf("%d prepared entries, want %d", got, tc.want)
 			}
-			if took := time.Since(start); tc.seconds > 0 && !tc.cancel && took > time.Duration(tc.seconds)*time.Second+30*time.Second {
+			if took := time.Since(start); tc.seconds > 0 && took > time.Duration(tc.seconds)*time.Second+30*time.Second {
 				t.Errorf("the analysis and the preparation took %v", took)
+			}
+			if tc.nextGame {
+				// The game in progress has the findings: its table holds the prepared entries.
+				x := p.gameMemory.experienceOf("chess")
+				n := 0
+				if x != nil {
+					for h := range x.prepared {
+						if x.prepared[h] && x.own[h] {
+							n++
+						}
+					}
+				}
+				if n != tc.want {
+					t.Errorf("the game in progress has %d prepared entries, want %d", n, tc.want)
+				}
 			}
 		})
 	}

@@ -6,6 +6,7 @@ package player
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	"dossier/bots/prepare"
@@ -115,6 +116,35 @@ func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger)
 			zap.Int("entries", rehashed))
 	}
 	return x
+}
+
+// withPrepared returns a copy of x (nil: an empty table of g) with the preparation's finding fd as the
+// opponent's own entry where the table holds none of the opponent's as deep; x itself is not changed, since a
+// search may be reading it.
+func (x *experienceTable) withPrepared(g games.Game, fd prepare.Finding) *experienceTable {
+	y := &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{},
+		prepared: map[uint64]bool{}}
+	if x != nil {
+		maps.Copy(y.entries, x.entries)
+		maps.Copy(y.own, x.own)
+		maps.Copy(y.prepared, x.prepared)
+	}
+	pos, err := g.ParsePosition(fd.FEN)
+	if err != nil {
+		return y
+	}
+	m, err := pos.ParseMove(fd.Move)
+	if err != nil || !games.IsLegal(pos, m) {
+		return y
+	}
+	hash := pos.Hash()
+	if cur, ok := y.entries[hash]; ok && y.own[hash] && cur.Depth >= fd.Depth {
+		return y
+	}
+	// Filed as a lower bound, as the memory files it (prepare.Event).
+	y.entries[hash] = engine.ExperienceEntry{Move: m, Score: fd.Score, Depth: fd.Depth, Bound: engine.BoundLower}
+	y.own[hash], y.prepared[hash] = true, true
+	return y
 }
 
 // loadExperience reads the experience of game g (the opponent's, key "" for none, and every opponent's) from

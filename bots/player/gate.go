@@ -143,3 +143,10 @@ func (g *budgetGate) Enter(ctx context.Context) (context.Context, func()) {
 		}
 	}
 }
+
+// spentTime returns the time the searches through the gate ran so far.
+func (g *budgetGate) spentTime() time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.spent
+}

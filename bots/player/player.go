@@ -337,10 +337,9 @@ func (p *Engine) SetOpponent(o play.Opponent) {
 	p.prepareParts()
 }
 
-// StartGame opens the game's record in the memory; the preparation for it, if still running, ends (the
-// analysis of earlier games goes on, never during our search).
+// StartGame opens the game's record in the memory; the analysis of earlier games and the preparation for this
+// one go on, never during our search.
 func (p *Engine) StartGame(gs play.GameStart) {
-	p.analyst.newGame()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.current = CurrentGame{Game: gs.Game.Name(), Opponent: p.opponent, Started: true, OurSide: gs.OurSide}

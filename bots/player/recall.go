@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"dossier/bots/prepare"
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
@@ -87,18 +88,18 @@ func (p *Engine) loadRecall() {
 	mem, key, g, log := p.filer.memory(), p.opponentKeyLocked(), p.game, p.filer.logger()
 	p.mu.Unlock()
 	if mem == nil {
-		p.gameMemory.set(nil, nil)
+		p.gameMemory.set("", nil, nil)
 		return
 	}
 	if key == play.UnknownKey {
-		p.gameMemory.set(nil, loadExperience(mem, "", g, log))
+		p.gameMemory.set("", nil, loadExperience(mem, "", g, log))
 		return
 	}
 	x := loadExperience(mem, key, g, log)
 	stored, err := mem.Games(key)
 	if err != nil {
 		log.Debug("no game memory for the opponent", zap.String("opponent", key), zap.Error(err))
-		p.gameMemory.set(nil, x)
+		p.gameMemory.set(key, nil, x)
 		return
 	}
 	var mistakes []memory.Mistake
@@ -107,22 +108,35 @@ func (p *Engine) loadRecall() {
 	} else if !errors.Is(err, memory.ErrUnknownOpponent) {
 		log.Warn("cannot read the mistakes found against the opponent", zap.String("opponent", key), zap.Error(err))
 	}
-	p.gameMemory.set(newRecall(key, g, stored, mistakes), x)
+	p.gameMemory.set(key, newRecall(key, g, stored, mistakes), x)
 }
 
 // gameMemory holds the game memory of the current opponent (nil: none) and the experience of the game (nil:
 // none), with its own lock: loadRecall replaces them off the clock while a search may read them.
 type gameMemory struct {
 	mu         sync.Mutex
+	key        string // the opponent whose memory is installed ("" for none)
 	recall     *recall
 	experience *experienceTable
 }
 
-// set installs a game memory and an experience table.
-func (g *gameMemory) set(r *recall, x *experienceTable) {
+// set installs the game memory and the experience table of the opponent key.
+func (g *gameMemory) set(key string, r *recall, x *experienceTable) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.recall, g.experience = r, x
+	g.key, g.recall, g.experience = key, r, x
+}
+
+// addPrepared installs, in place of the experience table, a copy with the preparation's finding fd, when the
+// table installed is of game g against the opponent key (else the finding waits in the memory for the next
+// game). A search in progress keeps the table it began with.
+func (g *gameMemory) addPrepared(key string, game games.Game, fd prepare.Finding) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if key == "" || g.key != key || g.experience != nil && g.experience.game != game.Name() {
+		return
+	}
+	g.experience = g.experience.withPrepared(game, fd)
 }
 
 // get returns the game memory installed (nil: none); a recall is never changed once built.

@@ -38,9 +38,10 @@ type OpponentOptions struct {
 
 // Games prepares g from an opponent's stored games: their repertoire (positions reached at least opts.MinCount
 // times, 2 when 0) searched within opts' budget by a one-thread search of opts.Preset (the default when "") with
-// a table of opts.HashMB (64 when 0). It returns the repertoire's size and the findings, which ctx's end keeps.
+// a table of opts.HashMB (64 when 0), each finding handed to found as it is made (nil: none). It returns the
+// repertoire's size and the findings, which ctx's end keeps.
 func Games(ctx context.Context, g games.Game, stored []memory.Game, opts OpponentOptions,
-	progress func(Progress)) (int, []Finding, error) {
+	progress func(Progress), found func(Finding) error) (int, []Finding, error) {
 	minCount := opts.MinCount
 	if minCount <= 0 {
 		minCount = 2
@@ -57,8 +58,8 @@ func Games(ctx context.Context, g games.Game, stored []memory.Game, opts Opponen
 	if err != nil {
 		return len(rep), nil, err
 	}
-	found, err := Run(ctx, g, s, rep, opts.Options, progress, nil)
-	return len(rep), found, err
+	findings, err := Run(ctx, g, s, rep, opts.Options, progress, found)
+	return len(rep), findings, err
 }
 
 // ForOpponent prepares g against the stored opponent name (a name or key): its repertoire, searched within
@@ -75,7 +76,7 @@ func ForOpponent(ctx context.Context, mem *memory.Memory, name string, g games.G
 	if err != nil {
 		return Summary{}, err
 	}
-	repertoire, found, runErr := Games(ctx, g, stored, opts, progress)
+	repertoire, found, runErr := Games(ctx, g, stored, opts, progress, nil)
 	sum := Summary{Opponent: prof.Key, Game: g.Name(), Repertoire: repertoire, Findings: []Finding{}}
 	if runErr != nil && len(found) == 0 && ctx.Err() == nil {
 		return sum, runErr

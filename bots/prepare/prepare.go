@@ -10,6 +10,7 @@ import (
 	"sort"
 	"time"
 
+	"dossier/bots/analysis"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
@@ -100,6 +101,11 @@ type Options struct {
 	// MinShare is the least time one position gets: positions beyond what the budget gives that much are
 	// left out (the least frequent).
 	MinShare time.Duration
+	// Gate, when set, is entered before every search, so that the preparation runs only while the engine is
+	// not searching itself (in an arena the next game starts at once, and the preparation goes on during the
+	// opponent's turns). A search the engine cuts short is searched again for what is left of its share, and
+	// the budget counts only the time searches ran.
+	Gate analysis.Gate
 }
 
 // Progress is reported after each position.
@@ -128,6 +134,7 @@ func Run(ctx context.Context, g games.Game, search engine.Searcher, positions []
 		total += p.Count
 	}
 	start := time.Now()
+	var spent time.Duration // the time the searches ran
 	var out []Finding
 	for i, rp := range positions {
 		if err := ctx.Err(); err != nil {
@@ -138,15 +145,13 @@ func Run(ctx context.Context, g games.Game, search engine.Searcher, positions []
 			continue
 		}
 		share := max(time.Duration(float64(opts.Budget)*float64(rp.Count)/float64(total)), minShare)
-		share = min(share, opts.Budget-time.Since(start)) // the budget bounds the whole run
+		share = min(share, opts.Budget-spent) // the budget bounds the whole run
 		if share < minShare/2 {
 			break
 		}
-		ctl := engine.NewControl(engine.Limits{MoveTime: share}, pos.ToMove())
-		stop := context.AfterFunc(ctx, ctl.Stop)
-		res := search.Search(pos, ctl, nil)
-		stop()
-		if ctx.Err() != nil {
+		res, took, ok := searchFor(ctx, opts.Gate, search, pos, share)
+		spent += took
+		if !ok {
 			return out, ctx.Err() // an interrupted search is not a finding
 		}
 		if res.Move == games.NoMove || res.Depth == 0 {
@@ -165,6 +170,42 @@ func Run(ctx context.Context, g games.Game, search engine.Searcher, positions []
 		}
 	}
 	return out, nil
+}
+
+// searchFor searches pos for share of search time, through gate when set: a search the gate cuts short is
+// searched again for the rest of the share (the table keeps what it found), and the deepest result counts.
+// It returns the result, the time searched, and false when ctx ended first.
+func searchFor(ctx context.Context, gate analysis.Gate, s engine.Searcher, pos games.Position,
+	share time.Duration) (engine.Result, time.Duration, bool) {
+	var best engine.Result
+	var took time.Duration
+	for {
+		run, leave := ctx, func() {}
+		if gate != nil {
+			run, leave = gate.Enter(ctx)
+		}
+		if ctx.Err() != nil {
+			leave()
+			return best, took, false
+		}
+		ctl := engine.NewControl(engine.Limits{MoveTime: share - took}, pos.ToMove())
+		stop := context.AfterFunc(run, ctl.Stop)
+		begun := time.Now()
+		res := s.Search(pos.Clone(), ctl, nil)
+		took += time.Since(begun)
+		stop()
+		cut := run.Err() != nil
+		leave()
+		if ctx.Err() != nil {
+			return best, took, false
+		}
+		if res.Move != games.NoMove && res.Depth >= best.Depth {
+			best = res
+		}
+		if !cut || took >= share {
+			return best, took, true
+		}
+	}
 }
 
 // affordable keeps the most frequent positions that the budget can give minShare each.

@@ -126,3 +126,45 @@ func TestRunStopsWhenItsContextEnds(t *testing.T) {
 		t.Errorf("no budget: error %v", err)
 	}
 }
+
+// cuttingGate lets every search run for at most cut before the engine "searches itself" and cuts it short,
+// counting the searches it let in and the time they ran.
+type cuttingGate struct {
+	cut     time.Duration
+	entered int
+	ran     time.Duration
+}
+
+func (g *cuttingGate) Enter(ctx context.Context) (context.Context, func()) {
+	g.entered++
+	run, cancel := context.WithTimeout(ctx, g.cut)
+	begun := time.Now()
+	return run, func() { cancel(); g.ran += time.Since(begun) }
+}
+
+// TestRunThroughAGateThatCutsItsSearches: a search cut short by the engine's own is searched again for the
+// rest of its share, the budget counts only the time searched, and the findings are those of whole shares.
+func TestRunThroughAGateThatCutsItsSearches(t *testing.T) {
+	g := chess.Game{}
+	s, err := searchers.New(g, searchers.Config{HashMB: 8, Threads: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	positions := []Position{{FEN: startFEN, Count: 1}, {FEN: fenAfter(t, "e2e4"), Count: 1, Ply: 1}}
+	gate := &cuttingGate{cut: 50 * time.Millisecond}
+	budget := 600 * time.Millisecond
+	out, err := Run(context.Background(), g, s, positions, Options{Budget: budget, Gate: gate}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 || out[0].Depth < 4 || out[1].Depth < 4 {
+		t.Fatalf("findings %+v, want both positions searched at least 4 plies", out)
+	}
+	// Each 300 ms share takes about six cut searches.
+	if gate.entered < 10 {
+		t.Errorf("%d searches entered the gate, want the cut ones searched again", gate.entered)
+	}
+	if gate.ran < budget*8/10 || gate.ran > budget+300*time.Millisecond {
+		t.Errorf("the searches ran %v of a %v budget", gate.ran, budget)
+	}
+}

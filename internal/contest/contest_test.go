@@ -42,6 +42,16 @@ func TestNewPlayerNames(t *testing.T) {
 	if _, err := NewPlayer(g, match.PlayerSpec{Mix: first + ":1", Preset: first}); err == nil {
 		t.Error("a mix with a preset was accepted")
 	}
+	if _, err := NewPlayer(g, match.PlayerSpec{Prepare: 30}); err == nil || !strings.Contains(err.Error(), "memory=") {
+		t.Errorf("prepare= without memory=: %v, want an error that asks for memory=", err)
+	}
+	withMemory, err := NewPlayer(g, match.PlayerSpec{Memory: filepath.Join(t.TempDir(), "memory"), Prepare: 30})
+	if err != nil {
+		t.Fatalf("prepare= with memory=: %v", err)
+	}
+	if err := withMemory.Engine.Close(); err != nil {
+		t.Error(err)
+	}
 }
 
 // options returns options that play one quick game of tic-tac-toe; changed sees the flags named set.

@@ -6,6 +6,7 @@ package contest
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -17,12 +18,13 @@ import (
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/games"
+	"dossier/play"
 )
 
 // newMixedPlayer builds a mix= player: a searchers.MixedSearcher (seeded with 1, so a match replays) named after
 // its mixture.
 func newMixedPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" || spec.Log != "" {
+	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" || spec.Log != "" || spec.Prepare > 0 {
 		return match.InProcess{}, fmt.Errorf("mix= plays presets with alpha-beta: give it without preset=, search=, model= or memory=")
 	}
 	cfg := searchers.Config{Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
@@ -51,6 +53,9 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 	if spec.Log != "" && spec.Memory == "" {
 		return match.InProcess{}, fmt.Errorf("log= writes the memory's log: give it with memory=")
 	}
+	if spec.Prepare > 0 && spec.Memory == "" {
+		return match.InProcess{}, fmt.Errorf("prepare= prepares from the memory's games: give it with memory=")
+	}
 	eng := player.New(g, cfg)
 	if spec.Guarded {
 		eng.SetModelRisk(spec.ModelRisk)
@@ -65,6 +70,11 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 		}
 		if err := eng.OpenMemory(); err != nil {
 			return match.InProcess{}, err
+		}
+		if spec.Prepare > 0 {
+			if err := setOption(eng.Options(), "PrepareTime", strconv.Itoa(spec.Prepare)); err != nil {
+				return match.InProcess{}, err
+			}
 		}
 	}
 	name, depth := spec.Preset, spec.Depth
@@ -121,4 +131,14 @@ func memoryLog(path string) (*zap.Logger, error) {
 	log := zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(f), zapcore.InfoLevel))
 	memoryLogs.byPath[path] = log
 	return log, nil
+}
+
+// setOption sets the option named of an in-process player, as a front end's setoption would.
+func setOption(options []play.Option, name, value string) error {
+	for _, o := range options {
+		if strings.EqualFold(o.Name, name) {
+			return o.Set(value, true)
+		}
+	}
+	return fmt.Errorf("the player has no option %s", name)
 }

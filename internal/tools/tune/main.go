@@ -31,6 +31,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -164,6 +165,22 @@ func generate(engine, out string, n int, seed uint64, depth, playNodes, every in
 }
 
 // readSamples reads a gen file into feature vectors and scores.
+// untunedFeatures are left out of the fit: their column reads 0, so their weight stays the prior's. The
+// mop-up term drives a bare king to the edge; the scores of the few bare-king positions in the data are the
+// mates Stockfish saw, which no linear term fits.
+var untunedFeatures = []string{"mop_up"}
+
+// untuned indexes untunedFeatures among the chess features.
+var untuned = func() []int {
+	var out []int
+	for i, name := range (chess.Game{}).FeatureNames() {
+		if slices.Contains(untunedFeatures, name) {
+			out = append(out, i)
+		}
+	}
+	return out
+}()
+
 func readSamples(path string) ([]sample, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -199,6 +216,9 @@ func readSamples(path string) ([]sample, error) {
 		}
 		x := make([]float64, len(g.FeatureNames()))
 		p.Features(x)
+		for _, i := range untuned {
+			x[i] = 0
+		}
 		out = append(out, sample{x: x, y: float64(y), result: result, hasResult: hasResult})
 	}
 	return out, sc.Err()

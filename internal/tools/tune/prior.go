@@ -21,5 +21,6 @@ func priorWeights() map[string]float64 {
 		"passed_free_eg": 15, "rook_open_file_mg": 20, "rook_semiopen_file_mg": 10,
 		"rook_seventh_mg": 15, "rook_seventh_eg": 20, "pawn_threats": 40, "minor_threats": 30,
 		"space_mg": 2, "outposts_mg": 15, "tempo": 15,
+		"mop_up": 1, // not fitted (untunedFeatures)
 	}
 }
