@@ -81,7 +81,9 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 		changes bool
 	}{
 		{"an entry deeper than the search", 12, true},
-		{"an entry shallower than the search", 2, false},
+		// One ply: late-move reductions may search 1.e4 two plies deep below a 4-ply root, where an entry of
+		// depth 2 rightly settles it (with the tuned evaluation 1.e4 and 1.e3 differ by less than a centipawn).
+		{"an entry shallower than the search", 1, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -113,7 +115,7 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 			why := map[bool]string{
 				true: ", 1." + games.RecordMove(start, before.Move) + "? an analysed game no longer stored (-5.0 at depth 12)",
 				false: "experience: 1." + games.RecordMove(start, before.Move) +
-					" again, although it was blamed in an analysed game no longer stored (-5.0 at depth 2"}[c.changes]
+					" again, although it was blamed in an analysed game no longer stored (-5.0 at depth 1"}[c.changes]
 			if said := strings.Join(infos, "\n"); !strings.Contains(said, why) {
 				t.Errorf("info strings %q, want one saying %q", infos, why)
 			}

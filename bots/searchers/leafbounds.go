@@ -219,33 +219,46 @@ type chessBitboards interface {
 }
 
 // chessBounder bounds the chess features from the counts of each side's pieces. A raw term is bounded
-// per side; its mg and eg features are the term times the phase or 1 - phase, both in [0, 1]. The
-// piece-square sums are signed: a side's sum is at most 45 per piece in absolute value in the middlegame
-// table and 50 in the endgame table, so the difference is at most that times both sides' pieces.
+// per side; its mg and eg features are the term times the phase or 1 - phase (the endgame ones also
+// times the endgame scale), all in [0, 1]. The table sums are signed: each piece adds one entry of its
+// table, at most chess.TableMaxAbs in absolute value, so the piece-square difference is at most that
+// times both sides' pieces, and a mobility difference at most twice that times the larger side's
+// pieces of the type (pawns included, which may promote).
 func chessBounder(names []string) featureBounder {
 	raw := map[string]boundRule{
 		"pawn": {quantity: chessPawns, factor: 1}, "knight": {quantity: chessKnights, factor: 1}, "bishop": {quantity: chessBishops, factor: 1},
 		"rook": {quantity: chessRooks, factor: 1}, "queen": {quantity: chessQueens, factor: 1}, "bishop_pair": {quantity: -1, factor: 1},
-		"mobility_knight": {quantity: chessKnights, factor: 8}, "mobility_bishop": {quantity: chessBishops, factor: 13},
-		"mobility_rook": {quantity: chessRooks, factor: 14}, "mobility_queen": {quantity: chessQueens, factor: 27},
 		// Each officer attacks at most the 9 squares of the king's zone, weighing at most 5 per square.
 		"king_attack": {quantity: chessOfficers, factor: 45}, "king_attackers": {quantity: chessOfficers, factor: 1}, "king_danger": {quantity: chessDanger, factor: 1},
 		"pawn_shield": {quantity: chessPawns, factor: 1}, "king_open_files": {quantity: -1, factor: 3},
+		// Safe checks are squares that check the king from a knight's jump or a line: at most 8, 13, 14, 27.
+		"safe_checks_knight": {quantity: -1, factor: 8}, "safe_checks_bishop": {quantity: -1, factor: 13},
+		"safe_checks_rook": {quantity: -1, factor: 14}, "safe_checks_queen": {quantity: -1, factor: 27},
 		"doubled_pawns": {quantity: chessPawns, factor: 1}, "isolated_pawns": {quantity: chessPawns, factor: 1}, "backward_pawns": {quantity: chessPawns, factor: 1},
 		"connected_pawns": {quantity: chessPawns, factor: 1}, "passed_rank2": {quantity: chessPawns, factor: 1}, "passed_rank3": {quantity: chessPawns, factor: 1},
 		"passed_rank4": {quantity: chessPawns, factor: 1}, "passed_rank5": {quantity: chessPawns, factor: 1}, "passed_rank6": {quantity: chessPawns, factor: 1},
 		"passed_rank7": {quantity: chessPawns, factor: 1}, "passed_free": {quantity: chessPawns, factor: 1},
-		"rook_open_file": {quantity: chessRooks, factor: 1}, "rook_semiopen_file": {quantity: chessRooks, factor: 1}, "rook_seventh": {quantity: chessRooks, factor: 1},
+		// A king's distance counts at most 5, times at most 4 by rank, per passed pawn.
+		"passed_blocked": {quantity: chessPawns, factor: 1}, "passed_king_own": {quantity: chessPawns, factor: 20},
+		"passed_king_enemy": {quantity: chessPawns, factor: 20},
+		"rook_open_file":    {quantity: chessRooks, factor: 1}, "rook_semiopen_file": {quantity: chessRooks, factor: 1}, "rook_seventh": {quantity: chessRooks, factor: 1},
 		// Threats count enemy pieces, which the enemy's piece count bounds.
 		"pawn_threats": {quantity: chessPieces, factor: 1}, "minor_threats": {quantity: chessPieces, factor: 1},
 		"space": {quantity: -1, factor: 12}, "outposts": {quantity: chessOfficers, factor: 1}, "tempo": {quantity: -1, factor: 1},
 		"mop_up": {quantity: -1, factor: chess.MopUpMax},
 	}
-	byFeature := map[string]boundRule{"pst_mg": {quantity: chessBothPieces, factor: 45}, "pst_eg": {quantity: chessBothPieces, factor: 50}}
+	byFeature := map[string]boundRule{}
 	for _, n := range names {
 		base := strings.TrimSuffix(strings.TrimSuffix(n, "_mg"), "_eg")
-		if r, ok := raw[base]; ok && !strings.HasPrefix(n, "pst_") {
+		if r, ok := raw[base]; ok {
 			byFeature[n] = r
+		}
+	}
+	for _, phase := range []string{"_mg", "_eg"} {
+		byFeature["pst"+phase] = boundRule{quantity: chessBothPieces, factor: chess.TableMaxAbs("pst" + phase)}
+		for i, piece := range []string{"knight", "bishop", "rook", "queen"} {
+			n := "mobility_" + piece + phase
+			byFeature[n] = boundRule{quantity: chessKnights + i, factor: 2 * chess.TableMaxAbs(n)}
 		}
 	}
 	rules, known := resolveRules(names, byFeature)

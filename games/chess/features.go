@@ -28,15 +28,23 @@ const (
 	rawBishopPair
 	rawPSTMG
 	rawPSTEG
-	rawMobilityKnight
-	rawMobilityBishop
-	rawMobilityRook
-	rawMobilityQueen
+	rawMobilityKnightMG
+	rawMobilityKnightEG
+	rawMobilityBishopMG
+	rawMobilityBishopEG
+	rawMobilityRookMG
+	rawMobilityRookEG
+	rawMobilityQueenMG
+	rawMobilityQueenEG
 	rawKingAttack
 	rawKingAttackers
 	rawKingDanger
 	rawPawnShield
 	rawKingOpenFiles
+	rawSafeCheckKnight
+	rawSafeCheckBishop
+	rawSafeCheckRook
+	rawSafeCheckQueen
 	rawDoubled
 	rawIsolated
 	rawBackward
@@ -48,6 +56,9 @@ const (
 	rawPassed6
 	rawPassed7
 	rawPassedFree
+	rawPassedBlocked
+	rawPassedKingOwn
+	rawPassedKingEnemy
 	rawRookOpenFile
 	rawRookSemiOpenFile
 	rawRookSeventh
@@ -74,15 +85,23 @@ var rawSpecs = [numRaw]struct {
 	{"bishop_pair", taperBoth, "1 when the side has two or more bishops"},
 	{"pst", taperMG, "sum of middlegame piece-square values (centipawns; centralisation, pawn advance, king shelter)"},
 	{"pst", taperEG, "sum of endgame piece-square values (centipawns; centralisation, pawn advance, active king)"},
-	{"mobility_knight", taperBoth, "squares knights attack that hold no own piece and no enemy pawn attacks"},
-	{"mobility_bishop", taperBoth, "the same for bishops (x-raying nothing)"},
-	{"mobility_rook", taperBoth, "the same for rooks"},
-	{"mobility_queen", taperBoth, "the same for queens"},
+	{"mobility_knight", taperMG, "middlegame mobility values of the knights (centipawns; a tuned table by the number of squares a knight attacks that hold no own piece and no enemy pawn attacks)"},
+	{"mobility_knight", taperEG, "endgame mobility values of the knights (centipawns; a tuned table by the same count)"},
+	{"mobility_bishop", taperMG, "middlegame mobility values of the bishops (a tuned table by the count, x-raying nothing)"},
+	{"mobility_bishop", taperEG, "endgame mobility values of the bishops"},
+	{"mobility_rook", taperMG, "middlegame mobility values of the rooks (a tuned table by the count)"},
+	{"mobility_rook", taperEG, "endgame mobility values of the rooks"},
+	{"mobility_queen", taperMG, "middlegame mobility values of the queens (a tuned table by the count)"},
+	{"mobility_queen", taperEG, "endgame mobility values of the queens"},
 	{"king_attack", taperMG, "attacks on the enemy king's zone (king square and neighbours), knight/bishop 2, rook 3, queen 5 per square"},
 	{"king_attackers", taperMG, "number of knights, bishops, rooks and queens attacking the enemy king's zone"},
 	{"king_danger", taperMG, "king_attackers times king_attack: grows fast when several pieces join an attack"},
 	{"pawn_shield", taperMG, "own pawns on the king's and adjacent files, one or two ranks in front of the king"},
 	{"king_open_files", taperMG, "files among the king's and adjacent files with no own pawn (a weakness)"},
+	{"safe_checks_knight", taperMG, "squares from which a knight would check the enemy king that an own knight attacks, holding no own piece and attacked by no enemy piece or pawn"},
+	{"safe_checks_bishop", taperMG, "the same for bishops"},
+	{"safe_checks_rook", taperMG, "the same for rooks"},
+	{"safe_checks_queen", taperMG, "the same for queens (checking along a rank, file or diagonal)"},
 	{"doubled_pawns", taperBoth, "pawns with another own pawn behind them on the same file"},
 	{"isolated_pawns", taperBoth, "pawns with no own pawn on an adjacent file"},
 	{"backward_pawns", taperBoth, "pawns whose stop square no own pawn can defend and an enemy pawn attacks"},
@@ -94,6 +113,9 @@ var rawSpecs = [numRaw]struct {
 	{"passed_rank6", taperBoth, "passed pawns on the 6th rank"},
 	{"passed_rank7", taperBoth, "passed pawns on the 7th rank"},
 	{"passed_free", taperEG, "passed pawns whose next square is empty"},
+	{"passed_blocked", taperBoth, "passed pawns whose next square holds an enemy piece"},
+	{"passed_king_own", taperEG, "for passed pawns on the 4th-7th ranks, the own king's distance to the pawn's next square (at most 5) times 1-4 by rank"},
+	{"passed_king_enemy", taperEG, "the same with the enemy king's distance"},
 	{"rook_open_file", taperMG, "rooks on a file without pawns"},
 	{"rook_semiopen_file", taperMG, "rooks on a file with enemy pawns but no own pawn"},
 	{"rook_seventh", taperBoth, "rooks on the side's 7th rank"},
@@ -116,9 +138,6 @@ type featureSpec struct {
 var (
 	featureSpecs []featureSpec
 	featureNames []string
-	// featureRaw and featureScale flatten featureSpecs for Features' inner loop.
-	featureRaw   [len(rawSpecs) * 2]uint8
-	featureScale [len(rawSpecs) * 2]uint8
 )
 
 func init() {
@@ -136,9 +155,8 @@ func init() {
 			featureSpecs = append(featureSpecs, featureSpec{i, taperNone, r.name, r.doc})
 		}
 	}
-	for i, f := range featureSpecs {
+	for _, f := range featureSpecs {
 		featureNames = append(featureNames, f.name)
-		featureRaw[i], featureScale[i] = uint8(f.raw), uint8(f.scale)
 	}
 	initFeatureTables()
 }
@@ -154,18 +172,12 @@ func FeatureDocs() []string {
 
 // Feature tables, filled once.
 var (
-	pstMG, pstEG  [16][64]int32 // by piece code (colour<<3 | type) and square, from that piece's side
+	pstMG, pstEG  [16][64]int32 // by piece code (colour<<3 | type) and square: tunedTables' piece-square values
+	distance      [64][64]int32 // Chebyshev (king-move) distance between squares
+	pstIndex      [16][64]int16 // the tables' index of a piece code on a square (TableFeatures)
 	relativeRank  [2][8]uint64  // relativeRank[side][r]: the rank that is the side's r-th (0-based)
 	shieldSquares [2][64]uint64 // the king's and adjacent files, one and two ranks in front of a king on sq
 )
-
-// centreness is 3 on d4-e5, 2 on the ring around them, down to 0 on the edge.
-func centreness(sq int) int32 {
-	f, r := sq&7, sq>>3
-	df := max(3-f, f-4)
-	dr := max(3-r, r-4)
-	return 3 - int32(max(df, dr))
-}
 
 // MopUpMax is the largest mop_up term: a king in the corner with the other king next to it.
 const MopUpMax = 10*6 + 4*13
@@ -182,38 +194,13 @@ func mopUp(winner, loser int) int32 {
 func initFeatureTables() {
 	for sq := 0; sq < 64; sq++ {
 		f, r := sq&7, sq>>3
-		c := centreness(sq)
-		var mg, eg [7]int32
-		if r >= 1 && r <= 6 {
-			mg[Pawn] = int32(r-1) * 4
-			eg[Pawn] = int32(r-1) * 10
-			if (f == 3 || f == 4) && (r == 3 || r == 4) {
-				mg[Pawn] += 15
-			}
-		}
-		mg[Knight], eg[Knight] = c*12-18, c*8-12
-		mg[Bishop], eg[Bishop] = c*6-9, c*5-8
-		if r == 6 {
-			mg[Rook] = 10
-		}
-		if f >= 2 && f <= 5 {
-			mg[Rook] += 3
-		}
-		mg[Queen], eg[Queen] = c*3-5, c*6-9
-		switch {
-		case r == 0 && (f == 1 || f == 6):
-			mg[King] = 25
-		case r == 0 && (f == 0 || f == 2 || f == 7):
-			mg[King] = 15
-		case r == 0:
-			mg[King] = 0
-		default:
-			mg[King] = -15 * int32(min(r, 3))
-		}
-		eg[King] = c*12 - 18
 		for pt := Pawn; pt <= King; pt++ {
-			pstMG[White<<3|pt][sq], pstEG[White<<3|pt][sq] = mg[pt], eg[pt]
-			pstMG[Black<<3|pt][sq^56], pstEG[Black<<3|pt][sq^56] = mg[pt], eg[pt]
+			i := tablePST + (pt-1)*64
+			pstMG[White<<3|pt][sq], pstEG[White<<3|pt][sq] = int32(tunedTables[0][i+sq]), int32(tunedTables[1][i+sq])
+			pstMG[Black<<3|pt][sq^56], pstEG[Black<<3|pt][sq^56] = int32(tunedTables[0][i+sq]), int32(tunedTables[1][i+sq])
+		}
+		for to := 0; to < 64; to++ {
+			distance[sq][to] = int32(max(abs(f-to&7), abs(r-to>>3)))
 		}
 		files := fileOf[sq]
 		if f > 0 {
@@ -233,6 +220,12 @@ func initFeatureTables() {
 		}
 		shieldSquares[White][sq] = files & front[White]
 		shieldSquares[Black][sq] = files & front[Black]
+	}
+	for pt := Pawn; pt <= King; pt++ {
+		for sq := 0; sq < 64; sq++ {
+			pstIndex[White<<3|pt][sq] = int16(tablePST + (pt-1)*64 + sq)
+			pstIndex[Black<<3|pt][sq^56] = int16(tablePST + (pt-1)*64 + sq)
+		}
 	}
 	for r := 0; r < 8; r++ {
 		relativeRank[White][r] = rank1 << uint(8*r)
@@ -269,31 +262,87 @@ func adjacentFiles(b uint64) uint64 {
 // widen adds the neighbouring files.
 func widen(b uint64) uint64 { return b | (b&^fileA)>>1 | (b&^fileH)<<1 }
 
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
 // Features writes the feature vector (see FeatureDocs) from the side to move's point of view into dst.
+// Endgame features are scaled by the position's endgame scale as well as by 1-phase (see endgameScale).
 func (p *Position) Features(dst []float64) {
 	var raw [2][numRaw]int32
-	phase := p.st.features(&raw)
-	us := int(p.st.side)
-	var diff [numRaw]float64
-	for i := range diff {
-		diff[i] = float64(raw[us][i] - raw[us^1][i])
-	}
-	scales := [4]float64{taperMG: phase, taperEG: 1 - phase, taperNone: 1}
+	phase, egScale := p.st.features(&raw, nil)
+	mine, theirs := &raw[p.st.side&1], &raw[(p.st.side^1)&1]
+	mg, eg := phase, (1-phase)*egScale
 	dst = dst[:len(featureSpecs)]
-	for i := range dst {
-		dst[i] = diff[featureRaw[i]%numRaw] * scales[featureScale[i]&3]
+	// The raw terms in order, each writing its features (featureSpecs' order).
+	j := 0
+	for i := range numRaw {
+		d := float64(mine[i] - theirs[i])
+		switch rawSpecs[i].taper {
+		case taperBoth:
+			dst[j], dst[j+1] = d*mg, d*eg
+			j += 2
+		case taperMG:
+			dst[j] = d * mg
+			j++
+		case taperEG:
+			dst[j] = d * eg
+			j++
+		default:
+			dst[j] = d
+			j++
+		}
 	}
 }
 
-// features fills the raw terms of both sides and returns the phase.
-func (s *state) features(raw *[2][numRaw]int32) float64 {
+// Material in pawns for the endgame scale.
+const (
+	scaleMinor = 3
+	scaleRook  = 5
+	scaleQueen = 9
+)
+
+// endgameScale returns the factor of the endgame features: drawish endgames count less. A side with the
+// pieces of a lone bishop each, the bishops on squares of opposite colours, scales by one half; a side
+// ahead in material without pawns, whose pieces outweigh the other's by a minor piece or less (a lone
+// minor, rook against minor, rook and minor against rook), by one eighth with a lone minor and one quarter
+// otherwise.
+func (s *state) endgameScale(npm [2]int, pawnCount [2]int) float64 {
+	bishops := s.pieces[Bishop]
+	if npm[0] == scaleMinor && npm[1] == scaleMinor && popcount(bishops) == 2 &&
+		popcount(bishops&s.colors[White]) == 1 && bishops&lightSquares != 0 && bishops&darkSquares != 0 {
+		return 0.5
+	}
+	strong := White
+	if npm[Black]+pawnCount[Black] > npm[White]+pawnCount[White] {
+		strong = Black
+	} else if npm[Black]+pawnCount[Black] == npm[White]+pawnCount[White] {
+		return 1
+	}
+	if pawnCount[strong] == 0 && npm[strong]-npm[strong^1] <= scaleMinor {
+		if npm[strong] <= scaleMinor {
+			return 0.125
+		}
+		return 0.25
+	}
+	return 1
+}
+
+// features fills the raw terms of both sides and returns the phase and the endgame scale. With counts,
+// it also counts the table entries each side's pieces meet (TableFeatures).
+func (s *state) features(raw *[2][numRaw]int32, counts *[2][TableSize]int8) (float64, float64) {
 	occ := s.occupied()
-	var pawns, pawnAtt, zone [2]uint64
+	var pawns, pawnAtt, zone, attacked [2]uint64
+	var pieceAtt [2][7]uint64 // by piece type: the squares a side's pieces of that type attack
 	for c := 0; c < 2; c++ {
 		pawns[c] = s.pieces[Pawn] & s.colors[c]
 		pawnAtt[c] = captureWest(pawns[c], c) | captureEast(pawns[c], c)
 		k := int(s.king[c])
 		zone[c] = kingAttacks[k] | bit(k)
+		attacked[c] = pawnAtt[c] | kingAttacks[k]
 	}
 	allPawns := pawns[0] | pawns[1]
 	openFiles := ^southFill(northFill(allPawns))
@@ -306,11 +355,14 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 			code := s.board[sq] & 15
 			mg += pstMG[code][sq]
 			eg += pstEG[code][sq]
+			if counts != nil {
+				counts[c][pstIndex[code][sq]]++
+			}
 		}
 		pstSum[c] = [2]int32{mg, eg}
 	}
 
-	npm := 0
+	var npm, pawnCount [2]int
 	for c := 0; c < 2; c++ {
 		them := c ^ 1
 		t := &raw[c]
@@ -321,7 +373,8 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		t[rawBishops] = int32(popcount(s.pieces[Bishop] & own))
 		t[rawRooks] = int32(popcount(s.pieces[Rook] & own))
 		t[rawQueens] = int32(popcount(s.pieces[Queen] & own))
-		npm += int(t[rawKnights] + t[rawBishops] + 2*t[rawRooks] + 4*t[rawQueens])
+		npm[c] = int(scaleMinor*(t[rawKnights]+t[rawBishops]) + scaleRook*t[rawRooks] + scaleQueen*t[rawQueens])
+		pawnCount[c] = int(t[rawPawns])
 		if t[rawBishops] >= 2 {
 			t[rawBishopPair] = 1
 		}
@@ -331,11 +384,15 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		area := ^own &^ pawnAtt[them]
 		enemyZone := zone[them]
 		var attackWeight, attackers int32
-		var minorAttacks uint64
 		for b := s.pieces[Knight] & own; b != 0; b &= b - 1 {
 			a := knightAttacks[lsb(b)]
-			t[rawMobilityKnight] += int32(popcount(a & area))
-			minorAttacks |= a
+			n := popcount(a & area)
+			t[rawMobilityKnightMG] += int32(tunedTables[0][tableMobilityKnight+n])
+			t[rawMobilityKnightEG] += int32(tunedTables[1][tableMobilityKnight+n])
+			if counts != nil {
+				counts[c][tableMobilityKnight+n]++
+			}
+			pieceAtt[c][Knight] |= a
 			if z := a & enemyZone; z != 0 {
 				attackers++
 				attackWeight += 2 * int32(popcount(z))
@@ -343,8 +400,13 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		}
 		for b := s.pieces[Bishop] & own; b != 0; b &= b - 1 {
 			a := bishopAttacks(lsb(b), occ)
-			t[rawMobilityBishop] += int32(popcount(a & area))
-			minorAttacks |= a
+			n := popcount(a & area)
+			t[rawMobilityBishopMG] += int32(tunedTables[0][tableMobilityBishop+n])
+			t[rawMobilityBishopEG] += int32(tunedTables[1][tableMobilityBishop+n])
+			if counts != nil {
+				counts[c][tableMobilityBishop+n]++
+			}
+			pieceAtt[c][Bishop] |= a
 			if z := a & enemyZone; z != 0 {
 				attackers++
 				attackWeight += 2 * int32(popcount(z))
@@ -353,7 +415,13 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		for b := s.pieces[Rook] & own; b != 0; b &= b - 1 {
 			sq := lsb(b)
 			a := rookAttacks(sq, occ)
-			t[rawMobilityRook] += int32(popcount(a & area))
+			n := popcount(a & area)
+			t[rawMobilityRookMG] += int32(tunedTables[0][tableMobilityRook+n])
+			t[rawMobilityRookEG] += int32(tunedTables[1][tableMobilityRook+n])
+			if counts != nil {
+				counts[c][tableMobilityRook+n]++
+			}
+			pieceAtt[c][Rook] |= a
 			if z := a & enemyZone; z != 0 {
 				attackers++
 				attackWeight += 3 * int32(popcount(z))
@@ -368,16 +436,24 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		t[rawRookSeventh] = int32(popcount(s.pieces[Rook] & own & relativeRank[c][6]))
 		for b := s.pieces[Queen] & own; b != 0; b &= b - 1 {
 			a := queenAttacks(lsb(b), occ)
-			t[rawMobilityQueen] += int32(popcount(a & area))
+			n := popcount(a & area)
+			t[rawMobilityQueenMG] += int32(tunedTables[0][tableMobilityQueen+n])
+			t[rawMobilityQueenEG] += int32(tunedTables[1][tableMobilityQueen+n])
+			if counts != nil {
+				counts[c][tableMobilityQueen+n]++
+			}
+			pieceAtt[c][Queen] |= a
 			if z := a & enemyZone; z != 0 {
 				attackers++
 				attackWeight += 5 * int32(popcount(z))
 			}
 		}
+		attacked[c] |= pieceAtt[c][Knight] | pieceAtt[c][Bishop] | pieceAtt[c][Rook] | pieceAtt[c][Queen]
 		t[rawKingAttack] = attackWeight
 		t[rawKingAttackers] = attackers
 		t[rawKingDanger] = attackers * attackWeight
 		t[rawPawnThreats] = int32(popcount(pawnAtt[c] & theirs &^ pawns[them]))
+		minorAttacks := pieceAtt[c][Knight] | pieceAtt[c][Bishop]
 		t[rawMinorThreats] = int32(popcount(minorAttacks & theirs & (s.pieces[Rook] | s.pieces[Queen])))
 
 		// King shelter.
@@ -401,7 +477,16 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		for r := 1; r <= 6; r++ {
 			t[rawPassed2+r-1] = int32(popcount(passed & relativeRank[c][r]))
 		}
-		t[rawPassedFree] = int32(popcount(pushUp(passed, c) &^ occ))
+		passedStops := pushUp(passed, c)
+		t[rawPassedFree] = int32(popcount(passedStops &^ occ))
+		t[rawPassedBlocked] = int32(popcount(passedStops & theirs))
+		for r := 3; r <= 6; r++ {
+			for b := passed & relativeRank[c][r]; b != 0; b &= b - 1 {
+				stop := lsb(pushUp(b&-b, c))
+				t[rawPassedKingOwn] += int32(r-2) * min(distance[s.king[c]][stop], 5)
+				t[rawPassedKingEnemy] += int32(r-2) * min(distance[s.king[them]][stop], 5)
+			}
+		}
 
 		// Space and outposts.
 		const centreFiles = fileA<<2 | fileA<<3 | fileA<<4 | fileA<<5
@@ -410,6 +495,23 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		enemyReach := pawnAtt[them] | frontSpan(pawnAtt[them], them)
 		outpostZone := relativeRank[c][3] | relativeRank[c][4] | relativeRank[c][5]
 		t[rawOutposts] = int32(popcount((s.pieces[Knight] | s.pieces[Bishop]) & own & outpostZone & pawnAtt[c] &^ enemyReach))
+	}
+
+	// Safe checks: squares from which a piece would check the enemy king, that a piece of that type
+	// attacks, holding no own piece and attacked by nothing of the enemy's.
+	for c := 0; c < 2; c++ {
+		them := c ^ 1
+		if pieceAtt[c][Knight]|pieceAtt[c][Bishop]|pieceAtt[c][Rook]|pieceAtt[c][Queen] == 0 {
+			continue
+		}
+		ek := int(s.king[them])
+		safe := ^s.colors[c] &^ attacked[them]
+		diagonal, straight := bishopAttacks(ek, occ)&safe, rookAttacks(ek, occ)&safe
+		t := &raw[c]
+		t[rawSafeCheckKnight] = int32(popcount(knightAttacks[ek] & safe & pieceAtt[c][Knight]))
+		t[rawSafeCheckBishop] = int32(popcount(diagonal & pieceAtt[c][Bishop]))
+		t[rawSafeCheckRook] = int32(popcount(straight & pieceAtt[c][Rook]))
+		t[rawSafeCheckQueen] = int32(popcount((diagonal | straight) & pieceAtt[c][Queen]))
 	}
 	raw[s.side][rawTempo] = 1
 	// Mop-up: a search without tablebases finds the mate against a bare king only when the evaluation
@@ -425,12 +527,14 @@ func (s *state) features(raw *[2][numRaw]int32) float64 {
 		}
 		t[rawMopUp] = mopUp(int(s.king[c]), int(s.king[them]))
 	}
-	return float64(min(npm, 24)) / 24
+	return float64(min(phaseOf(raw), 24)) / 24, s.endgameScale(npm, pawnCount)
 }
 
-func abs(x int) int {
-	if x < 0 {
-		return -x
+// phaseOf returns the game phase's units: knight and bishop 1, rook 2, queen 4 for both sides.
+func phaseOf(raw *[2][numRaw]int32) int {
+	n := 0
+	for c := 0; c < 2; c++ {
+		n += int(raw[c][rawKnights] + raw[c][rawBishops] + 2*raw[c][rawRooks] + 4*raw[c][rawQueens])
 	}
-	return x
+	return n
 }

@@ -153,6 +153,36 @@ func TestFeatureTerms(t *testing.T) {
 		{"no mop-up while the weaker king has a pawn", "8/8/8/3k4/3p4/8/8/R3K3 w - - 0 1", map[string]float64{
 			"mop_up": 0,
 		}},
+		{"passed pawn with the kings near its stop square", "8/4k3/8/3P4/2K5/8/8/8 w - - 0 1", map[string]float64{
+			// d5 is on white's 5th rank (factor 2); its stop square d6 is 2 from c4 and 1 from e7.
+			"passed_rank5_eg": 1, "passed_free_eg": 1, "passed_blocked_eg": 0,
+			"passed_king_own_eg": 2 * 2, "passed_king_enemy_eg": 2 * 1,
+		}},
+		{"passed pawn blocked by the enemy king", "8/8/3k4/3P4/2K5/8/8/8 b - - 0 1", map[string]float64{
+			// Black to move: white's d5 is blocked by the king on d6 (distance 0), c4 is 2 away.
+			"passed_free_eg": 0, "passed_blocked_eg": -1, "passed_king_own_eg": -4, "passed_king_enemy_eg": 0,
+		}},
+		{"a safe rook check", "6k1/8/8/8/8/8/8/R3K3 w - - 0 1", map[string]float64{
+			// Ra1 reaches a8, from which it would check g8 along the empty 8th rank; black has no piece.
+			"safe_checks_rook_mg": 2.0 / 24, "safe_checks_queen_mg": 0, "safe_checks_knight_mg": 0,
+		}},
+		{"safe and unsafe rook checks", "1r4k1/8/8/8/8/8/8/R3K3 w - - 0 1", map[string]float64{
+			// White's a8 no longer checks (b8 blocks the rank); black's Rb8 checks safely from e8, while
+			// b1 (on e1's rank up to a1) is covered by Ra1.
+			"safe_checks_rook_mg": -1 * 4.0 / 24,
+		}},
+		{"opposite-coloured bishops scale the endgame by half", "4k3/p7/3b4/8/8/3B4/P1P5/4K3 w - - 0 1", map[string]float64{
+			"pawn_eg": 1 * 22.0 / 24 * 0.5, "bishop_eg": 0,
+		}},
+		{"a lone knight cannot win: one eighth", "4k3/8/8/8/8/8/8/2N1K3 w - - 0 1", map[string]float64{
+			"knight_eg": 23.0 / 24 * 0.125,
+		}},
+		{"rook against bishop without pawns: one quarter", "4k3/8/8/4b3/8/8/8/R3K3 b - - 0 1", map[string]float64{
+			"rook_eg": -21.0 / 24 * 0.25, "bishop_eg": 21.0 / 24 * 0.25,
+		}},
+		{"same-coloured bishops with pawns are not scaled", "4k3/p7/3b4/8/8/2B5/P1P5/4K3 w - - 0 1", map[string]float64{
+			"pawn_eg": 1 * 22.0 / 24,
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -164,6 +194,46 @@ func TestFeatureTerms(t *testing.T) {
 				}
 				if math.Abs(v-want) > 1e-9 {
 					t.Errorf("%s = %v, want %v", name, v, want)
+				}
+			}
+		})
+	}
+}
+
+// TestTableFeatures checks that the sparse table features, weighted by the tables' values, add up to the
+// features that sum the tables (pst_mg, mobility_rook_eg, ...), and that they are colour-symmetric.
+func TestTableFeatures(t *testing.T) {
+	entries := TableEntries()
+	if len(entries) != 2*TableSize {
+		t.Fatalf("%d entries, want %d", len(entries), 2*TableSize)
+	}
+	fens := []string{StartFEN, kiwipeteFEN,
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+		"4k3/8/8/4b3/8/8/8/R3K3 b - - 0 1",
+		"r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9"}
+	for _, fen := range fens {
+		t.Run(fen, func(t *testing.T) {
+			features := featuresOf(t, fen)
+			index, value := mustFEN(t, fen).TableFeatures(nil, nil)
+			sums := map[string]float64{}
+			for k, i := range index {
+				sums[entries[i].Feature] += entries[i].Value * value[k]
+			}
+			for _, part := range tableParts {
+				for _, name := range []string{part.feature + "_mg", part.feature + "_eg"} {
+					if math.Abs(sums[name]-features[name]) > 1e-9 {
+						t.Errorf("%s: the table features sum to %v, the feature is %v", name, sums[name], features[name])
+					}
+				}
+			}
+			mi, mv := mustFEN(t, mirrorFEN(fen)).TableFeatures(nil, nil)
+			if len(mi) != len(index) {
+				t.Fatalf("%d table features, %d in the mirrored position", len(index), len(mi))
+			}
+			for k := range mi {
+				if mi[k] != index[k] || math.Abs(mv[k]-value[k]) > 1e-9 {
+					t.Errorf("table feature %s: %v, %s %v in the mirrored position", entries[index[k]].Name, value[k], entries[mi[k]].Name, mv[k])
 				}
 			}
 		})

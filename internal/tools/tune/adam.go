@@ -41,6 +41,7 @@ func (s sparse) dot(w []float64) float64 {
 type example struct {
 	x      sparse
 	target float64
+	score  float64 // the score label in centipawns (the tables' RMS error)
 }
 
 // Labels: what the expected result of a position is made of.

@@ -24,7 +24,7 @@ func TestCommandLine(t *testing.T) {
 		{"extra argument", []string{"fit", "extra"}, 2, "", `tune fit: unexpected argument "extra"`},
 		{"bad clip", []string{"fit", "--clip", "0"}, 2, "", "--clip must be positive"},
 		{"missing data", []string{"fit", "--in", "/nonexistent.gz"}, 1, "", "tune fit: open /nonexistent.gz"},
-		{"gen zero positions", []string{"gen", "--n", "0"}, 2, "", "--n, --depth and --nodes must be at least 1"},
+		{"gen zero positions", []string{"gen", "--n", "0"}, 2, "", "--n, --depth, --nodes and --every must be at least 1"},
 		{"fit help lists adam", []string{"fit", "--help"}, 0, "--result-weight", ""},
 		{"unknown method", []string{"fit", "--method", "sgd"}, 2, "", `--method "sgd": want gauss-newton or adam`},
 		{"adam flag without adam", []string{"fit", "--epochs", "3"}, 2, "", "--epochs needs --method adam"},

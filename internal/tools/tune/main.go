@@ -1,25 +1,26 @@
-// Command tune fits the chess "strongest" preset's weights to Stockfish's evaluations of quiet positions.
-//
-// Reproduce the table in bots/chess.go from the repository root:
-//
-//	go run ./internal/tools/tune gen --n 10000 --seed 1 --out internal/tools/tune/testdata/positions.txt.gz
-//	go run ./internal/tools/tune fit --in internal/tools/tune/testdata/positions.txt.gz
+// Command tune fits the chess "strongest" preset's weights and the evaluation's tables to Stockfish's
+// evaluations of quiet positions (docs/strength.md "Tuning the evaluation" has the commands that made the
+// committed evaluation).
 //
 // gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which
-// Stockfish picks every move with a 2,000-node search; at a random fifth of the positions from ply 12 on it searches 10 plies (table cleared,
-// one thread, so the answer depends on the position only) and keeps the position when the side to move is
-// not in check, the best move is quiet (no capture or promotion) and the score is not a mate. Each kept line
-// is "FEN;score", the score in centipawns from the side to move. The committed data file is that output.
+// Stockfish picks every move with a 2,000-node search; at a random one in --every of the positions from ply
+// 12 on it searches --depth plies instead (table cleared, one thread, so the answer depends on the position
+// only; that search's move is played) and keeps the position when the side to move is not in check, the
+// best move is quiet (no capture or promotion) and the score is not a mate. Each kept line is "FEN;score",
+// the score in centipawns from the side to move. The committed sample, testdata/positions.txt.gz, is
+// gen --n 10000 --seed 1 --depth 10 (one position in five).
 //
 // fit reads the file, holds out every tenth position, fits a least-squares solution first and refines it
 // on the logistic (Texel) loss sum (sigmoid(score) - sigmoid(w . features))^2 with sigmoid(s) =
 // 1/(1+10^(-s/400)), shrunk lightly towards the prior (hand-set weights, priorWeights), and
-// prints the weights as the Go table of bots/chess.go with the losses on the held-out positions.
+// prints the weights with the losses on the held-out positions.
 //
 // fit --method adam refines the least-squares start by Adam over the sparse feature vectors instead
 // (adam.go): the same loss with the target a mix of sigmoid(score) and the game's result (--result-weight,
 // for data lines "FEN;score;result"), the evaluation scaled by Texel's K inside the sigmoid (--fit-k fits
-// it to the start first). The committed table is the Gauss-Newton fit.
+// it to the start first). fit --method adam --tables FILE fits the piece-square and mobility tables entry
+// by entry with the weights, from the committed evaluation (tables.go), and writes the tables to FILE:
+// the committed evaluation is that fit.
 package main
 
 import (
@@ -76,7 +77,7 @@ const (
 
 // runGen writes labelled quiet positions.
 func runGen(args []string, stdout, stderr io.Writer) int {
-	cmd := cli.New("tune gen", "usage: tune gen [--n N] [--seed S] [--out FILE] [--stockfish PATH] [--depth D] [--nodes N]", stdout, stderr)
+	cmd := cli.New("tune gen", "usage: tune gen [--n N] [--seed S] [--out FILE] [--stockfish PATH] [--depth D] [--nodes N] [--every E]", stdout, stderr)
 	fs := cmd.Flags
 	n := fs.Int("n", 12000, "positions to write")
 	seed := fs.Uint64("seed", 1, "seed of the random openings and the sampling")
@@ -84,20 +85,21 @@ func runGen(args []string, stdout, stderr io.Writer) int {
 	engine := fs.String("stockfish", "/usr/games/stockfish", "Stockfish binary")
 	depth := fs.Int("depth", 10, "labelling search depth")
 	playNodes := fs.Int("nodes", 2000, "node limit of the searches that choose the games' moves")
+	every := fs.Int("every", 5, "label one position in this many, at random, from ply 12 on (the labelling search also picks that move)")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
 	}
-	if *n < 1 || *depth < 1 || *playNodes < 1 {
-		return cmd.UsageError("--n, --depth and --nodes must be at least 1")
+	if *n < 1 || *depth < 1 || *playNodes < 1 || *every < 1 {
+		return cmd.UsageError("--n, --depth, --nodes and --every must be at least 1")
 	}
-	if err := generate(*engine, *out, *n, *seed, *depth, *playNodes, stderr); err != nil {
+	if err := generate(*engine, *out, *n, *seed, *depth, *playNodes, *every, stderr); err != nil {
 		return cmd.Fail("%v", err)
 	}
 	return cli.ExitOK
 }
 
 // generate plays Stockfish's games and writes n labelled quiet positions to out, reporting progress on stderr.
-func generate(engine, out string, n int, seed uint64, depth, playNodes int, stderr io.Writer) error {
+func generate(engine, out string, n int, seed uint64, depth, playNodes, every int, stderr io.Writer) error {
 	sf, err := startStockfish(engine)
 	if err != nil {
 		return err
@@ -135,7 +137,7 @@ func generate(engine, out string, n int, seed uint64, depth, playNodes int, stde
 		for ply := openingPlies; ply < 200 && kept < n && games.OutcomeOf(p).Result == games.Ongoing; ply++ {
 			fen := p.FEN()
 			limit := fmt.Sprintf("nodes %d", playNodes)
-			label := ply >= 12 && rng.IntN(5) == 0
+			label := ply >= 12 && rng.IntN(every) == 0
 			if label {
 				limit = fmt.Sprintf("depth %d", depth)
 			}
@@ -259,6 +261,8 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&ao.L2, "l2", 0, "adam: pull towards the prior, L2 · mean((w - prior)/100)² added to the loss")
 	fs.Uint64Var(&ao.Seed, "seed", 1, "adam: seed of the shuffling")
 	fitK := fs.Bool("fit-k", false, "adam: fit the sigmoid's scale K to the least-squares start first (Texel's K), else K = 1")
+	tablesOut := fs.String("tables", "", "adam: fit the piece-square and mobility tables entry by entry as well, from the committed evaluation, and write them to this Go file (games/chess/tables_tuned.go)")
+	testFile := fs.String("test", "", "adam with --tables: also report the loss on all the positions of this gen file (other games than --in's)")
 	resultWeight := fs.Float64("result-weight", 0, "adam: the share of the game's result in the target, the rest sigmoid(score) (positions without a result use their score)")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
@@ -266,7 +270,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	if *lambda < 0 || *iterations < 0 || *clip <= 0 {
 		return cmd.UsageError("--lambda and --iterations must not be negative, --clip must be positive")
 	}
-	adamFlags := []string{"epochs", "batch", "rate", "final-rate", "l2", "seed", "fit-k", "result-weight"}
+	adamFlags := []string{"epochs", "batch", "rate", "final-rate", "l2", "seed", "fit-k", "result-weight", "tables", "test"}
 	switch *method {
 	case "gauss-newton":
 		for _, f := range adamFlags {
@@ -281,6 +285,12 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		}
 	default:
 		return cmd.UsageError("--method %q: want gauss-newton or adam", *method)
+	}
+	if *tablesOut != "" {
+		if *fitK {
+			return cmd.UsageError("--tables keeps K = 1 (the committed evaluation's scale)")
+		}
+		return fitTablesCommand(cmd, *in, *testFile, *tablesOut, ao, labelMode{resultWeight: *resultWeight}, stdout)
 	}
 	var fit fitResult
 	var err error
@@ -301,6 +311,37 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		fit.rms[0], fit.rms[1], fit.rms[2])
 	for i, name := range (chess.Game{}).FeatureNames() {
 		fmt.Fprintf(stdout, "\t%q: %.1f,\n", name, fit.weights[i])
+	}
+	return cli.ExitOK
+}
+
+// fitTablesCommand runs fitTables, writes the tables to tablesOut and prints the weights as the Go table
+// of bots/presets/chess.go.
+func fitTablesCommand(cmd *cli.Command, in, test, tablesOut string, ao adamOptions, mode labelMode, stdout io.Writer) int {
+	fit, err := fitTables(in, test, ao, mode)
+	if err != nil {
+		return cmd.Fail("%v", err)
+	}
+	f, err := os.Create(tablesOut)
+	if err != nil {
+		return cmd.Fail("%v", err)
+	}
+	comment := fmt.Sprintf("fitted with the weights to %d positions, held-out logistic loss %.5f", fit.train, fit.loss[1])
+	if err := writeTables(f, fit.tables, comment); err != nil {
+		f.Close()
+		return cmd.Fail("%v", err)
+	}
+	if err := f.Close(); err != nil {
+		return cmd.Fail("%v", err)
+	}
+	fmt.Fprintf(stdout, "// %d training and %d held-out positions; held-out logistic loss: committed %.5f, fit %.5f\n",
+		fit.train, fit.test, fit.loss[0], fit.loss[1])
+	fmt.Fprintf(stdout, "// held-out RMS error (cp, |score| <= 500): committed %.1f, fit %.1f\n", fit.rms[0], fit.rms[1])
+	if test != "" {
+		fmt.Fprintf(stdout, "// %d positions of %s: logistic loss committed %.5f, fit %.5f\n", fit.other, test, fit.otherLoss[0], fit.otherLoss[1])
+	}
+	for i, name := range (chess.Game{}).FeatureNames() {
+		fmt.Fprintf(stdout, "\t%q: %.1f,\n", name, math.Round(fit.weights[i]*10)/10)
 	}
 	return cli.ExitOK
 }
