@@ -57,6 +57,9 @@ func TestPreparationAfterTheGame(t *testing.T) {
 			if tc.seconds >= 0 {
 				p.setPrepareSeconds(tc.seconds)
 			}
+			// Not niced: on a loaded machine (the whole suite at once) the niced thread waits for a core, its
+			// searches overrun their share by that wait, and the first position's could spend the whole budget.
+			p.setBackgroundNice(0)
 			// As White twice through 1.e4 e5: the start and the position after 1...e5 are the repertoire.
 			playedGame(t, p, g, games.FirstWins, "e2e4", "e7e5", "g1f3", "b8c6")
 			p.analyst.wait()
