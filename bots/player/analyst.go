@@ -46,15 +46,14 @@ const (
 
 // analyst analyses finished games one at a time, lost games first and the latest first (see next), on one
 // niced thread, and only while the Player is not searching (fg): in an arena the next game starts at once, so
-// the analysis and the preparation go on during the opponent's turns. A new game's start ends neither; a
-// finished game's analysis ends the preparation running (it begins again after it); Close ends both.
+// the analysis and the preparation go on during the opponent's turns. A new game's start ends neither; a game
+// that ends meanwhile waits for the preparation running; Close ends both.
 type analyst struct {
-	mu          sync.Mutex
-	fg          *foreground
-	queue       []analysisJob
-	cancel      context.CancelFunc // of the worker, nil when none runs
-	done        chan struct{}      // closed when the worker has ended
-	stopPrepare context.CancelFunc // of the preparation running, nil when none
+	mu     sync.Mutex
+	fg     *foreground
+	queue  []analysisJob
+	cancel context.CancelFunc // of the worker, nil when none runs
+	done   chan struct{}      // closed when the worker has ended
 }
 
 // analysisJob is one finished game to analyse, where to file what is found, and the budget of its searches.
@@ -97,9 +96,8 @@ func (a *analyst) foreground() *foreground {
 }
 
 // start queues lg for analysis, its searches bounded by budget, filing what it blames through f, and starts
-// the worker when none runs. Then, when lg asks for it and no game waits, the worker prepares for the next
-// game against the opponent within lg.prepare of search time (see prepareAfterGame); the next finished game ends
-// that.
+// the worker when none runs. After the analysis, when lg asks for it, the worker prepares for the next game
+// against the opponent within lg.prepare of search time (see prepareAfterGame).
 func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 	fg := a.foreground()
 	a.mu.Lock()
@@ -107,9 +105,6 @@ func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 	a.queue = append(a.queue, analysisJob{lg: lg, f: f, budget: budget})
 	if len(a.queue) > maxQueued {
 		a.queue = slices.Delete(a.queue, a.last(), a.last()+1)
-	}
-	if a.stopPrepare != nil {
-		a.stopPrepare()
 	}
 	if a.done != nil {
 		return
@@ -140,23 +135,12 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 		actx, end := context.WithTimeout(ctx, analysisWait)
 		analyse(actx, j.lg, j.f, &budgetGate{fg: fg, budget: j.budget, end: end})
 		end()
-		a.mu.Lock()
-		prepare := j.lg.prepare > 0 && ctx.Err() == nil && len(a.queue) == 0
-		var pctx context.Context
-		var gate *budgetGate
-		if prepare {
-			var pcancel context.CancelFunc
-			pctx, pcancel = context.WithTimeout(ctx, analysisWait)
-			a.stopPrepare = pcancel
-			gate = &budgetGate{fg: fg, budget: j.lg.prepare, end: pcancel}
-		}
-		a.mu.Unlock()
-		if prepare {
-			prepareAfterGame(pctx, j.lg, j.f, gate)
-			a.mu.Lock()
-			a.stopPrepare()
-			a.stopPrepare = nil
-			a.mu.Unlock()
+		// The preparation follows every analysis, games waiting or not: in an arena a game ends before the last
+		// one's analysis has, and a preparation that waited for an empty queue would never run.
+		if j.lg.prepare > 0 && ctx.Err() == nil {
+			pctx, pcancel := context.WithTimeout(ctx, analysisWait)
+			prepareAfterGame(pctx, j.lg, j.f, &budgetGate{fg: fg, budget: j.lg.prepare, end: pcancel})
+			pcancel()
 		}
 	}
 }
