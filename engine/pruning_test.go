@@ -23,10 +23,13 @@ func TestSEEPruningIsOnWhereExchangesAreValued(t *testing.T) {
 	}
 }
 
-func TestReverseFutilityIsOffByDefault(t *testing.T) {
-	for _, g := range []games.Game{chess.Game{}, checkers.Game{}, connect4.Game{}} {
-		if m := DefaultAlphaBetaOptions(g).ReverseFutilityMargin; m != 0 {
-			t.Errorf("%s: reverse futility margin %v, want off", g.Name(), m)
+func TestReverseFutilityIsOnForChessOnly(t *testing.T) {
+	for _, tc := range []struct {
+		g    games.Game
+		want float64
+	}{{chess.Game{}, 80}, {checkers.Game{}, 0}, {connect4.Game{}, 0}} {
+		if m := DefaultAlphaBetaOptions(tc.g).ReverseFutilityMargin; m != tc.want {
+			t.Errorf("%s: reverse futility margin %v, want %v", tc.g.Name(), m, tc.want)
 		}
 	}
 }
