@@ -6,8 +6,9 @@ package player
 import "time"
 
 // Defaults and bounds of the options. The preparation is off until set: it changes the moves of the next game
-// (prepared moves are played where the search is shallower), and that has not been measured memory-on against
-// memory-off yet (issue 18's part 4); `dossier memory prepare` runs it by hand. Both run at the lowest priority.
+// (prepared moves are played where the search is shallower), and memory-on against memory-off with it on showed
+// no significant gain against opponents on a clock (docs/experiments.md, session 11); `dossier memory prepare`
+// runs it by hand. Both run at the lowest priority.
 const (
 	defaultPrepareSeconds = 0
 	maxPrepareSeconds     = 3600
