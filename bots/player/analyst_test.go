@@ -106,7 +106,6 @@ func TestAnalysisGoesOnIntoTheNextGame(t *testing.T) {
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
 	playedGame(t, p, g, games.SecondWins, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
-	fg := p.analyst.foreground()
 	begun := time.Now()
 	p.NewGame(g)
 	p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start()})
@@ -114,18 +113,7 @@ func TestAnalysisGoesOnIntoTheNextGame(t *testing.T) {
 		t.Errorf("the next game's start waited %v for the analysis", waited)
 	}
 	// Our search of the new game: while it runs, the analysis waits.
-	ctl := engine.NewControl(engine.Limits{Depth: 3}, games.First)
-	fg.hold() // as Search does, held a little longer so that the counts below see the hold
-	fg.mu.Lock()
-	before := fg.began
-	fg.mu.Unlock()
-	p.Search(g.Start(), ctl, nil)
-	time.Sleep(50 * time.Millisecond)
-	fg.mu.Lock()
-	during := fg.began - before
-	fg.mu.Unlock()
-	fg.release()
-	if during != 0 {
+	if during := backgroundDuring(p, g.Start(), 3, 50*time.Millisecond); during != 0 {
 		t.Errorf("%d searches of the analysis began during ours", during)
 	}
 	p.analyst.wait()
@@ -180,4 +168,21 @@ func TestAnalystBlamesADrawnGameOnlyWhereWeStoodBetter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// backgroundDuring searches pos to depth with the Player, holding the foreground a little longer (linger) as
+// Search does, so that the count sees the whole hold, and returns how many background searches began meanwhile.
+func backgroundDuring(p *Engine, pos games.Position, depth int, linger time.Duration) int {
+	fg := p.analyst.foreground()
+	fg.hold()
+	fg.mu.Lock()
+	before := fg.began
+	fg.mu.Unlock()
+	p.Search(pos, engine.NewControl(engine.Limits{Depth: depth}, pos.ToMove()), nil)
+	time.Sleep(linger)
+	fg.mu.Lock()
+	during := fg.began - before
+	fg.mu.Unlock()
+	fg.release()
+	return during
 }

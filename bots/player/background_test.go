@@ -10,7 +10,6 @@ import (
 
 	"dossier/bots/prepare"
 	"dossier/bots/searchers"
-	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/play"
@@ -72,18 +71,8 @@ func TestPreparationAfterTheGame(t *testing.T) {
 				if took := time.Since(start); took > time.Second {
 					t.Errorf("the new game waited %v for the work after the last one", took)
 				}
-				fg := p.analyst.foreground()
 				for range 3 {
-					fg.hold()
-					fg.mu.Lock()
-					before := fg.began
-					fg.mu.Unlock()
-					p.Search(g.Start(), engine.NewControl(engine.Limits{Depth: 4}, games.First), nil)
-					fg.mu.Lock()
-					during := fg.began - before
-					fg.mu.Unlock()
-					fg.release()
-					if during != 0 {
+					if during := backgroundDuring(p, g.Start(), 4, 0); during != 0 {
 						t.Errorf("%d searches of the analysis or preparation began during ours", during)
 					}
 					time.Sleep(300 * time.Millisecond) // the opponent's turn

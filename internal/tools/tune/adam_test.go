@@ -12,29 +12,39 @@ import (
 	"dossier/games/chess"
 )
 
-// randomPositions plays random games from the start and returns the features of n positions met on the
-// way (from ply 6 on, one position in four, not over), with their evaluation under w within ±limit.
-func randomPositions(rng *rand.Rand, n int, w []float64, limit float64) [][]float64 {
-	g := chess.Game{}
-	var out [][]float64
+// walkRandomGames plays random games from the start and offers visit the positions met on the way from ply 6
+// on, one in every (at random), none over, until visit has taken n of them.
+func walkRandomGames(rng *rand.Rand, n, every int, visit func(p *chess.Position) bool) {
 	var buf [games.MaxMoves]games.Move
-	for len(out) < n {
+	for taken := 0; taken < n; {
 		p := chess.StartPosition()
-		for ply := 0; ply < 160 && len(out) < n; ply++ {
+		for ply := 0; ply < 160 && taken < n; ply++ {
 			moves := p.AppendMoves(buf[:0])
 			if len(moves) == 0 || p.Status().Result.Over() {
 				break
 			}
-			if ply >= 6 && rng.IntN(4) == 0 {
-				x := make([]float64, len(g.FeatureNames()))
-				p.Features(x)
-				if math.Abs(dot(w, x)) <= limit {
-					out = append(out, x)
-				}
+			if ply >= 6 && rng.IntN(every) == 0 && visit(p) {
+				taken++
 			}
 			p.Play(moves[rng.IntN(len(moves))])
 		}
 	}
+}
+
+// randomPositions returns the features of n positions of random games (one in four), with their evaluation
+// under w within ±limit.
+func randomPositions(rng *rand.Rand, n int, w []float64, limit float64) [][]float64 {
+	g := chess.Game{}
+	var out [][]float64
+	walkRandomGames(rng, n, 4, func(p *chess.Position) bool {
+		x := make([]float64, len(g.FeatureNames()))
+		p.Features(x)
+		if math.Abs(dot(w, x)) > limit {
+			return false
+		}
+		out = append(out, x)
+		return true
+	})
 	return out
 }
 

@@ -15,28 +15,16 @@ import (
 	"testing"
 
 	"dossier/bots/presets"
-	"dossier/games"
 	"dossier/games/chess"
 )
 
-// randomTablePositions plays random games and returns n positions' vectors in the table space (from ply
-// 6 on, one position in three, not over).
+// randomTablePositions returns n positions of random games (one in three) as vectors in the table space.
 func randomTablePositions(rng *rand.Rand, ts tableSpace, n int) []sparse {
 	var out []sparse
-	var buf [games.MaxMoves]games.Move
-	for len(out) < n {
-		p := chess.StartPosition()
-		for ply := 0; ply < 160 && len(out) < n; ply++ {
-			moves := p.AppendMoves(buf[:0])
-			if len(moves) == 0 || p.Status().Result.Over() {
-				break
-			}
-			if ply >= 6 && rng.IntN(3) == 0 {
-				out = append(out, ts.features(p))
-			}
-			p.Play(moves[rng.IntN(len(moves))])
-		}
-	}
+	walkRandomGames(rng, n, 3, func(p *chess.Position) bool {
+		out = append(out, ts.features(p))
+		return true
+	})
 	return out
 }
 
