@@ -160,8 +160,9 @@ func TestRunThroughAGateThatCutsItsSearches(t *testing.T) {
 	if len(out) != 2 || out[0].Depth < 4 || out[1].Depth < 4 {
 		t.Fatalf("findings %+v, want both positions searched at least 4 plies", out)
 	}
-	// Each 300 ms share takes about six cut searches.
-	if gate.entered < 10 {
+	// Each 300 ms share takes about six cut searches (fewer where the searches see the cut late, under the race
+	// detector); at least two each show that a cut one is searched again.
+	if gate.entered < 2*len(positions) {
 		t.Errorf("%d searches entered the gate, want the cut ones searched again", gate.entered)
 	}
 	if gate.ran < budget*8/10 || gate.ran > budget+300*time.Millisecond {
