@@ -59,8 +59,7 @@ var experienceBounds = map[string]engine.Bound{
 // with one warning for each reason saying how many and one example; an entry filed under a hash that is not
 // its position's (the hashing changed since) is taken under its position's hash.
 func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger) *experienceTable {
-	x := &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{},
-		prepared: map[uint64]bool{}}
+	x := newExperienceTable(g)
 	ignored := map[string][]string{} // reason -> the entries' positions
 	rehashed := 0
 	for _, e := range entries {
@@ -95,13 +94,8 @@ func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger)
 		if hash != e.Hash {
 			rehashed++
 		}
-		own := e.OpponentKey != ""
-		if cur, ok := x.entries[hash]; ok && (x.own[hash] && !own || x.own[hash] == own && cur.Depth >= e.Depth) {
-			continue
-		}
-		x.entries[hash] = engine.ExperienceEntry{Move: move, Score: e.Value, Depth: e.Depth, Bound: bound}
-		x.own[hash] = own
-		x.prepared[hash] = prepare.IsPreparation(e.GameID)
+		x.put(hash, engine.ExperienceEntry{Move: move, Score: e.Value, Depth: e.Depth, Bound: bound}, e.OpponentKey != "",
+			prepare.IsPreparation(e.GameID))
 	}
 	reasons := make([]string, 0, len(ignored))
 	for r := range ignored {
@@ -122,8 +116,7 @@ func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger)
 // opponent's own entry where the table holds none of the opponent's as deep; x itself is not changed, since a
 // search may be reading it.
 func (x *experienceTable) withPrepared(g games.Game, fd prepare.Finding) *experienceTable {
-	y := &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{},
-		prepared: map[uint64]bool{}}
+	y := newExperienceTable(g)
 	if x != nil {
 		maps.Copy(y.entries, x.entries)
 		maps.Copy(y.own, x.own)
@@ -137,14 +130,24 @@ func (x *experienceTable) withPrepared(g games.Game, fd prepare.Finding) *experi
 	if err != nil || !games.IsLegal(pos, m) {
 		return y
 	}
-	hash := pos.Hash()
-	if cur, ok := y.entries[hash]; ok && y.own[hash] && cur.Depth >= fd.Depth {
-		return y
-	}
 	// Filed as a lower bound, as the memory files it (prepare.Event).
-	y.entries[hash] = engine.ExperienceEntry{Move: m, Score: fd.Score, Depth: fd.Depth, Bound: engine.BoundLower}
-	y.own[hash], y.prepared[hash] = true, true
+	y.put(pos.Hash(), engine.ExperienceEntry{Move: m, Score: fd.Score, Depth: fd.Depth, Bound: engine.BoundLower}, true, true)
 	return y
+}
+
+// newExperienceTable returns an empty table of game g.
+func newExperienceTable(g games.Game) *experienceTable {
+	return &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{},
+		prepared: map[uint64]bool{}}
+}
+
+// put keeps e for the position with this hash unless the table holds a better claim to it: the opponent's own
+// entry wins over every opponent's, and between two of the same kind the deeper (the earlier at equal depth).
+func (x *experienceTable) put(hash uint64, e engine.ExperienceEntry, own, prepared bool) {
+	if cur, ok := x.entries[hash]; ok && (x.own[hash] && !own || x.own[hash] == own && cur.Depth >= e.Depth) {
+		return
+	}
+	x.entries[hash], x.own[hash], x.prepared[hash] = e, own, prepared
 }
 
 // loadExperience reads the experience of game g (the opponent's, key "" for none, and every opponent's) from
