@@ -167,3 +167,13 @@ func quote(v string) string {
 	}
 	return fmt.Sprintf("%q", v)
 }
+
+// FindOption returns the option of options named name (case-insensitively, as setoption matches it).
+func FindOption(options []Option, name string) (Option, bool) {
+	for _, o := range options {
+		if strings.EqualFold(o.Name, name) {
+			return o, true
+		}
+	}
+	return Option{}, false
+}

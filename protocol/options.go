@@ -149,13 +149,12 @@ func (s *Session) cmdSetOption(c command) {
 	}
 	hasValue := valueAt < len(words)
 	value := c.rawFrom(valueAt + 1)
-	for _, o := range s.options {
-		if strings.EqualFold(o.Name, name) {
-			if err := o.Set(value, hasValue); err != nil {
-				s.errorf("setoption %s: %v", o.Name, err)
-			}
-			return
-		}
+	o, ok := play.FindOption(s.options, name)
+	if !ok {
+		s.errorf("setoption: no option named %s", quoteToken(name))
+		return
 	}
-	s.errorf("setoption: no option named %s", quoteToken(name))
+	if err := o.Set(value, hasValue); err != nil {
+		s.errorf("setoption %s: %v", o.Name, err)
+	}
 }

@@ -135,10 +135,9 @@ func memoryLog(path string) (*zap.Logger, error) {
 
 // setOption sets the option named of an in-process player, as a front end's setoption would.
 func setOption(options []play.Option, name, value string) error {
-	for _, o := range options {
-		if strings.EqualFold(o.Name, name) {
-			return o.Set(value, true)
-		}
+	o, ok := play.FindOption(options, name)
+	if !ok {
+		return fmt.Errorf("the player has no option %s", name)
 	}
-	return fmt.Errorf("the player has no option %s", name)
+	return o.Set(value, true)
 }
