@@ -278,7 +278,7 @@ func (t *thread) orderRoot() {
 		hashMove = e.Move
 	}
 	keys := t.keys[0][:len(t.root)]
-	t.scoreMoves(t.root, keys, hashMove, 0)
+	t.scoreMoves(t.root, keys, hashMove, 0, true)
 	for i := range t.root {
 		pickMove(t.root, keys, i)
 	}

@@ -293,7 +293,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		return t.outcomeScore(o.Result, ply)
 	}
 	keys := t.keys[ply][:len(moves)]
-	t.scoreMoves(moves, keys, hashMove, ply)
+	t.scoreMoves(moves, keys, hashMove, ply, true)
 
 	// Late quiet moves of a shallow non-PV node are pruned: by count (late-move pruning), and by the margin
 	// the static evaluation lacks to reach alpha (futility pruning).
@@ -305,6 +305,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	futile := selective && t.opts.FutilityMargin > 0 && depth <= futilityDepth && !math.IsNaN(staticEval) &&
 		staticEval+t.opts.FutilityMargin*float64(depth) <= alpha && math.Abs(alpha) < MateBound
 	futilityValue := staticEval + t.opts.FutilityMargin*float64(depth)
+	seePrune := t.opts.MainSEEPruning && t.exchange != nil && !inCheck && ply > 0 && depth <= seePruneDepth
 	quietsSearched := 0
 	mover := pos.ToMove()
 
@@ -317,13 +318,14 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		m := moves[i]
 		quiet := t.tactical == nil || !t.tactical.IsTactical(m)
 		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
+		losing := seePrune && i > 0 && best > -MateBound && !t.exchange.SEEGE(m, seePruneThreshold(!quiet, depth))
 		pos.Play(m)
 		t.played[ply+1] = m
-		if prunable && (quietsSearched >= lateMoves || futile) && (t.checker == nil || !t.checker.InCheck()) {
+		if (losing || prunable && (quietsSearched >= lateMoves || futile)) && (t.checker == nil || !t.checker.InCheck()) {
 			// A move that gives check is searched: quiet checks are how most mates begin.
 			pos.Undo()
 			t.horizonEvents++
-			if futile {
+			if futile && prunable {
 				best = max(best, futilityValue)
 			}
 			continue
@@ -431,6 +433,20 @@ func (t *thread) threatens(ply int, surplus float64) bool {
 		}
 	}
 	return false
+}
+
+// seePruneDepth is the deepest node whose losing moves MainSEEPruning skips.
+const seePruneDepth = 6
+
+// seePruneThreshold is the least static exchange (the game's material units: centipawns in chess) a move
+// keeps at a node of depth under MainSEEPruning: a tactical move may lose 100 a ply of depth, a quiet move
+// 30 times the depth squared (little at a shallow node, more at a deeper one, where the search has room to
+// show what a sacrifice buys).
+func seePruneThreshold(tactical bool, depth int) int {
+	if tactical {
+		return -100 * depth
+	}
+	return -30 * depth * depth
 }
 
 // reverseFutilityDepth is the deepest node reverse futility pruning returns from.
@@ -552,7 +568,7 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 	// stands pat instead, or has a better capture.
 	prune := t.exchange != nil && !inCheck && best > math.Inf(-1)
 	keys := t.keys[ply][:len(moves)]
-	t.scoreMoves(moves, keys, games.NoMove, ply)
+	t.scoreMoves(moves, keys, games.NoMove, ply, false)
 	bestMove := games.NoMove
 	for i := range moves {
 		pickMove(moves, keys, i)

@@ -78,6 +78,13 @@ type AlphaBetaOptions struct {
 	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
 	// material (games.Exchanger positions only).
 	SEEPruning bool
+	// BadCapturesLast orders, in the main search, the tactical moves that the static exchange says lose
+	// material after the quiet moves instead of before the killers (needs SEEPruning's exchange).
+	BadCapturesLast bool
+	// MainSEEPruning skips, at nodes of depth at most seePruneDepth out of check, the moves after the first
+	// that give no check and lose more by the static exchange than the depth allows (seePruneThreshold):
+	// a piece put where it is lost is rarely the move that saves a shallow node (needs SEEPruning's exchange).
+	MainSEEPruning bool
 }
 
 // DefaultAlphaBetaOptions returns the options dossier plays a game with: a 16 MiB table, one thread, the

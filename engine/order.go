@@ -25,8 +25,14 @@ func historySlot(m games.Move) int {
 	return int(x & (historySize - 1))
 }
 
-// scoreMoves fills keys with the ordering key of each move.
-func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Move, ply int) {
+// orderBadCapture is the key base of a tactical move that loses material by the static exchange when
+// BadCapturesLast is on: below every quiet move's history.
+const orderBadCapture = -orderKiller
+
+// scoreMoves fills keys with the ordering key of each move. mainSearch says the moves are a main-search
+// node's, whose losing captures BadCapturesLast orders last (quiescence skips them anyway).
+func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Move, ply int, mainSearch bool) {
+	badLast := mainSearch && t.opts.BadCapturesLast && t.exchange != nil
 	side := t.pos.ToMove()
 	var k0, k1 games.Move
 	if t.opts.Killers {
@@ -42,7 +48,11 @@ func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Mov
 		case m == hashMove:
 			key = orderHash
 		case t.tactical != nil && t.tactical.IsTactical(m):
-			key = orderTactical + int32(min(max(t.tactical.TacticalGain(m), -orderKiller/2), orderKiller/2))
+			key = orderTactical
+			if badLast && !t.exchange.SEEGE(m, 0) {
+				key = orderBadCapture
+			}
+			key += int32(min(max(t.tactical.TacticalGain(m), -orderKiller/2), orderKiller/2))
 		case m == k0:
 			key = orderKiller + 1
 		case m == k1:

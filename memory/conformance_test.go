@@ -17,7 +17,7 @@ import (
 )
 
 // opener opens a new, empty memory for one test, closed when the test ends.
-type opener func(t testing.TB) *Memory
+type opener func(t testing.TB, with ...func(*Options)) *Memory
 
 // backends are the stores the conformance suite runs against.
 var backends = []struct {
@@ -29,10 +29,14 @@ var backends = []struct {
 }
 
 // openPostgresTemp opens a memory in a schema of its own on the test server (skipping where there is none).
-func openPostgresTemp(t testing.TB) *Memory {
+func openPostgresTemp(t testing.TB, with ...func(*Options)) *Memory {
 	t.Helper()
 	srv := pgtest.Start(t)
-	m, err := Open(Options{Dir: srv.URL, Schema: pgtest.Schema(), SpoolDir: t.TempDir()})
+	o := Options{Dir: srv.URL, Schema: pgtest.Schema(), SpoolDir: t.TempDir()}
+	for _, f := range with {
+		f(&o)
+	}
+	m, err := Open(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,6 +64,7 @@ var conformance = []struct {
 	{"BadAnalysesAreRefused", conformBadAnalysesAreRefused},
 	{"AnalysesFollowMergeAndForget", conformAnalysesFollowMergeAndForget},
 	{"AnalysesDumpAndImport", conformAnalysesDumpAndImport},
+	{"ExperienceTablesKeepTheirLimit", conformExperienceTablesKeepTheirLimit},
 }
 
 func TestConformance(t *testing.T) {

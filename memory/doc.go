@@ -153,7 +153,9 @@
 // An analysis (Event.Analysis: the mistake, if any, and the experience entries) is one event applied in one
 // transaction, so it is filed whole or not at all. Each entry goes into the opponent's table and into the game's
 // table of every opponent; where one holds the position already, the entry of the current form
-// (ExperienceVersion), then the deeper, then the later is kept. Merge moves the mistakes and the opponent's
+// (ExperienceVersion), then the deeper, then the later is kept. A table holds at most Options.ExperienceLimit
+// entries (20,000): the analysis that takes it past the limit also removes its shallowest entries, the oldest
+// first among equally deep, until a tenth of the room is free. Merge moves the mistakes and the opponent's
 // table; Forget removes them (the table of every opponent keeps what it learned).
 //
 // # Dump format

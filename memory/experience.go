@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 )
 
@@ -320,6 +321,62 @@ func (s *store) applyAnalysis(txn kvTxn, a *analysisRec) error {
 			if _, err := s.mergeExperience(txn, table, e); err != nil {
 				return err
 			}
+		}
+	}
+	if len(a.Experience) > 0 {
+		for _, table := range []string{key, ""} {
+			if err := s.limitExperience(txn, table, a.Game); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// defaultExperienceLimit is the entries an experience table keeps at most when Options.ExperienceLimit is 0:
+// about a hundred analysed games' worth, which the Player reads at a game's start in well under a second.
+const defaultExperienceLimit = 20000
+
+// limitExperience keeps the table of key ("" every opponent's) of game within the store's limit: past it, the
+// shallowest entries, the oldest first among equally deep, are removed until a tenth of the limit is free, so
+// that the next analyses do not each pay for a removal.
+func (s *store) limitExperience(txn kvTxn, key, game string) error {
+	limit := s.experienceLimit
+	if limit <= 0 {
+		limit = defaultExperienceLimit
+	}
+	prefix := experiencePrefix(key, game)
+	n := 0
+	if err := s.scan(txn, prefix, false, func([]byte, any) error { n++; return nil }); err != nil {
+		return err
+	}
+	if n <= limit {
+		return nil
+	}
+	type held struct {
+		key   []byte
+		depth int
+		at    time.Time
+	}
+	entries := make([]held, 0, n)
+	err := s.scan(txn, prefix, true, func(k []byte, rec any) error {
+		e := rec.(*experienceRec)
+		entries = append(entries, held{k, e.Depth, e.At})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Slice(entries, func(i, j int) bool {
+		if entries[i].depth != entries[j].depth {
+			return entries[i].depth < entries[j].depth
+		}
+		return entries[i].at.Before(entries[j].at)
+	})
+	keep := limit - limit/10
+	for _, e := range entries[:max(len(entries)-keep, 0)] {
+		if err := txn.del(e.key); err != nil {
+			return errStorage(s.dir, "removing an experience entry", err)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ package memory
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -90,6 +91,50 @@ func conformAnalysisFilesMistakeAndExperience(t *testing.T, open opener) {
 	all, _ := m.Experience("", "chess")
 	if e := experienceByTable(all)[""][0x2222]; e.Value != 900 || e.Bound != BoundLower || e.Move != "" || e.GameID != other {
 		t.Errorf("every opponent's entry after the move: %+v", e)
+	}
+}
+
+func conformExperienceTablesKeepTheirLimit(t *testing.T, open opener) {
+	const limit = 20
+	m := open(t, func(o *Options) { o.ExperienceLimit = limit })
+	id := playGame(t, m, "Dana", t0, 6, 0)
+	// Three analyses of 8 entries each, at depths 10, 5 and 20: the third takes both tables past the limit.
+	depths := []int{10, 5, 20}
+	for i, depth := range depths {
+		a := &Analysis{OpponentKey: "dana", GameID: id, Game: "chess", At: t0.Add(time.Duration(i+1) * time.Hour)}
+		for j := range 8 {
+			hash := uint64(i*100 + j + 1)
+			a.Experience = append(a.Experience, Experience{FEN: fmt.Sprintf("fen %d", hash), Hash: hash, Value: 1,
+				Depth: depth, Bound: BoundExact})
+		}
+		mustRecord(t, m, Event{Analysis: a})
+	}
+	got, err := m.Experience("dana", "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for table, entries := range experienceByTable(got) {
+		// 24 entries > 20: the shallowest go until 18 (a tenth of the room free) are left: 6 of depth 5.
+		if len(entries) != limit-limit/10 {
+			t.Errorf("table %q holds %d entries, want %d", table, len(entries), limit-limit/10)
+		}
+		kept := map[int]int{}
+		for _, e := range entries {
+			kept[e.Depth]++
+		}
+		if kept[10] != 8 || kept[20] != 8 || kept[5] != 2 {
+			t.Errorf("table %q keeps entries by depth %v, want 8 of 10 and 20, 2 of 5", table, kept)
+		}
+	}
+	if len(experienceByTable(got)) != 2 {
+		t.Errorf("tables %v, want dana's and every opponent's", experienceByTable(got))
+	}
+	// Another game's table is another table: chess's limit leaves it alone.
+	a := &Analysis{OpponentKey: "dana", GameID: id, Game: "checkers", At: t0.Add(5 * time.Hour),
+		Experience: []Experience{{FEN: "a checkers position", Hash: 7, Value: 1, Depth: 1, Bound: BoundExact}}}
+	mustRecord(t, m, Event{Analysis: a})
+	if got, _ := m.Experience("dana", "checkers"); len(got) != 2 {
+		t.Errorf("checkers experience %v, want its one entry in both tables", got)
 	}
 }
 

@@ -15,9 +15,13 @@ import (
 )
 
 // openTemp opens a new memory in a temporary directory, closed when the test ends.
-func openTemp(t testing.TB) *Memory {
+func openTemp(t testing.TB, with ...func(*Options)) *Memory {
 	t.Helper()
-	m, err := Open(Options{Dir: t.TempDir(), GCInterval: -1})
+	o := Options{Dir: t.TempDir(), GCInterval: -1}
+	for _, f := range with {
+		f(&o)
+	}
+	m, err := Open(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,11 @@ type Options struct {
 	// GCInterval is how often the owner runs badger's value-log garbage collection: 0 means every 10 minutes,
 	// a negative interval never (Compact still works).
 	GCInterval time.Duration
+	// ExperienceLimit bounds the entries of each experience table (an opponent's of a game, and every
+	// opponent's of a game): once an analysis takes a table past it, the shallowest entries (the oldest among
+	// equally deep) go until a tenth of the room is free again. 0 means 20,000; the Player reads both tables at
+	// every game's start, so their size is the start's cost.
+	ExperienceLimit int
 	// ConnectTimeout bounds how long Open, and a read, wait for an owner to answer or the store to free; 0
 	// means 5 s. Events are never dropped when it passes: they stay queued and are resent.
 	ConnectTimeout time.Duration

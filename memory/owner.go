@@ -80,6 +80,7 @@ func becomeOwner(dir, sock string, opts Options, log *zap.Logger) (*owner, error
 		lock.Close()
 		return nil, err
 	}
+	st.experienceLimit = opts.ExperienceLimit
 	o := &owner{st: st, log: log, lock: lock, sock: sock, conns: map[net.Conn]struct{}{},
 		writes: make(chan *writeItem, writeQueue), stopGC: make(chan struct{})}
 	if err := o.listen(dir); err != nil {

@@ -51,7 +51,7 @@ func openPostgresMemory(opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &store{kv: kv, dir: loc, log: opts.Logger}
+	st := &store{kv: kv, dir: loc, log: opts.Logger, experienceLimit: opts.ExperienceLimit}
 	if err := st.checkSchema(); err != nil {
 		kv.close()
 		return nil, err

@@ -17,6 +17,8 @@ type store struct {
 	kv  backend
 	dir string // the memory's location (its directory, or its URL without the password), named in every error
 	log *zap.Logger
+	// experienceLimit bounds each experience table (Options.ExperienceLimit; 0: defaultExperienceLimit).
+	experienceLimit int
 }
 
 // readSchema reads the store's schema version: 0 for an empty store. A newer version, a store with keys but no
