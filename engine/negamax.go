@@ -40,6 +40,7 @@ type thread struct {
 	passRisk games.PassRisker // nil when passing is never risky
 	forced   games.ForcedTactics
 	exchange games.Exchanger // nil unless SEEPruning and the position values exchanges
+	keyer    games.MoveKeyer // nil unless ContinuationHistory and the position keys its moves
 
 	experience     Experience // what deeper analyses found, read like the table (nil: none)
 	experienceHits uint64     // nodes the experience settled in the current search
@@ -78,6 +79,10 @@ type thread struct {
 	nullPly  [maxPly + 1]bool           // whether the move into ply was a null move
 	played   [maxPly + 1]games.Move     // the move into ply (games.NoMove after a null move or at the root)
 	counters [2][historySize]games.Move // by side and the opponent's previous move: the quiet move that refuted it
+	// continuation[d][side] is the continuation history of quiet moves d+1 plies after a previous move: the
+	// entry of a previous move key k and a move key j at k*moveKeys+j (allocated when the keyer is bound).
+	continuation [2][2][]int32
+	moveKeys     int
 	// evals[ply] is the static evaluation of the node at ply (NaN in check or unknown): a node whose
 	// evaluation rose since its side's previous turn is "improving", and its late moves are pruned later.
 	evals [maxPly + 1]float64
@@ -100,6 +105,20 @@ func (t *thread) bind(p games.Position) {
 	t.exchange = nil
 	if t.opts.SEEPruning {
 		t.exchange, _ = p.(games.Exchanger)
+	}
+	t.keyer = nil
+	if t.opts.ContinuationHistory {
+		if k, ok := p.(games.MoveKeyer); ok {
+			t.keyer = k
+			if n := k.MoveKeys(); n != t.moveKeys {
+				t.moveKeys = n
+				for d := range t.continuation {
+					for side := range t.continuation[d] {
+						t.continuation[d][side] = make([]int32, n*n)
+					}
+				}
+			}
+		}
 	}
 	t.aborted = false
 	t.seldepth = 0

@@ -67,6 +67,9 @@ type AlphaBetaOptions struct {
 	// CounterMoves orders, after the killers, the quiet move that last refuted the opponent's previous move
 	// (the counter-move heuristic).
 	CounterMoves bool
+	// ContinuationHistory orders quiet moves also by how they did after the opponent's previous move and
+	// after our own previous move, by moving piece and destination (games.MoveKeyer positions only).
+	ContinuationHistory bool
 	// HistoryReductions adjusts late-move reductions by the move's history (up to two plies less for a move
 	// that often caused cutoffs, more for one that never did) and reduces one ply more at nodes that are
 	// not improving.

@@ -317,7 +317,15 @@ var _ interface {
 	games.NullMover
 	games.PassRisker
 	games.Perfter
+	games.MoveKeyer
 } = (*Position)(nil)
+
+// MoveKey is the moving piece's type and the destination square of m: the same move of the same piece shares
+// its key across positions (the side is the searcher's to tell apart).
+func (p *Position) MoveKey(m games.Move) int { return movePiece(m)<<6 | moveTo(m) }
+
+// MoveKeys is the number of move keys: eight piece codes by 64 squares.
+func (p *Position) MoveKeys() int { return 8 << 6 }
 
 // ToMove returns the side to move (White is games.First).
 func (p *Position) ToMove() games.Side { return games.Side(p.st.side) }
