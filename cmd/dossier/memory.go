@@ -187,7 +187,20 @@ func memoryShow(m *memory.Memory, c *memoryContext) error {
 	if err != nil {
 		return err
 	}
-	rep := report.NewShow(prof, gameList)
+	var experience []memory.Experience
+	seen := map[string]bool{}
+	for _, g := range prof.Games {
+		if seen[g.Game] {
+			continue
+		}
+		seen[g.Game] = true
+		entries, err := m.Experience(prof.Key, g.Game)
+		if err != nil {
+			return err
+		}
+		experience = append(experience, entries...)
+	}
+	rep := report.NewShow(prof, gameList, experience)
 	if c.svg != "" {
 		if err := os.WriteFile(c.svg, []byte(rep.SVG()), 0o644); err != nil {
 			return err

@@ -1,11 +1,13 @@
-// memory show's mistakes: the move each analysed game blamed, numbered and written as the game's records write
-// moves, with its value and the better move's in the game's units (pawns in chess).
+// memory show's mistakes and experience: the move each analysed game blamed, numbered and written as the game's
+// records write moves, with its value and the better move's in the game's units (pawns in chess); and how many
+// of the experience entries the search reads came from each game's analysis and from preparation.
 
 package report
 
 import (
 	"fmt"
 
+	"dossier/bots/prepare"
 	"dossier/bots/presets"
 	"dossier/games"
 	"dossier/games/catalog"
@@ -66,4 +68,48 @@ func units(v, unit float64) string {
 		unit = 1
 	}
 	return fmt.Sprintf("%+.1f", v/unit)
+}
+
+// ExperienceSummary counts the entries of an opponent's experience tables by what filed them.
+type ExperienceSummary struct {
+	// Entries is every entry of the opponent's tables; Prepared those a preparation filed; Unplaced those of
+	// an analysed game that is no longer stored.
+	Entries, Prepared, Unplaced int
+	// ByGame are the entries each analysed game's analysis filed that the tables still hold (a deeper entry
+	// of a later analysis replaces one of the same position), by game number, oldest first.
+	ByGame []GameExperience `json:"by_game"`
+}
+
+// GameExperience is what one game's analysis left in the experience tables.
+type GameExperience struct {
+	Number  int    `json:"number"`
+	GameID  string `json:"game_id"`
+	Entries int    `json:"entries"`
+}
+
+// experienceSummary counts the opponent's own entries (OpponentKey set) by the game whose analysis filed them.
+func experienceSummary(prof *memory.Profile, entries []memory.Experience) ExperienceSummary {
+	number := gameNumbers(prof.Games)
+	var s ExperienceSummary
+	byNumber := map[int]int{}
+	for _, e := range entries {
+		if e.OpponentKey == "" {
+			continue
+		}
+		s.Entries++
+		switch n := number[e.GameID]; {
+		case prepare.IsPreparation(e.GameID):
+			s.Prepared++
+		case n == 0:
+			s.Unplaced++
+		default:
+			byNumber[n]++
+		}
+	}
+	for i, g := range prof.Games {
+		if n := byNumber[i+1]; n > 0 {
+			s.ByGame = append(s.ByGame, GameExperience{Number: i + 1, GameID: g.ID, Entries: n})
+		}
+	}
+	return s
 }

@@ -52,6 +52,8 @@ type Show struct {
 	Learned []LearnedLine `json:"learned"`
 	// Mistakes are the moves the analyses of its games blamed, game by game.
 	Mistakes []MistakeLine `json:"mistakes"`
+	// Experience is what the opponent's experience table holds, by the analysis that filed it.
+	Experience ExperienceSummary `json:"experience"`
 	// games are the stored games, for the SVG report's openings.
 	games []memory.Game
 }
@@ -93,11 +95,12 @@ type TypeProbability struct {
 // maxShownTypes bounds the types a learned type-probability line names.
 const maxShownTypes = 3
 
-// NewShow builds the report on the opponent of prof from its stored games.
-func NewShow(prof *memory.Profile, gameList []memory.Game) Show {
+// NewShow builds the report on the opponent of prof from its stored games and the experience entries of its
+// own tables (memory.Memory.Experience; entries of every opponent's table are left out).
+func NewShow(prof *memory.Profile, gameList []memory.Game, experience []memory.Experience) Show {
 	return Show{Profile: prof, Results: resultsTable(prof.Games), Prediction: predictions(gameList),
 		Series: modelSeries(prof), Yardsticks: yardstickLines(prof), Learned: learnedLines(prof), Mistakes: mistakeLines(prof),
-		games: gameList}
+		Experience: experienceSummary(prof, experience), games: gameList}
 }
 
 // WriteText prints the report as text; svgFile, when not "", is where the chart was written.
@@ -157,6 +160,10 @@ func (rep Show) WriteText(w io.Writer, svgFile string) {
 		for _, m := range rep.Mistakes {
 			fmt.Fprintf(w, "    game %d: %s\n", m.Number, m.Text)
 		}
+	}
+	if x := rep.Experience; x.Entries > 0 {
+		fmt.Fprintf(w, "  experience: %d entries the search reads against this opponent: %d from the analyses of %d games, %d from preparation\n",
+			x.Entries, x.Entries-x.Prepared-x.Unplaced, len(x.ByGame), x.Prepared)
 	}
 	if len(rep.Series) > 0 {
 		fmt.Fprintln(w, "  history:")

@@ -1,5 +1,6 @@
 // Show's SVG report, the pictures a user reads: our score by game with a 95% band, results per colour and per
-// opening, the opponent type the type learner believes, and each model's prediction accuracy by game.
+// opening, the opponent type the type learner believes, each model's prediction accuracy by game, and the
+// mistakes the analyses found and the experience they left, by game.
 
 package report
 
@@ -21,6 +22,8 @@ const (
 	titleResults   = "Results per colour and per opening"
 	titleTypes     = "Which opponent type the type learner believes"
 	titleAccuracy  = "Prediction accuracy per model by game"
+	titleAnalyses  = "Mistakes found and experience learned by game"
+	labelEntries   = "experience entries (count)"
 	labelGame      = "game number (all games with this opponent, oldest first)"
 	labelScore     = "score (points per game)"
 	labelGames     = "games (count)"
@@ -43,6 +46,7 @@ func (rep Show) SVG() string {
 	resultsPanel(&c, prof.Games, rep.games)
 	typesPanel(&c, prof.Models[learn.ModelTypeProbs], number)
 	accuracyPanel(&c, rep.Yardsticks, number)
+	analysesPanel(&c, prof.Games, rep.Mistakes, rep.Experience)
 	name := prof.Key
 	if len(prof.Names) > 0 {
 		name = prof.Names[len(prof.Names)-1]
@@ -462,4 +466,56 @@ func accuracyPanel(c *canvas, lines []YardstickLine, number map[string]int) {
 		legend = append(legend, legendEntry{fmt.Sprintf("%s (mean %.0f%%)", model, sum/float64(max(len(ys), 1))), colour, "line"})
 	}
 	c.legend(p.y, legend)
+}
+
+// analysesPanel draws, by game, the experience entries each game's analysis left in the opponent's table (bars)
+// and the games whose analysis blamed one of our moves (a red mark above the bar, the mistake as its tooltip).
+func analysesPanel(c *canvas, list []memory.GameSummary, mistakes []MistakeLine, x ExperienceSummary) {
+	c.title(titleAnalyses + " (what the analysis of each finished game filed)")
+	lost := 0
+	for _, g := range list {
+		if g.OurScore == 0 {
+			lost++
+		}
+	}
+	placed := 0
+	for _, m := range mistakes {
+		if m.Number > 0 {
+			placed++
+		}
+	}
+	if len(x.ByGame) == 0 && placed == 0 {
+		c.note(fmt.Sprintf("no analysis has filed anything yet (%d lost games; %d entries from preparation)", lost, x.Prepared))
+		return
+	}
+	most := 1
+	for _, g := range x.ByGame {
+		most = max(most, g.Entries)
+	}
+	top := float64(most) * 1.15
+	p := c.newPlot(0.5, float64(len(list))+0.5, 0, top)
+	c.axes(p, labelGame, labelEntries, niceTicks(1, float64(len(list)), 8, true), niceTicks(0, float64(most), 4, true),
+		func(v float64) string { return fmt.Sprintf("%g", v) })
+	barW := math.Max(1, math.Min(14, 0.7*p.w/float64(len(list))))
+	entries := map[int]int{}
+	for _, g := range x.ByGame {
+		entries[g.Number] = g.Entries
+		c.printf(`<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>game %d: %d entries</title></rect>`+"\n",
+			p.px(float64(g.Number))-barW/2, p.py(float64(g.Entries)), barW, p.py(0)-p.py(float64(g.Entries)), palette[0],
+			g.Number, g.Entries)
+	}
+	for _, m := range mistakes {
+		if m.Number == 0 {
+			continue
+		}
+		cx, cy := p.px(float64(m.Number)), p.py(float64(entries[m.Number]))-8
+		c.printf(`<g><title>game %d: %s</title><path d="M%.1f,%.1f l5,-9 l-10,0 z" fill="%s"/></g>`+"\n",
+			m.Number, xmlEscape(m.Text), cx, cy+4, resultColour(0))
+	}
+	c.legend(p.y, []legendEntry{
+		{"entries its analysis filed", palette[0], "box"},
+		{fmt.Sprintf("a mistake of ours found (%d)", placed), resultColour(0), "box"},
+		{fmt.Sprintf("%d lost games", lost), "", "none"},
+		{fmt.Sprintf("%d entries from preparation", x.Prepared), "", "none"},
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -50,7 +51,27 @@ func sampleShow(t *testing.T, n int) Show {
 		}
 		prof.Models[learn.ModelYardstick] = append(prof.Models[learn.ModelYardstick], memory.ModelPoint{GameID: id, State: mustRaw(t, y)})
 	}
-	return NewShow(prof, stored)
+	prof.Mistakes = []memory.Mistake{{GameID: "g02", Game: "chess", Ply: 4, FEN: chessStart, Move: "f2f3", Value: -50,
+		Best: "e2e4", BestValue: 30, Depth: 12}}
+	return NewShow(prof, stored, sampleExperience(prof))
+}
+
+// sampleExperience is the experience of the sample's opponent: 5 entries from the analysis of game 3 (g02), 2
+// from game 9's (g08), 3 from preparation, one from a game no longer stored, and every opponent's table
+// (which show leaves out).
+func sampleExperience(prof *memory.Profile) []memory.Experience {
+	var out []memory.Experience
+	add := func(key, id string, n int) {
+		for range n {
+			out = append(out, memory.Experience{OpponentKey: key, Game: "chess", GameID: id, Depth: 10})
+		}
+	}
+	add(prof.Key, "g02", 5)
+	add(prof.Key, "g08", 2)
+	add(prof.Key, "prepared-1700000000", 3)
+	add(prof.Key, "gone", 1)
+	add("", "g02", 4)
+	return out
 }
 
 func mustRaw(t *testing.T, v any) json.RawMessage {
@@ -92,7 +113,7 @@ func svgTexts(t *testing.T, svg string) ([]string, map[string]int) {
 }
 
 func TestChartSVGIsWellFormed(t *testing.T) {
-	empty := NewShow(&memory.Profile{Key: `dossier & "friends"`}, nil)
+	empty := NewShow(&memory.Profile{Key: `dossier & "friends"`}, nil, nil)
 	tests := []struct {
 		name string
 		rep  Show
@@ -106,7 +127,8 @@ func TestChartSVGIsWellFormed(t *testing.T) {
 			titleTypes, titleAccuracy, labelGame, labelScore, labelGames, labelBelief, labelTop1,
 			"by our colour", "as white", "as black", "e2e4 e7e5", "d2d4 d7d5", "from rnbqkbnr/pppp1ppp/8/4p3/", // a long label is cut
 			"strongest (now 0.96)", "f1 <&> (now 0.02)", "minimax (mean 30%)", "typeprobs (mean 48%)", "depth (mean 50%)", "100%",
-			"running mean score", "95% band of the mean", "win", "draw", "loss"}, 1 + 3 + 3},
+			"running mean score", "95% band of the mean", "win", "draw", "loss",
+			titleAnalyses, labelEntries, "a mistake of ours found (1)", "3 entries from preparation", "2 lost games"}, 1 + 3 + 3},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,6 +150,24 @@ func TestChartSVGIsWellFormed(t *testing.T) {
 				t.Errorf("the picture still draws the learners' internal fields:\n%s", all)
 			}
 		})
+	}
+}
+
+func TestExperienceSummary(t *testing.T) {
+	rep := sampleShow(t, 12)
+	x := rep.Experience
+	want := ExperienceSummary{Entries: 11, Prepared: 3, Unplaced: 1, ByGame: []GameExperience{{3, "g02", 5}, {9, "g08", 2}}}
+	if !reflect.DeepEqual(x, want) {
+		t.Fatalf("experience %+v, want %+v", x, want)
+	}
+	svg := rep.SVG()
+	if !strings.Contains(svg, "<title>game 3: 5 entries</title>") || !strings.Contains(svg, "<title>game 3: 1.f3? ") {
+		t.Errorf("no bar of game 3's 5 entries or no mark of its mistake in the picture")
+	}
+	var text strings.Builder
+	rep.WriteText(&text, "")
+	if line := "experience: 11 entries the search reads against this opponent: 7 from the analyses of 2 games, 3 from preparation"; !strings.Contains(text.String(), line) {
+		t.Errorf("the text report lacks %q:\n%s", line, text.String())
 	}
 }
 
