@@ -221,7 +221,8 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	key := pos.Hash()
 	hashMove := games.NoMove
 	staticEval := math.NaN()
-	if e, ok := t.tt.Probe(key, ply); ok {
+	stored, hit := t.tt.Probe(key, ply)
+	if e := stored; hit {
 		hashMove, staticEval = e.Move, e.Eval
 		if !pvNode && ply > 0 && e.Draft >= depth &&
 			(e.Bound == BoundExact || (e.Bound == BoundLower && e.Score >= beta) || (e.Bound == BoundUpper && e.Score <= alpha)) {
@@ -294,6 +295,20 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 				if score >= MateBound {
 					score = beta // a mate found after passing is no proof of a mate
 				}
+				return score
+			}
+		}
+	}
+
+	if t.opts.ProbCutMargin > 0 && t.exchange != nil && t.tactical != nil && !pvNode && !inCheck && ply > 0 &&
+		depth >= probCutDepth && math.Abs(beta) < MateBound {
+		// A table entry deep enough that says the node stays under the raised beta makes the try useless.
+		raised := beta + t.opts.ProbCutMargin
+		if !(hit && stored.Draft >= depth-probCutReduction+1 && stored.Score < raised && stored.Bound != BoundLower) {
+			if score, move := t.probCut(depth, ply, raised, staticEval, hashMove); t.aborted {
+				return 0
+			} else if move != games.NoMove {
+				t.tt.Store(key, ply, move, score, staticEval, depth-probCutReduction+1, BoundLower)
 				return score
 			}
 		}
@@ -466,6 +481,52 @@ func seePruneThreshold(tactical bool, depth int) int {
 		return -100 * depth
 	}
 	return -30 * depth * depth
+}
+
+// The shallowest node ProbCut tries, and how much shallower its verifying search is.
+const (
+	probCutDepth     = 5
+	probCutReduction = 4
+)
+
+// probCut tries the captures that win, by the static exchange, at least what the static evaluation lacks of
+// raised: one whose quiescence value and then reduced search (depth-probCutReduction) beat raised proves the
+// node beats it too, nearly always: its score and the capture are returned (games.NoMove: no capture did).
+func (t *thread) probCut(depth, ply int, raised, staticEval float64, hashMove games.Move) (float64, games.Move) {
+	if math.IsNaN(staticEval) {
+		staticEval = t.evaluate()
+	}
+	need := int(math.Ceil(raised - staticEval))
+	pos := t.pos
+	below := math.Nextafter(raised, math.Inf(-1)) // the null window (below, raised) asks whether a value reaches raised
+	moves := t.tactical.AppendTactical(t.moves[ply][:0])
+	keys := t.keys[ply][:len(moves)]
+	t.scoreMoves(moves, keys, hashMove, ply, false)
+	for i := range moves {
+		pickMove(moves, keys, i)
+		m := moves[i]
+		if !t.exchange.SEEGE(m, need) {
+			continue
+		}
+		pos.Play(m)
+		t.played[ply+1] = m
+		score := -t.quiesce(ply+1, -raised, -below)
+		if score >= raised {
+			score = -t.search(depth-probCutReduction, ply+1, -raised, -below, false)
+		}
+		pos.Undo()
+		if t.aborted {
+			return 0, games.NoMove
+		}
+		if score >= raised {
+			t.horizonEvents++
+			if score >= MateBound {
+				score = raised // a mate found by a reduced search is not proven at this depth
+			}
+			return score, m
+		}
+	}
+	return 0, games.NoMove
 }
 
 // reverseFutilityDepth is the deepest node reverse futility pruning returns from.

@@ -58,6 +58,12 @@ type AlphaBetaOptions struct {
 	// where passing may be the best move (games.PassRisker: chess positions with only king and pawns).
 	// 0 keeps the fixed reduction 2 + depth/4 everywhere.
 	NullMoveMarginUnit float64
+	// ProbCutMargin, when positive, ends a non-PV node of depth at least probCutDepth out of check where a
+	// capture that wins, by the static exchange, what the static evaluation lacks of beta plus this margin
+	// (the evaluation's units) still beats beta plus the margin in quiescence and then in a search
+	// probCutReduction plies shallower: the full-depth search would almost surely fail high too
+	// (games.Exchanger positions only). 0 turns it off.
+	ProbCutMargin float64
 	// InternalIterativeReduction searches a node of depth at least 4 that the table gives no move for one
 	// ply shallower: without a move to try first its search is expensive and rarely decisive.
 	InternalIterativeReduction bool
