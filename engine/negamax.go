@@ -645,15 +645,20 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 		}
 	}
 	// Out of check, a capture the static exchange says loses material is not searched: the side to move
-	// stands pat instead, or has a better capture.
+	// stands pat instead, or has a better capture. With DeltaMargin, neither is one that cannot bring the
+	// stand-pat within the margin of alpha.
 	prune := t.exchange != nil && !inCheck && best > math.Inf(-1)
+	bar := 0
+	if prune && t.opts.DeltaMargin > 0 && math.Abs(alpha) < MateBound {
+		bar = max(0, int(math.Ceil(alpha-best-t.opts.DeltaMargin)))
+	}
 	keys := t.keys[ply][:len(moves)]
 	t.scoreMoves(moves, keys, games.NoMove, ply, false)
 	bestMove := games.NoMove
 	for i := range moves {
 		pickMove(moves, keys, i)
 		m := moves[i]
-		if prune && !t.exchange.SEEGE(m, 0) {
+		if prune && !t.exchange.SEEGE(m, bar) {
 			continue
 		}
 		pos.Play(m)

@@ -87,6 +87,10 @@ type AlphaBetaOptions struct {
 	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
 	// material (games.Exchanger positions only).
 	SEEPruning bool
+	// DeltaMargin, when positive, raises SEEPruning's bar in quiescence: a capture must win, by the static
+	// exchange, what the stand-pat lacks of alpha less this margin (the evaluation's units), else even winning
+	// it leaves the node below alpha (delta pruning). 0 keeps the bar at not losing material.
+	DeltaMargin float64
 	// BadCapturesLast orders, in the main search, the tactical moves that the static exchange says lose
 	// material after the quiet moves instead of before the killers (needs SEEPruning's exchange).
 	BadCapturesLast bool
