@@ -354,6 +354,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
 		losing := seePrune && i > 0 && best > -MateBound && !t.exchange.SEEGE(m, seePruneThreshold(!quiet, depth))
 		pos.Play(m)
+		t.tt.Prefetch(pos.Hash())
 		t.played[ply+1] = m
 		if (losing || prunable && (quietsSearched >= lateMoves || futile)) && (t.checker == nil || !t.checker.InCheck()) {
 			// A move that gives check is searched: quiet checks are how most mates begin.
@@ -662,6 +663,9 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 			continue
 		}
 		pos.Play(m)
+		if useTable {
+			t.tt.Prefetch(pos.Hash())
+		}
 		score := -t.quiesce(ply+1, -beta, -alpha)
 		pos.Undo()
 		if t.aborted {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"dossier/games"
+	"dossier/internal/prefetch"
 	"dossier/internal/tablemem"
 )
 
@@ -191,6 +192,14 @@ func (t *TT) HashFull() int {
 }
 
 // bucket picks a bucket by the key's high bits; the check uses the low ones.
+// Prefetch asks the processor to bring key's bucket into its caches without waiting, so that a probe soon
+// after (the child node's, once the move is played) does not stall on memory.
+func (t *TT) Prefetch(key uint64) {
+	if t != nil {
+		prefetch.Line(&t.words[t.bucket(key)])
+	}
+}
+
 func (t *TT) bucket(key uint64) int {
 	return int((key>>32)&t.mask) * bucketWords
 }

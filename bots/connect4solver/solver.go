@@ -16,6 +16,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/connect4"
+	"dossier/internal/prefetch"
 )
 
 // limitCheckInterval is the number of nodes between two looks at the stop flag and the clock.
@@ -376,7 +377,7 @@ func (s *Solver) negamax(current, mask uint64, stones, alpha, beta int) int {
 	// overlaps the ordering work below instead of stalling each child's own probe.
 	for rest := candidates; rest != 0; rest &= rest - 1 {
 		cell := rest & -rest
-		prefetch(s.table.slot((current ^ mask) + (mask | cell)))
+		prefetch.Line(s.table.slot((current ^ mask) + (mask | cell)))
 	}
 	for i := g.width - 1; i >= 0; i-- {
 		cell := candidates & g.columnsByPriority[i]

@@ -1,7 +1,7 @@
 // Without a prefetch instruction wired up, prefetching does nothing.
 //go:build !amd64 && !arm64
 
-package connect4solver
+package prefetch
 
-// prefetch does nothing on this architecture.
-func prefetch(*uint64) {}
+// Line does nothing on this architecture.
+func Line(*uint64) {}

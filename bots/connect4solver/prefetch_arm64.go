@@ -1,8 +1,0 @@
-// Prefetching a cache line on arm64 (prefetch_arm64.s).
-
-package connect4solver
-
-// prefetch asks the processor to bring the cache line at addr into its caches without waiting for it.
-//
-//go:noescape
-func prefetch(addr *uint64)

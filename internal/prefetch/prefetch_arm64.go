@@ -1,0 +1,8 @@
+// Prefetching a cache line on arm64 (prefetch_arm64.s).
+
+package prefetch
+
+// Line asks the processor to bring the cache line at addr into its caches without waiting for it.
+//
+//go:noescape
+func Line(addr *uint64)
