@@ -1,6 +1,7 @@
 // The selective techniques of chess's search, each on its own: reverse futility, late-move and futility pruning, the null
 // move's adaptive reduction and zugzwang guard, internal iterative reduction, the table in quiescence,
-// counter-moves and history-adjusted reductions. Each saves nodes, and none loses a forced mate.
+// counter-moves, history-adjusted reductions, SEE pruning in the main search, ProbCut, delta pruning, bad
+// captures last and the continuation history. Each pruning saves nodes, and none loses a forced mate.
 package engine
 
 import (
@@ -33,6 +34,11 @@ var selectiveTechniques = []struct {
 	{"quiescence table", func(o *AlphaBetaOptions) { o.QuiescenceTable = true }, false, 0},
 	{"counter-moves", func(o *AlphaBetaOptions) { o.CounterMoves = true }, true, 0},
 	{"history reductions", func(o *AlphaBetaOptions) { o.HistoryReductions = true }, false, 0},
+	{"SEE pruning in the main search", func(o *AlphaBetaOptions) { o.MainSEEPruning = true }, false, 0},
+	{"ProbCut", func(o *AlphaBetaOptions) { o.ProbCutMargin = 200 }, false, 0},
+	{"delta pruning", func(o *AlphaBetaOptions) { o.DeltaMargin = 200 }, false, 0},
+	{"bad captures last", func(o *AlphaBetaOptions) { o.BadCapturesLast = true }, true, 0},
+	{"continuation history", func(o *AlphaBetaOptions) { o.ContinuationHistory = true }, true, 0},
 }
 
 // chessMaterialCentipawns is chessMaterial in centipawns, the unit the margins are given in.
@@ -50,6 +56,8 @@ func withoutSelective() AlphaBetaOptions {
 	o.LateMovePruning, o.FutilityMargin, o.NullMoveMarginUnit, o.ReverseFutilityMargin = false, 0, 0, 0
 	o.InternalIterativeReduction, o.QuiescenceTable = false, false
 	o.CounterMoves, o.HistoryReductions = false, false
+	o.MainSEEPruning, o.ProbCutMargin, o.DeltaMargin = false, 0, 0
+	o.BadCapturesLast, o.ContinuationHistory = false, false
 	return o
 }
 
