@@ -222,7 +222,8 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	hashMove := games.NoMove
 	staticEval := math.NaN()
 	stored, hit := t.tt.Probe(key, ply)
-	if e := stored; hit {
+	if hit {
+		e := stored
 		hashMove, staticEval = e.Move, e.Eval
 		if !pvNode && ply > 0 && e.Draft >= depth &&
 			(e.Bound == BoundExact || (e.Bound == BoundLower && e.Score >= beta) || (e.Bound == BoundUpper && e.Score <= alpha)) {
@@ -354,7 +355,6 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
 		losing := seePrune && i > 0 && best > -MateBound && !t.exchange.SEEGE(m, seePruneThreshold(!quiet, depth))
 		pos.Play(m)
-		t.tt.Prefetch(pos.Hash())
 		t.played[ply+1] = m
 		if (losing || prunable && (quietsSearched >= lateMoves || futile)) && (t.checker == nil || !t.checker.InCheck()) {
 			// A move that gives check is searched: quiet checks are how most mates begin.
@@ -365,6 +365,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 			}
 			continue
 		}
+		t.tt.Prefetch(pos.Hash()) // only for a move that is searched
 		if quiet {
 			quietsSearched++
 		}

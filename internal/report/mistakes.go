@@ -29,10 +29,7 @@ type MistakeLine struct {
 
 // mistakeLines lists the profile's mistakes in the order of their games.
 func mistakeLines(prof *memory.Profile) []MistakeLine {
-	number := map[string]int{}
-	for i, g := range prof.Games {
-		number[g.ID] = i + 1
-	}
+	number := gameNumbers(prof.Games)
 	var out []MistakeLine
 	for _, m := range prof.Mistakes {
 		out = append(out, MistakeLine{Number: number[m.GameID], GameID: m.GameID, Game: m.Game, Ply: m.Ply,
