@@ -78,6 +78,7 @@ type thread struct {
 	history  [2][historySize]int32
 	nullPly  [maxPly + 1]bool           // whether the move into ply was a null move
 	played   [maxPly + 1]games.Move     // the move into ply (games.NoMove after a null move or at the root)
+	excluded [maxPly]games.Move         // the move a singular-extension search at ply leaves out (games.NoMove: none)
 	counters [2][historySize]games.Move // by side and the opponent's previous move: the quiet move that refuted it
 	// continuation[d][side] is the continuation history of quiet moves d+1 plies after a previous move: the
 	// entry of a previous move key k and a move key j at k*moveKeys+j (allocated when the keyer is bound).
@@ -221,11 +222,14 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	key := pos.Hash()
 	hashMove := games.NoMove
 	staticEval := math.NaN()
+	// excluded is the move a singular-extension search leaves out: the node is the same position searched
+	// without it, so the table's entry of the full node neither settles it nor is overwritten by it.
+	excluded := t.excluded[ply]
 	stored, hit := t.tt.Probe(key, ply)
 	if hit {
 		e := stored
 		hashMove, staticEval = e.Move, e.Eval
-		if !pvNode && ply > 0 && e.Draft >= depth &&
+		if excluded == games.NoMove && !pvNode && ply > 0 && e.Draft >= depth &&
 			(e.Bound == BoundExact || (e.Bound == BoundLower && e.Score >= beta) || (e.Bound == BoundUpper && e.Score <= alpha)) {
 			if e.Draft < SolvedDraft {
 				t.horizonEvents++
@@ -234,7 +238,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		}
 	}
 
-	if t.experience != nil && ply > 0 {
+	if t.experience != nil && ply > 0 && excluded == games.NoMove {
 		// What a deeper analysis found here settles the node as a table entry of its depth would, at PV nodes
 		// too: that is how a line analysed as lost is left, and a won one kept, from the root's first move on.
 		score, cut, move := experienceCut(t.experience, key, depth, ply, alpha, beta)
@@ -273,6 +277,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	}
 
 	if t.opts.NullMove && t.nuller != nil && !pvNode && !inCheck && depth >= 3 && ply > 0 && !t.nullPly[ply] &&
+		excluded == games.NoMove &&
 		math.Abs(beta) < MateBound && !(t.opts.NullMoveMarginUnit > 0 && t.passRisk != nil && t.passRisk.PassMayBeBest()) {
 		if math.IsNaN(staticEval) {
 			staticEval = t.evaluate()
@@ -302,6 +307,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	}
 
 	if t.opts.ProbCutMargin > 0 && t.exchange != nil && t.tactical != nil && !pvNode && !inCheck && ply > 0 &&
+		excluded == games.NoMove &&
 		depth >= probCutDepth && math.Abs(beta) < MateBound {
 		// A table entry deep enough that says the node stays under the raised beta makes the try useless.
 		raised := beta + t.opts.ProbCutMargin
@@ -317,6 +323,31 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 
 	if t.opts.InternalIterativeReduction && depth >= 4 && hashMove == games.NoMove && !inCheck {
 		depth--
+	}
+
+	// Singular extension: where the table's move stood at least at its value to nearly this depth, and every
+	// other move fails below that value less a margin in a search of half the depth, the table's move is the
+	// only one that holds the node, and it is searched a ply deeper. Where the others reach the lowered bar
+	// and it is still above beta, several moves beat beta: the node fails high at once (multi-cut).
+	singular := games.NoMove
+	if t.opts.SingularMargin > 0 && excluded == games.NoMove && ply > 0 && depth >= singularDepth && hit &&
+		stored.Move != games.NoMove && stored.Move == hashMove && stored.Bound != BoundUpper &&
+		stored.Draft >= depth-singularDraftLag && math.Abs(stored.Score) < MateBound && ply < 2*t.rootDepth {
+		bar := stored.Score - t.opts.SingularMargin*float64(depth)
+		t.excluded[ply] = hashMove
+		score := t.search((depth-1)/2, ply, math.Nextafter(bar, math.Inf(-1)), bar, false)
+		t.excluded[ply] = games.NoMove
+		if t.aborted {
+			return 0
+		}
+		t.pvLen[ply] = ply
+		switch {
+		case score < bar:
+			singular = hashMove
+		case !pvNode && bar >= beta:
+			t.horizonEvents++
+			return bar
+		}
 	}
 
 	moves := pos.AppendMoves(t.moves[ply][:0])
@@ -351,6 +382,9 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	for i := range moves {
 		pickMove(moves, keys, i)
 		m := moves[i]
+		if m == excluded {
+			continue
+		}
 		quiet := t.tactical == nil || !t.tactical.IsTactical(m)
 		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
 		losing := seePrune && i > 0 && best > -MateBound && !t.exchange.SEEGE(m, seePruneThreshold(!quiet, depth))
@@ -370,6 +404,9 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 			quietsSearched++
 		}
 		newDepth := depth - 1
+		if m == singular {
+			newDepth++
+		}
 		var score float64
 		if i == 0 {
 			score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
@@ -430,6 +467,12 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		}
 	}
 
+	if excluded != games.NoMove {
+		if math.IsInf(best, -1) { // the excluded move was the only one searched
+			return alphaOrig
+		}
+		return best
+	}
 	bound := boundOf(best, alphaOrig, beta)
 	draft := depth
 	if t.horizonEvents == eventsBefore {
@@ -470,6 +513,13 @@ func (t *thread) threatens(ply int, surplus float64) bool {
 	}
 	return false
 }
+
+// The shallowest node where SingularMargin tries a singular extension, and how much shallower than the node
+// the table's entry may have been searched.
+const (
+	singularDepth    = 6
+	singularDraftLag = 3
+)
 
 // seePruneDepth is the deepest node whose losing moves MainSEEPruning skips.
 const seePruneDepth = 6

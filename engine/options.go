@@ -98,6 +98,13 @@ type AlphaBetaOptions struct {
 	// that give no check and lose more by the static exchange than the depth allows (seePruneThreshold):
 	// a piece put where it is lost is rarely the move that saves a shallow node (needs SEEPruning's exchange).
 	MainSEEPruning bool
+	// SingularMargin, when positive, extends by a ply the table's move at a node of depth at least
+	// singularDepth whose entry is a lower bound or exact to within singularDraftLag plies, when every other
+	// move, searched to half the depth, stays below the entry's value less this margin a ply (the
+	// evaluation's units): the move is singular, the only one that holds the node (singular extension). Where
+	// the others reach that bar and it beats beta, a non-PV node fails high at once (multi-cut). 0 turns it
+	// off.
+	SingularMargin float64
 }
 
 // DefaultAlphaBetaOptions returns the options dossier plays a game with: a 16 MiB table, one thread, the

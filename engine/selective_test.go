@@ -1,7 +1,8 @@
 // The selective techniques of chess's search, each on its own: reverse futility, late-move and futility pruning, the null
 // move's adaptive reduction and zugzwang guard, internal iterative reduction, the table in quiescence,
 // counter-moves, history-adjusted reductions, SEE pruning in the main search, ProbCut, delta pruning, bad
-// captures last and the continuation history. Each pruning saves nodes, and none loses a forced mate.
+// captures last, the continuation history and the singular extension. Each pruning saves nodes, the extension
+// changes the search, and none loses a forced mate.
 package engine
 
 import (
@@ -21,24 +22,28 @@ var selectiveTechniques = []struct {
 	// ordering is set for a technique that only orders moves: it need not save nodes (counter-moves cost
 	// 2% more on TestSelectiveTechniquesPrune's positions) and is judged by its SPRT alone.
 	ordering bool
+	// extends is set for a technique that searches some moves deeper: it costs nodes, and must change the
+	// search on TestSelectiveTechniquesPrune's positions (else it never fired).
+	extends bool
 	// mateDepth is the depth the mates in two must be found by (0: 5). Reverse futility pruning needs one ply
 	// more for WAC.001 with the material evaluation: at 5 it cuts the node after 1.Qg6, whose threat is a mate,
 	// not material (the tuned evaluation sees the king's danger; WinAtChess is solved as often as without it).
 	mateDepth int
 }{
-	{"reverse futility pruning", func(o *AlphaBetaOptions) { o.ReverseFutilityMargin = 80 }, false, 6},
-	{"late-move pruning", func(o *AlphaBetaOptions) { o.LateMovePruning, o.LateMoveBalance = true, 400 }, false, 0},
-	{"futility pruning", func(o *AlphaBetaOptions) { o.FutilityMargin = 100 }, false, 0},
-	{"adaptive null move", func(o *AlphaBetaOptions) { o.NullMoveMarginUnit = 200 }, false, 0},
-	{"internal iterative reduction", func(o *AlphaBetaOptions) { o.InternalIterativeReduction = true }, false, 0},
-	{"quiescence table", func(o *AlphaBetaOptions) { o.QuiescenceTable = true }, false, 0},
-	{"counter-moves", func(o *AlphaBetaOptions) { o.CounterMoves = true }, true, 0},
-	{"history reductions", func(o *AlphaBetaOptions) { o.HistoryReductions = true }, false, 0},
-	{"SEE pruning in the main search", func(o *AlphaBetaOptions) { o.MainSEEPruning = true }, false, 0},
-	{"ProbCut", func(o *AlphaBetaOptions) { o.ProbCutMargin = 200 }, false, 0},
-	{"delta pruning", func(o *AlphaBetaOptions) { o.DeltaMargin = 200 }, false, 0},
-	{"bad captures last", func(o *AlphaBetaOptions) { o.BadCapturesLast = true }, true, 0},
-	{"continuation history", func(o *AlphaBetaOptions) { o.ContinuationHistory = true }, true, 0},
+	{"reverse futility pruning", func(o *AlphaBetaOptions) { o.ReverseFutilityMargin = 80 }, false, false, 6},
+	{"late-move pruning", func(o *AlphaBetaOptions) { o.LateMovePruning, o.LateMoveBalance = true, 400 }, false, false, 0},
+	{"futility pruning", func(o *AlphaBetaOptions) { o.FutilityMargin = 100 }, false, false, 0},
+	{"adaptive null move", func(o *AlphaBetaOptions) { o.NullMoveMarginUnit = 200 }, false, false, 0},
+	{"internal iterative reduction", func(o *AlphaBetaOptions) { o.InternalIterativeReduction = true }, false, false, 0},
+	{"quiescence table", func(o *AlphaBetaOptions) { o.QuiescenceTable = true }, false, false, 0},
+	{"counter-moves", func(o *AlphaBetaOptions) { o.CounterMoves = true }, true, false, 0},
+	{"history reductions", func(o *AlphaBetaOptions) { o.HistoryReductions = true }, false, false, 0},
+	{"SEE pruning in the main search", func(o *AlphaBetaOptions) { o.MainSEEPruning = true }, false, false, 0},
+	{"ProbCut", func(o *AlphaBetaOptions) { o.ProbCutMargin = 200 }, false, false, 0},
+	{"delta pruning", func(o *AlphaBetaOptions) { o.DeltaMargin = 200 }, false, false, 0},
+	{"bad captures last", func(o *AlphaBetaOptions) { o.BadCapturesLast = true }, true, false, 0},
+	{"continuation history", func(o *AlphaBetaOptions) { o.ContinuationHistory = true }, true, false, 0},
+	{"singular extension", func(o *AlphaBetaOptions) { o.SingularMargin = 2 }, false, true, 0},
 }
 
 // chessMaterialCentipawns is chessMaterial in centipawns, the unit the margins are given in.
@@ -57,7 +62,7 @@ func withoutSelective() AlphaBetaOptions {
 	o.InternalIterativeReduction, o.QuiescenceTable = false, false
 	o.CounterMoves, o.HistoryReductions = false, false
 	o.MainSEEPruning, o.ProbCutMargin, o.DeltaMargin = false, 0, 0
-	o.BadCapturesLast, o.ContinuationHistory = false, false
+	o.BadCapturesLast, o.ContinuationHistory, o.SingularMargin = false, false, 0
 	return o
 }
 
@@ -87,6 +92,12 @@ func TestSelectiveTechniquesPrune(t *testing.T) {
 				with += searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), on), mustChess(t, fen), 8).Nodes
 			}
 			t.Logf("%d nodes with it, %d without", with, without)
+			if tc.extends {
+				if with == without {
+					t.Errorf("%d nodes with it and without: it never fired", with)
+				}
+				return
+			}
 			if with >= without {
 				t.Errorf("%d nodes with it, %d without: nothing pruned", with, without)
 			}
