@@ -153,6 +153,9 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		// SPRT 0,10 at 30,000 nodes on the above: H1 after 253 pairs, 506 games +225 =134 -147, +54.0 Elo
 		// [+29.3, +79.2] (docs/strength.md).
 		o.MainSEEPruning = true
+		// SPRT 0,10 at 30,000 nodes on the above: H1 after 671 pairs, 1342 games +517 =394 -431, +22.3 Elo
+		// [+7.2, +37.5] (session 13; session 12's run of the same pair stopped at 535 pairs, +17.5).
+		o.BadCapturesLast = true
 	}
 	return o
 }
