@@ -93,6 +93,11 @@ func (s *AlphaBeta) NewGame() {
 		clear(t.history[:])
 		clear(t.killers[:])
 		clear(t.counters[:])
+		for d := range t.continuation {
+			for side := range t.continuation[d] {
+				clear(t.continuation[d][side])
+			}
+		}
 	}
 }
 

@@ -183,3 +183,23 @@ func TestChessPrunesLateQuietMovesByDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestNewGameForgetsTheOrderingTables: after NewGame a search plays as a new searcher's does, node for node,
+// with every move-ordering table on (history, killers, counter-moves, continuation history), so that nothing
+// learned in one game orders the next one's moves.
+func TestNewGameForgetsTheOrderingTables(t *testing.T) {
+	g := chessGame()
+	opts := testOptions(g)
+	opts.CounterMoves, opts.ContinuationHistory = true, true
+	p := mustChess(t, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+	other := mustChess(t, "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10")
+	fresh := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), opts), p.Clone(), 7)
+	used := NewAlphaBeta(g, chessMaterialCentipawns(), opts)
+	searchDepth(used, other, 7)
+	used.NewGame()
+	again := searchDepth(used, p.Clone(), 7)
+	if again.Nodes != fresh.Nodes || again.Move != fresh.Move {
+		t.Errorf("after NewGame %d nodes, %s; a new searcher %d nodes, %s", again.Nodes, p.FormatMove(again.Move),
+			fresh.Nodes, p.FormatMove(fresh.Move))
+	}
+}
