@@ -331,10 +331,10 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	// and it is still above beta, several moves beat beta: the node fails high at once (multi-cut).
 	singular := games.NoMove
 	if t.opts.SingularMargin > 0 && excluded == games.NoMove && ply > 0 && depth >= singularDepth && hit &&
-		stored.Move != games.NoMove && stored.Move == hashMove && stored.Bound != BoundUpper &&
+		stored.Move != games.NoMove && stored.Bound != BoundUpper &&
 		stored.Draft >= depth-singularDraftLag && math.Abs(stored.Score) < MateBound && ply < 2*t.rootDepth {
 		bar := stored.Score - t.opts.SingularMargin*float64(depth)
-		t.excluded[ply] = hashMove
+		t.excluded[ply] = stored.Move
 		score := t.search((depth-1)/2, ply, math.Nextafter(bar, math.Inf(-1)), bar, false)
 		t.excluded[ply] = games.NoMove
 		if t.aborted {
@@ -343,7 +343,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		t.pvLen[ply] = ply
 		switch {
 		case score < bar:
-			singular = hashMove
+			singular = stored.Move
 		case !pvNode && bar >= beta:
 			t.horizonEvents++
 			return bar
