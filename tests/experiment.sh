@@ -8,7 +8,8 @@
 # 0: one after the other), OPENINGS (10: how many of the game's ten openings the series cycle through; fewer
 # openings meet each position more often, which is what game memory needs), TC (dossier's clock, 2+0.05), OUT (tests/experiment-out, which .gitignore covers),
 # RUNS (--summary only: folders of several runs to pool), PREPARE (seconds: the memory series prepares for the
-# next game after each one, PrepareTime; unset: no preparation), and the opponents' limits below (TOGA_TC, ...). Per
+# next game after each one, PrepareTime; unset: no preparation), MEMORY_RISK (the memory series' MemoryRisk; unset:
+# the game's default), and the opponents' limits below (TOGA_TC, ...). Per
 # opponent and series OUT holds NAME-SERIES.json (the match summary), .log, .pgn (.pdn for checkers), and for the
 # memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary reads those files
 # again and prints the tables without playing; the summary of each run is also in NAME.txt. Bash reads a script
@@ -55,6 +56,11 @@ if ! [[ "$OPENINGS" =~ ^([1-9]|10)$ ]]; then
 fi
 OUT=${OUT:-tests/experiment-out}
 PREPARE=${PREPARE:-}
+MEMORY_RISK=${MEMORY_RISK:-}
+if [ -n "$MEMORY_RISK" ] && ! [[ "$MEMORY_RISK" =~ ^[0-9]+$ ]]; then
+  echo "tests/experiment.sh: MEMORY_RISK must be a whole number, not \"$MEMORY_RISK\"" >&2
+  exit 2
+fi
 if [ -n "$PREPARE" ] && ! [[ "$PREPARE" =~ ^[1-9][0-9]*$ ]]; then
   echo "tests/experiment.sh: PREPARE must be a number of seconds, not \"$PREPARE\"" >&2
   exit 2
@@ -370,6 +376,7 @@ series() {
   if [ "$s" = mem ]; then
     me="$me memory=$OUT/$name-mem-memory log=$OUT/$name-mem.log.jsonl"
     [ -n "$PREPARE" ] && me="$me prepare=$PREPARE"
+    [ -n "$MEMORY_RISK" ] && me="$me memoryrisk=$MEMORY_RISK"
   fi
   local format=--pgn
   [ "$(game "$name")" = checkers ] && format=--pdn

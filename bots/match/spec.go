@@ -105,6 +105,11 @@ type PlayerSpec struct {
 	// the spec gave it (risk=N). Without it a match's model search plays unguarded, as the papers' players.
 	ModelRisk int
 	Guarded   bool
+	// MemoryRisk is the MemoryRisk of an in-process player with a memory (how far below its best our search
+	// may value a won game's move it replays); MemoryRiskSet says that the spec gave it (memoryrisk=N),
+	// without which the game's default holds.
+	MemoryRisk    int
+	MemoryRiskSet bool
 	// Mix makes the in-process player a mixture of presets, one drawn at random for every move
 	// ("materialist:0.7,attacker:0.3", see bots.NewMixedSearcher); it replaces Preset, Search and Model.
 	Mix string
@@ -134,7 +139,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk", "memoryrisk"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -154,6 +159,8 @@ const maxModelRisk = 10000
 //	mode=even elo=N            an in-process player aims at an even game, or plays at rating N
 //	risk=N                     an in-process model search is guarded by its own alpha-beta with ModelRisk N
 //	                           (0..10000; 10000 is off, as without risk=)
+//	memoryrisk=N               an in-process player with a memory replays a won game's move when our
+//	                           search values it at most N below its best (MemoryRisk, 0..10000)
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	cecp=PATH [args="A B"]     an external CECP (xboard) engine; its other keys are option commands
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
@@ -255,6 +262,12 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 			return fmt.Errorf("risk %q is not a whole number in 0..%d", value, maxModelRisk)
 		}
 		s.ModelRisk, s.Guarded = n, true
+	case "memoryrisk":
+		n, err := strconv.Atoi(value)
+		if err != nil || n < 0 || n > maxModelRisk {
+			return fmt.Errorf("memoryrisk %q is not a whole number in 0..%d", value, maxModelRisk)
+		}
+		s.MemoryRisk, s.MemoryRiskSet = n, true
 	case "depth":
 		n, err := positiveInt(value, 1000)
 		if err != nil {

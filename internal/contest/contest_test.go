@@ -15,6 +15,7 @@ import (
 	"dossier/bots/searchers"
 	"dossier/games/tictactoe"
 	"dossier/internal/cli"
+	"dossier/play"
 )
 
 func TestNewPlayerNames(t *testing.T) {
@@ -51,6 +52,21 @@ func TestNewPlayerNames(t *testing.T) {
 	}
 	if err := withMemory.Engine.Close(); err != nil {
 		t.Error(err)
+	}
+	if _, err := NewPlayer(g, match.PlayerSpec{MemoryRisk: 40, MemoryRiskSet: true}); err == nil || !strings.Contains(err.Error(), "memory=") {
+		t.Errorf("memoryrisk= without memory=: %v, want an error that asks for memory=", err)
+	}
+	risky, err := NewPlayer(g, match.PlayerSpec{Memory: filepath.Join(t.TempDir(), "memory"), MemoryRisk: 40, MemoryRiskSet: true})
+	if err != nil {
+		t.Fatalf("memoryrisk= with memory=: %v", err)
+	}
+	defer risky.Engine.Close()
+	options, ok := risky.Engine.(interface{ Options() []play.Option })
+	if !ok {
+		t.Fatalf("the in-process player %T has no options", risky.Engine)
+	}
+	if o, found := play.FindOption(options.Options(), "MemoryRisk"); !found || o.Default != "40" {
+		t.Errorf("memoryrisk=40: the player's MemoryRisk is %+v (found %v), want 40", o.Default, found)
 	}
 }
 

@@ -53,6 +53,9 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 	if spec.Log != "" && spec.Memory == "" {
 		return match.InProcess{}, fmt.Errorf("log= writes the memory's log: give it with memory=")
 	}
+	if spec.MemoryRiskSet && spec.Memory == "" {
+		return match.InProcess{}, fmt.Errorf("memoryrisk= bounds the memory's replayed moves: give it with memory=")
+	}
 	if spec.Prepare > 0 && spec.Memory == "" {
 		return match.InProcess{}, fmt.Errorf("prepare= prepares from the memory's games: give it with memory=")
 	}
@@ -70,6 +73,11 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 		}
 		if err := eng.OpenMemory(); err != nil {
 			return match.InProcess{}, err
+		}
+		if spec.MemoryRiskSet {
+			if err := setOption(eng.Options(), "MemoryRisk", strconv.Itoa(spec.MemoryRisk)); err != nil {
+				return match.InProcess{}, err
+			}
 		}
 		if spec.Prepare > 0 {
 			if err := setOption(eng.Options(), "PrepareTime", strconv.Itoa(spec.Prepare)); err != nil {
