@@ -1,7 +1,7 @@
-// The Player's analyst: after every finished game, off the clock, it searches our moves again deeper
-// (bots/analysis), niced and within a time budget, only between our own searches (gate.go), and files what it
-// blamed (in a lost game, or a drawn one we stood better in; a won game is only re-checked) and every deep value
-// it learned in the memory, as one event (a mistake record and experience entries).
+// The Player's analyst: after every finished game, off the clock, it searches our moves again, first quickly
+// and then deeper (bots/analysis), niced and within a time budget, only between our own searches (gate.go), and
+// files what each pass blamed (in a lost game, or a drawn one we stood better in; a won game is only re-checked)
+// and every value it learned in the memory, as one event a pass (a mistake record and experience entries).
 package player
 
 import (
@@ -27,8 +27,8 @@ import (
 // Bounds of an analysis: the depth it searches each of our moves to, the time its searches may take in all, and
 // how long it may wait for them, between our own searches, before it is given up.
 const (
-	// analysisDepth is the least depth; a game whose searches went deeper is analysed analysisDeeper plies
-	// deeper than their median, at most maxAnalysisDepth.
+	// analysisDepth is the least depth, and the depth of the quick pass; a game whose searches went deeper is
+	// analysed again analysisDeeper plies deeper than their median, at most maxAnalysisDepth.
 	analysisDepth    = 8
 	analysisDeeper   = 2
 	maxAnalysisDepth = 20
@@ -63,6 +63,24 @@ type analysisJob struct {
 	budget time.Duration
 }
 
+// quickPass returns the job of the quick pass over j's game at analysisDepth, and the deep pass that follows
+// it, when j's depth is deeper than that (else j alone, and false). Only between our own searches, on a busy
+// machine, does the niced analysis get a few milliseconds at a time: a search deeper than the game's own
+// (0.35 s at 16 plies in checkers) is cut short and begun again until its budget is spent, and in 40 games
+// at 2+0.05 against the checkers preset at 14 plies the analyses filed 6 entries and no mistake for 10 lost
+// games, where the analyses at 8 plies of session 10 had filed 1,796 and 3 for 4 (docs/experiments.md). The
+// quick pass files what fits between our searches; the deep one, queued behind every quick pass waiting,
+// files deeper values over it where the machine leaves it time (the deeper entry is the one kept).
+func (j analysisJob) quickPass() (quick analysisJob, deep analysisJob, ok bool) {
+	if j.lg.deep || j.lg.depth <= analysisDepth {
+		return j, analysisJob{}, false
+	}
+	quick, deep = j, j
+	quick.lg.depth = analysisDepth
+	deep.lg.deep = true
+	return quick, deep, true
+}
+
 // lostGame is what an analysis needs of a finished game.
 type lostGame struct {
 	game    games.Game
@@ -75,6 +93,7 @@ type lostGame struct {
 	drawn   bool // a draw: a move is blamed only where we stood better
 	won     bool // a win: its moves are re-checked, none is blamed
 	depth   int  // the depth each move is searched to
+	deep    bool // the deep pass, after the quick one (see analysisJob.quickPass)
 	from    int  // the ply from which our moves are analysed (see memoryUse.lostFrom)
 	// prepare is the time of the preparation for the next game after the analysis (0: none); nice the
 	// niceness of the thread both run on.
@@ -102,10 +121,7 @@ func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 	fg := a.foreground()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.queue = append(a.queue, analysisJob{lg: lg, f: f, budget: budget})
-	if len(a.queue) > maxQueued {
-		a.queue = slices.Delete(a.queue, a.last(), a.last()+1)
-	}
+	a.enqueue(analysisJob{lg: lg, f: f, budget: budget})
 	if a.done != nil {
 		return
 	}
@@ -130,14 +146,18 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 		i := a.next()
 		j := a.queue[i]
 		a.queue = slices.Delete(a.queue, i, i+1)
+		if quick, deep, ok := j.quickPass(); ok {
+			j = quick
+			a.enqueue(deep)
+		}
 		a.mu.Unlock()
 		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), j.lg.nice)
 		actx, end := context.WithTimeout(ctx, analysisWait)
 		analyse(actx, j.lg, j.f, &budgetGate{fg: fg, budget: j.budget, end: end})
 		end()
-		// The preparation follows every analysis, games waiting or not: in an arena a game ends before the last
-		// one's analysis has, and a preparation that waited for an empty queue would never run.
-		if j.lg.prepare > 0 && ctx.Err() == nil {
+		// The preparation follows every game's first analysis, games waiting or not: in an arena a game ends
+		// before the last one's analysis has, and a preparation that waited for an empty queue would never run.
+		if j.lg.prepare > 0 && !j.lg.deep && ctx.Err() == nil {
 			pctx, pcancel := context.WithTimeout(ctx, analysisWait)
 			prepareAfterGame(pctx, j.lg, j.f, &budgetGate{fg: fg, budget: j.lg.prepare, end: pcancel})
 			pcancel()
@@ -145,15 +165,28 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 	}
 }
 
-// rank orders the games waiting: lost games first, then drawn ones, then won ones (only re-checked).
+// enqueue adds j to the games waiting, dropping one when too many wait (a.mu held).
+func (a *analyst) enqueue(j analysisJob) {
+	a.queue = append(a.queue, j)
+	if len(a.queue) > maxQueued {
+		a.queue = slices.Delete(a.queue, a.last(), a.last()+1)
+	}
+}
+
+// rank orders the games waiting: lost games first, then drawn ones, then won ones (only re-checked); every
+// deep pass after every quick one.
 func (j analysisJob) rank() int {
+	r := 0
 	switch {
 	case j.lg.won:
-		return 2
+		r = 2
 	case j.lg.drawn:
-		return 1
+		r = 1
 	}
-	return 0
+	if j.lg.deep {
+		r += 3
+	}
+	return r
 }
 
 // next returns the index of the game to analyse next: the latest of the best rank, since the latest game is
@@ -235,7 +268,8 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	f.record(memory.Event{Analysis: a})
 	if m, ok := rep.Blamed(); ok {
 		log.Info("the game's mistake", zap.String("move", m.Played), zap.Int("ply", m.Ply),
-			zap.Float64("value", m.Value), zap.String("better", m.Best), zap.Float64("better_value", m.BestValue))
+			zap.Float64("value", m.Value), zap.String("better", m.Best), zap.Float64("better_value", m.BestValue),
+			zap.Int("depth", m.Depth))
 	}
 }
 

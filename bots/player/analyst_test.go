@@ -5,8 +5,13 @@ package player
 
 import (
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"dossier/bots/searchers"
 	"dossier/engine"
@@ -185,4 +190,63 @@ func backgroundDuring(p *Engine, pos games.Position, depth int, linger time.Dura
 	fg.mu.Unlock()
 	fg.release()
 	return during
+}
+
+// TestAnalysisDeeperThanItsQuickPass: a game analysed deeper than analysisDepth is analysed first at
+// analysisDepth, filed at once, and then at its depth, whose findings are kept over the quick ones; and a quick
+// pass waiting goes before any deep one.
+func TestAnalysisDeeperThanItsQuickPass(t *testing.T) {
+	g := chess.Game{}
+	core, logs := observer.New(zapcore.InfoLevel)
+	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+	p.analysisDepth = analysisDepth + 2
+	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory"), Logger: zap.New(core)}); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	rival := play.Opponent{Name: "rival", Source: "match"}
+	p.SetOpponent(rival)
+	playedGame(t, p, g, games.SecondWins, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
+	p.analyst.wait()
+	var depths []int64
+	for _, e := range logs.FilterMessage("the game's mistake").All() {
+		fields := e.ContextMap()
+		if fields["move"] != "h5f7" {
+			t.Errorf("a pass blamed %v, want 3.Qxf7+", fields)
+		}
+		d, _ := fields["depth"].(int64)
+		depths = append(depths, d)
+	}
+	if !slices.Equal(depths, []int64{analysisDepth, analysisDepth + 2}) {
+		t.Fatalf("the passes that blamed a move were at depths %v, want %d then %d", depths, analysisDepth, analysisDepth+2)
+	}
+	prof, err := p.Memory().Profile(rival.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prof.Mistakes) != 1 || prof.Mistakes[0].Depth != analysisDepth+2 {
+		t.Errorf("mistakes filed %+v, want the deep pass's, at depth %d", prof.Mistakes, analysisDepth+2)
+	}
+	entries, err := p.Memory().Experience(rival.Key(), "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Depth < analysisDepth+1 {
+			t.Errorf("an entry of depth %d was kept where the deep pass filed one deeper: %+v", e.Depth, e)
+		}
+	}
+
+	deep := analysisJob{lg: lostGame{depth: 12, deep: true}}
+	quick := analysisJob{lg: lostGame{depth: 12, won: true}}
+	a := &analyst{queue: []analysisJob{deep, quick}}
+	if i := a.next(); a.queue[i].lg.deep {
+		t.Error("a deep pass of a lost game went before the quick pass of a won one")
+	}
+	if first, then, ok := quick.quickPass(); !ok || first.lg.depth != analysisDepth || then.lg.depth != 12 || !then.lg.deep {
+		t.Errorf("the passes of a 12-ply analysis: %+v then %+v (%v)", first.lg, then.lg, ok)
+	}
+	if _, _, ok := (analysisJob{lg: lostGame{depth: analysisDepth}}).quickPass(); ok {
+		t.Errorf("an analysis at %d plies got a quick pass before it", analysisDepth)
+	}
 }
