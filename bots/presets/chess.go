@@ -87,7 +87,8 @@ func chessBook() book {
 			MaxLearned: 300},
 		// Chess values swing by more than half a pawn from one depth to the next: replaying the games a
 		// 2+0.05 search had won against Glaurung, the same search at 50 refused 33 of 308 won moves, valued
-		// 52-143 below its best at the depth compared, but for four of 190 or more.
+		// 52-143 below its best at the depth compared, but for four of 190 or more. Set by experiment (session
+		// 14, docs/experiments.md): against Toga II at 8 plies 50 scored 67.5% of 40, 150 86.9% of 80, 400 82.5%.
 		memoryRisk: 150,
 		// Chess is the costliest game to search: the learners learn at 2 plies, and the presets are types at
 		// 1 ply only (five presets at 2 plies cost 10 ms a move).
