@@ -256,18 +256,16 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 		return needValue(key, value)
 	case "args":
 		s.Args = strings.Fields(value)
-	case "risk":
+	case "risk", "memoryrisk":
 		n, err := strconv.Atoi(value)
 		if err != nil || n < 0 || n > maxModelRisk {
-			return fmt.Errorf("risk %q is not a whole number in 0..%d", value, maxModelRisk)
+			return fmt.Errorf("%s %q is not a whole number in 0..%d", key, value, maxModelRisk)
 		}
-		s.ModelRisk, s.Guarded = n, true
-	case "memoryrisk":
-		n, err := strconv.Atoi(value)
-		if err != nil || n < 0 || n > maxModelRisk {
-			return fmt.Errorf("memoryrisk %q is not a whole number in 0..%d", value, maxModelRisk)
+		if key == "risk" {
+			s.ModelRisk, s.Guarded = n, true
+		} else {
+			s.MemoryRisk, s.MemoryRiskSet = n, true
 		}
-		s.MemoryRisk, s.MemoryRiskSet = n, true
 	case "depth":
 		n, err := positiveInt(value, 1000)
 		if err != nil {
