@@ -345,17 +345,17 @@ summarize() {
           }
           if (line !~ /"msg":"memory in the game"/) continue
           lg++
-          for (fi = 1; fi <= 5; fi++) {
-            fld = (fi == 1) ? "searches" : (fi == 2) ? "experience_searches" : (fi == 3) ? "experience_nodes" : (fi == 4) ? "prepared_moves" : "recalled_moves"
+          for (fi = 1; fi <= 6; fi++) {
+            fld = (fi == 1) ? "searches" : (fi == 2) ? "experience_searches" : (fi == 3) ? "experience_nodes" : (fi == 4) ? "prepared_moves" : (fi == 5) ? "recalled_moves" : "draws_left"
             if (match(line, "\"" fld "\":[0-9]+")) used[fld] += substr(line, RSTART + length(fld) + 3, RLENGTH - length(fld) - 3)
             if (fi == 2 && RSTART && substr(line, RSTART + length(fld) + 3, RLENGTH - length(fld) - 3) + 0 > 0) usedgames++
           }
         }
         close(ll[li])
       }
-      if (lg) printf "memory use (mem): %d games; experience settled nodes in %d of %d searches (%.1f a game, in %d games; %d nodes), won games replayed %d moves, prepared entries %d\n",
+      if (lg) printf "memory use (mem): %d games; experience settled nodes in %d of %d searches (%.1f a game, in %d games; %d nodes), won games replayed %d moves, repeated draws left %d times, prepared entries %d\n",
         lg, used["experience_searches"], used["searches"], used["experience_searches"] / lg, usedgames, used["experience_nodes"],
-        used["recalled_moves"], used["prepared_moves"]
+        used["recalled_moves"], used["draws_left"] + 0, used["prepared_moves"]
       if (prep) printf "preparation (mem): %d runs, %d positions searched, %.0f s of search in all (%.1f s a game)\n",
         prep, prepPositions, prepSeconds, (lg ? prepSeconds / lg : 0)
     }' "${files[@]}"

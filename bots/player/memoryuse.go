@@ -21,8 +21,9 @@ type memoryUse struct {
 	// searches counts our searches; settled those in which the experience settled nodes, nodes how many.
 	searches, settled int
 	nodes             uint64
-	// prepared and recalled count the moves a prepared entry or a won game gave instead of the search's.
-	prepared, recalled int
+	// prepared and recalled count the moves a prepared entry or the game memory gave instead of the search's;
+	// drawsLeft those of recalled that left a repeated draw (the others replayed a won game).
+	prepared, recalled, drawsLeft int
 	// waitMax is the longest our search waited for the analysis of an earlier game to stop.
 	waitMax time.Duration
 	// reached are our searches that reached a depth, in order.
@@ -46,7 +47,7 @@ func (u *memoryUse) waited(d time.Duration) {
 func (u *memoryUse) reset() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.searches, u.settled, u.nodes, u.prepared, u.recalled, u.waitMax = 0, 0, 0, 0, 0, 0
+	u.searches, u.settled, u.nodes, u.prepared, u.recalled, u.drawsLeft, u.waitMax = 0, 0, 0, 0, 0, 0, 0
 	u.reached = u.reached[:0]
 }
 
@@ -69,6 +70,13 @@ func (u *memoryUse) search(ply int, hits uint64, searched, recalled, prepared en
 	if prepared.Move != recalled.Move && prepared.Move != games.NoMove {
 		u.prepared++
 	}
+}
+
+// leftDraw counts a move the game memory played to leave a repeated draw.
+func (u *memoryUse) leftDraw() {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.drawsLeft++
 }
 
 // depth returns the median depth our searches of the game reached (0 when none).
@@ -109,5 +117,5 @@ func (u *memoryUse) log(log *zap.Logger, gameID string, score float64) {
 	log.Info("memory in the game", zap.String("game", gameID), zap.Float64("score", score),
 		zap.Int("searches", u.searches), zap.Int("experience_searches", u.settled),
 		zap.Uint64("experience_nodes", u.nodes), zap.Int("prepared_moves", u.prepared),
-		zap.Int("recalled_moves", u.recalled), zap.Duration("background_wait_max", u.waitMax))
+		zap.Int("recalled_moves", u.recalled-u.drawsLeft), zap.Int("draws_left", u.drawsLeft), zap.Duration("background_wait_max", u.waitMax))
 }

@@ -1,5 +1,5 @@
 // What the memory did in a game: the counts of searches the experience settled nodes in, and of moves a won
-// game or a prepared entry gave instead of the search's.
+// game, a repeated draw left or a prepared entry gave instead of the search's.
 
 package player
 
@@ -18,8 +18,11 @@ func TestMemoryUseCountsWhatChangedTheMove(t *testing.T) {
 	u.search(5, 0, a, a, b)                             // a prepared move
 	u.search(7, 7, a, b, a)                             // experience, a won game's move, then the prepared one
 	u.search(9, 0, a, engine.Result{}, engine.Result{}) // no move at all: nothing replaced
-	if u.searches != 5 || u.settled != 2 || u.nodes != 47 || u.recalled != 2 || u.prepared != 2 {
-		t.Errorf("counted %d searches, %d settled, %d nodes, %d recalled, %d prepared", u.searches, u.settled, u.nodes, u.recalled, u.prepared)
+	u.leftDraw()
+	u.search(11, 0, a, b, b) // a move that left a repeated draw
+	if u.searches != 6 || u.settled != 2 || u.nodes != 47 || u.recalled != 3 || u.drawsLeft != 1 || u.prepared != 2 {
+		t.Errorf("counted %d searches, %d settled, %d nodes, %d recalled (%d leaving a draw), %d prepared", u.searches,
+			u.settled, u.nodes, u.recalled, u.drawsLeft, u.prepared)
 	}
 	if d := u.depth(); d != 0 {
 		t.Errorf("median depth %d of searches that reached none", d)
@@ -31,7 +34,7 @@ func TestMemoryUseCountsWhatChangedTheMove(t *testing.T) {
 		t.Errorf("median depth %d, want 11 of 9 10 11 12 30 (the searches that reached no depth left out)", d)
 	}
 	u.reset()
-	if u.searches != 0 || u.nodes != 0 || u.recalled != 0 || u.prepared != 0 {
+	if u.searches != 0 || u.nodes != 0 || u.recalled != 0 || u.drawsLeft != 0 || u.prepared != 0 {
 		t.Errorf("after reset: %d searches, %d nodes", u.searches, u.nodes)
 	}
 }

@@ -1,7 +1,9 @@
 // Game memory: what the Player remembers of its earlier games against the opponent. Where a won game went
 // through the position, it plays the move that won again while its own search, which reads the experience the
 // analyses learned (experience.go), values the move within MemoryRisk of its best. A lost game's line is left
-// where its analysis found our mistake, through that experience, and nowhere else.
+// where its analysis found our mistake, through that experience, and nowhere else. A draw that repeated (our
+// same move in the same position in two drawn games) is left where our search values another move above a draw
+// and within MemoryRisk of its best: against an opponent that repeats its moves the drawn move is worth a draw.
 
 package player
 
@@ -25,10 +27,11 @@ import (
 // recall is the game memory for one opponent and one game: our moves in the positions of its won games, and
 // the mistakes its analyses blamed, by position.
 type recall struct {
-	opponent string                  // the opponent's key
-	game     string                  // the game's name
-	won      map[string]string       // position (FEN) -> the move we played there in a game we won
-	mistakes map[string]mistakeShown // position (FEN) -> the mistake an analysis blamed there
+	opponent string                    // the opponent's key
+	game     string                    // the game's name
+	won      map[string]string         // position (FEN) -> the move we played there in a game we won
+	drawn    map[string]map[string]int // position (FEN) -> our move there -> drawn games that played it
+	mistakes map[string]mistakeShown   // position (FEN) -> the mistake an analysis blamed there
 }
 
 // mistakeShown is a mistake with its game as the info strings name it: "lost game 7" (its number among the
@@ -40,7 +43,8 @@ type mistakeShown struct {
 
 // newRecall builds the game memory of an opponent's stored games of game g and the mistakes found in them.
 func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake) *recall {
-	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, mistakes: map[string]mistakeShown{}}
+	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, drawn: map[string]map[string]int{},
+		mistakes: map[string]mistakeShown{}}
 	named := map[string]string{}
 	for i, sg := range stored {
 		verb := map[float64]string{0: "lost", 0.5: "drew", 1: "won"}[sg.OurScore]
@@ -48,7 +52,7 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			verb = "played"
 		}
 		named[sg.ID] = fmt.Sprintf("%s game %d", verb, i+1)
-		if sg.Game != g.Name() || sg.OurScore != 1 {
+		if sg.Game != g.Name() || sg.OurScore != 1 && sg.OurScore != 0.5 {
 			continue
 		}
 		p, err := g.ParsePosition(sg.StartFEN)
@@ -61,8 +65,16 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			if err != nil {
 				break
 			}
-			if p.ToMove() == ours {
+			switch {
+			case p.ToMove() != ours:
+			case sg.OurScore == 1:
 				r.won[p.FEN()] = text // the latest win through the position counts
+			default:
+				fen := p.FEN()
+				if r.drawn[fen] == nil {
+					r.drawn[fen] = map[string]int{}
+				}
+				r.drawn[fen][text]++
 			}
 			p.Play(m)
 		}
@@ -165,6 +177,7 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
 	r, risk, game := p.gameMemory.get(), float64(p.memoryRiskLocked()), p.game.Name()
+	drawValue := -p.cfg.Contempt // what a draw is worth to us
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {
@@ -177,7 +190,11 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	}
 	text, ok := r.won[pos.FEN()]
 	if !ok {
-		return res
+		left := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], risk, drawValue, say)
+		if left.Move != res.Move {
+			p.use.leftDraw()
+		}
+		return left
 	}
 	m, err := pos.ParseMove(text)
 	if err != nil || !games.IsLegal(pos, m) {
@@ -199,6 +216,56 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	default:
 		say("game memory: %s of a won game is %.0f below the best at depth %d (MemoryRisk %.0f); not replayed",
 			shown, best-v, depth, risk)
+	}
+	return res
+}
+
+// drawRepeats is how many drawn games must have played our move in a position before it counts as a repeated
+// draw: one draw says nothing of the opponent, two the same say it repeats.
+const drawRepeats = 2
+
+// leaveRepeatedDraw plays another move where the search chose a move that drawn games against this opponent
+// played here at least twice (drawn: our moves in this position by the drawn games that played them), when
+// our search values the best other move above a draw (drawValue) and within risk of its best. Against an
+// opponent that repeats its moves the repeated move is worth a draw, whatever the search says of it; a move
+// that loses instead is blamed by its game's analysis and left the next time.
+func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
+	main *searchers.DepthLines, drawn map[string]int, risk, drawValue float64, say func(string, ...any)) engine.Result {
+	if len(drawn) == 0 {
+		return res
+	}
+	repeated := map[games.Move]int{}
+	for text, n := range drawn {
+		if m, err := pos.ParseMove(text); err == nil && n >= drawRepeats {
+			repeated[m] = n
+		}
+	}
+	times, ok := repeated[res.Move]
+	if !ok {
+		return res
+	}
+	var buf [games.MaxMoves]games.Move
+	var others []games.Move
+	for _, m := range pos.AppendMoves(buf[:0]) {
+		if _, drew := repeated[m]; !drew {
+			others = append(others, m)
+		}
+	}
+	if len(others) == 0 {
+		return res
+	}
+	shown := games.NumberedMove(pos, res.Move)
+	alt, v, best, depth := searchOnly(s, pos, ctl, res, main, others)
+	switch {
+	case depth == 0:
+		say("game memory: %s drew %d games against this opponent; no time to search another move", shown, times)
+	case v > drawValue && v >= best-risk:
+		say("game memory: %s instead of %s, which drew %d games against this opponent (%.0f, best %.0f at depth %d, MemoryRisk %.0f)",
+			games.NumberedMove(pos, alt.Move), shown, times, v, best, depth, risk)
+		return alt
+	default:
+		say("game memory: %s drew %d games against this opponent; the best other move is %.0f at depth %d (best %.0f, a draw %.0f, MemoryRisk %.0f)",
+			shown, times, v, depth, best, drawValue, risk)
 	}
 	return res
 }

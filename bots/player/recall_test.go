@@ -130,6 +130,36 @@ func TestGameMemoryReplaysAWonGameUnderAClock(t *testing.T) {
 	}
 }
 
+// TestGameMemoryLeavesARepeatedDraw: at depth 4 dossier only draws the deterministic depth-2 opponent, the
+// same game each time. After two such draws the memory leaves the drawn line where another move is valued above
+// a draw and within MemoryRisk of the best, and the game it finds is won, then replayed.
+func TestGameMemoryLeavesARepeatedDraw(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	drawn := recallMatch(t, dir, 4, 50)
+	if drawn.Result != games.Draw {
+		t.Fatalf("depth 4 against depth 2: %s (%s), want the draw this test leaves", drawn.Result, drawn.Termination)
+	}
+	if again := recallMatch(t, dir, 4, 50); fmt.Sprint(again.Moves) != fmt.Sprint(drawn.Moves) {
+		t.Fatalf("one draw in memory changed the game: %s after %d plies, the draw had %d", again.Result,
+			len(again.Moves), len(drawn.Moves))
+	}
+	left := recallMatch(t, dir, 4, 50)
+	same := 0
+	for same < min(len(left.Moves), len(drawn.Moves)) && left.Moves[same] == drawn.Moves[same] {
+		same++
+	}
+	if same == len(drawn.Moves) || same%2 == 1 {
+		t.Fatalf("after two draws: %d plies as in the draw of %d, want a move of ours to leave it", same, len(drawn.Moves))
+	}
+	if left.Result != games.FirstWins {
+		t.Errorf("the game that left the draw at ply %d: %s (%s), want a win", same+1, left.Result, left.Termination)
+	}
+	if won := recallMatch(t, dir, 4, 50); fmt.Sprint(won.Moves) != fmt.Sprint(left.Moves) {
+		t.Errorf("the won game was not replayed: %s after %d plies", won.Result, len(won.Moves))
+	}
+	t.Logf("drawn twice in %d plies; left at ply %d and won in %d plies", len(drawn.Moves), same+1, len(left.Moves))
+}
+
 // TestMemoryRisk: the MemoryRisk a Player starts with follows its game until it is set (150 in chess, 50
 // elsewhere), the configuration's value is taken, 0 can be set, and the option announces the value in force.
 func TestMemoryRisk(t *testing.T) {
