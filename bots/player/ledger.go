@@ -26,10 +26,15 @@ type ledger struct {
 	states map[string]*learn.EvenState // by opponent key
 	tc     string                      // the current game's time control, which picks the record
 	folds  sync.WaitGroup              // the folds after a result still running
+	// results counts the results and loads per opponent: a fold installs its state only when none came
+	// after the one it folded for, else an earlier game's fold finishing late would put an older state back.
+	results map[string]int
 }
 
 // newLedger returns an empty ledger filing through f.
-func newLedger(f *filer) *ledger { return &ledger{filer: f, states: map[string]*learn.EvenState{}} }
+func newLedger(f *filer) *ledger {
+	return &ledger{filer: f, states: map[string]*learn.EvenState{}, results: map[string]int{}}
+}
 
 // stateLocked returns the even-game state of the opponent key, read from the memory when first needed (a
 // fresh state when the memory has none or cannot be read, which is logged). l.mu is held.
@@ -65,6 +70,7 @@ func (l *ledger) load(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.states[key] = s
+	l.results[key]++
 }
 
 // startGame takes the new game's time control.
@@ -89,6 +95,8 @@ func (l *ledger) result(key string, g games.Game, score float64, gameID string) 
 	l.mu.Lock()
 	res.TimeControl = l.tc
 	l.stateLocked(key).Record(l.tc).Update(res.Score, res.MaxHandicap)
+	l.results[key]++
+	mine := l.results[key]
 	l.mu.Unlock()
 	if gameID == "" {
 		return
@@ -114,7 +122,9 @@ func (l *ledger) result(key string, g games.Game, score float64, gameID string) 
 			return
 		}
 		l.mu.Lock()
-		l.states[key] = s
+		if l.results[key] == mine {
+			l.states[key] = s
+		}
 		l.mu.Unlock()
 	}()
 }
