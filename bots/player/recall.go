@@ -31,6 +31,7 @@ type recall struct {
 	game     string                    // the game's name
 	won      map[string]string         // position (FEN) -> the move we played there in a game we won
 	drawn    map[string]map[string]int // position (FEN) -> our move there -> drawn games that played it
+	lost     map[string]map[string]int // position (FEN) -> our move there -> lost games that played it
 	mistakes map[string]mistakeShown   // position (FEN) -> the mistake an analysis blamed there
 }
 
@@ -44,7 +45,7 @@ type mistakeShown struct {
 // newRecall builds the game memory of an opponent's stored games of game g and the mistakes found in them.
 func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake) *recall {
 	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, drawn: map[string]map[string]int{},
-		mistakes: map[string]mistakeShown{}}
+		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}}
 	named := map[string]string{}
 	for i, sg := range stored {
 		verb := map[float64]string{0: "lost", 0.5: "drew", 1: "won"}[sg.OurScore]
@@ -52,7 +53,7 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			verb = "played"
 		}
 		named[sg.ID] = fmt.Sprintf("%s game %d", verb, i+1)
-		if sg.Game != g.Name() || sg.OurScore != 1 && sg.OurScore != 0.5 {
+		if sg.Game != g.Name() || sg.OurScore != 1 && sg.OurScore != 0.5 && sg.OurScore != 0 {
 			continue
 		}
 		p, err := g.ParsePosition(sg.StartFEN)
@@ -69,12 +70,10 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			case p.ToMove() != ours:
 			case sg.OurScore == 1:
 				r.won[p.FEN()] = text // the latest win through the position counts
+			case sg.OurScore == 0.5:
+				count(r.drawn, p.FEN(), text)
 			default:
-				fen := p.FEN()
-				if r.drawn[fen] == nil {
-					r.drawn[fen] = map[string]int{}
-				}
-				r.drawn[fen][text]++
+				count(r.lost, p.FEN(), text)
 			}
 			p.Play(m)
 		}
@@ -89,6 +88,14 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 		}
 	}
 	return r
+}
+
+// count adds a game that played move in the position fen to counts.
+func count(counts map[string]map[string]int, fen, move string) {
+	if counts[fen] == nil {
+		counts[fen] = map[string]int{}
+	}
+	counts[fen][move]++
 }
 
 // loadRecall reads the opponent's games, the mistakes found in them and the experience of the game from the
@@ -190,7 +197,7 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	}
 	text, ok := r.won[pos.FEN()]
 	if !ok {
-		left := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], risk, drawValue, say)
+		left := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawValue, say)
 		if left.Move != res.Move {
 			p.use.leftDraw()
 		}
@@ -227,10 +234,12 @@ const drawRepeats = 2
 // leaveRepeatedDraw plays another move where the search chose a move that drawn games against this opponent
 // played here at least twice (drawn: our moves in this position by the drawn games that played them), when
 // our search values the best other move above a draw (drawValue) and within risk of its best. Against an
-// opponent that repeats its moves the repeated move is worth a draw, whatever the search says of it; a move
-// that loses instead is blamed by its game's analysis and left the next time.
+// opponent that repeats its moves the repeated move is worth a draw, whatever the search says of it. A
+// position is left once: where a game lost after another move here (lost: our moves here by the lost games),
+// the draw is kept, since the analysis of that loss need not blame the move that left the draw (session 15:
+// without this rule the same draw was left for the same loss six times in a row).
 func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
-	main *searchers.DepthLines, drawn map[string]int, risk, drawValue float64, say func(string, ...any)) engine.Result {
+	main *searchers.DepthLines, drawn, lost map[string]int, risk, drawValue float64, say func(string, ...any)) engine.Result {
 	if len(drawn) == 0 {
 		return res
 	}
@@ -244,6 +253,14 @@ func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Contro
 	if !ok {
 		return res
 	}
+	shown := games.NumberedMove(pos, res.Move)
+	for text, n := range lost {
+		if m, err := pos.ParseMove(text); err == nil && repeated[m] == 0 {
+			say("game memory: %s as in %d drawn games against this opponent; %s lost %d", shown, times,
+				games.NumberedMove(pos, m), n)
+			return res
+		}
+	}
 	var buf [games.MaxMoves]games.Move
 	var others []games.Move
 	for _, m := range pos.AppendMoves(buf[:0]) {
@@ -254,7 +271,6 @@ func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Contro
 	if len(others) == 0 {
 		return res
 	}
-	shown := games.NumberedMove(pos, res.Move)
 	alt, v, best, depth := searchOnly(s, pos, ctl, res, main, others)
 	switch {
 	case depth == 0:

@@ -7,11 +7,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"dossier/bots/match"
 	"dossier/bots/searchers"
+	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
@@ -186,5 +188,44 @@ func TestMemoryRisk(t *testing.T) {
 	}
 	if got := New(connect4.Game{}, searchers.Config{MemoryRisk: 80}).memoryRisk(); got != 80 {
 		t.Errorf("configured 80: MemoryRisk %d", got)
+	}
+}
+
+// TestRepeatedDrawIsLeftOnce: a knight up, the search's move counts as a repeated draw once two drawn games
+// played it, and another move above a draw is played instead; not after one drawn game, and not where a
+// game that left the draw here was lost.
+func TestRepeatedDrawIsLeftOnce(t *testing.T) {
+	g := chess.Game{}
+	pos, err := g.ParsePosition("4k3/8/8/8/8/8/4P3/4KN2 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := searchers.New(g, searchers.Config{Depth: 4, HashMB: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl := engine.NewControl(engine.Limits{Depth: 4}, pos.ToMove())
+	lines := searchers.NewDepthLines(nil)
+	res := s.Search(pos.Clone(), ctl, lines.Report)
+	best := pos.FormatMove(res.Move)
+	var said []string
+	say := func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) }
+	leave := func(drawn, lost map[string]int) string {
+		said = nil
+		return pos.FormatMove(leaveRepeatedDraw(s, pos, ctl, res, lines, drawn, lost, 150, 0, say).Move)
+	}
+	if got := leave(map[string]int{best: 1}, nil); got != best {
+		t.Errorf("one drawn game with %s: played %s (%q)", best, got, said)
+	}
+	other := leave(map[string]int{best: 2}, nil)
+	if other == best || len(said) != 1 || !strings.Contains(said[0], "instead of") {
+		t.Fatalf("two drawn games with %s: played %s (%q), want another move", best, other, said)
+	}
+	if got := leave(map[string]int{best: 2}, map[string]int{other: 1}); got != best || len(said) != 1 ||
+		!strings.Contains(said[0], "lost 1") {
+		t.Errorf("after %s lost once: played %s (%q), want the draw %s kept", other, got, said, best)
+	}
+	if got := leave(map[string]int{best: 2}, map[string]int{best: 1}); got == best {
+		t.Errorf("the drawn move also lost once (the opponent varied): played %s (%q), want another move", got, said)
 	}
 }
