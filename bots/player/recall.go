@@ -137,13 +137,14 @@ type gameMemory struct {
 	key        string // the opponent whose memory is installed ("" for none)
 	recall     *recall
 	experience *experienceTable
+	keptDraw   bool // a repeated draw was kept for a loss in this game (keepDraw)
 }
 
 // set installs the game memory and the experience table of the opponent key.
 func (g *gameMemory) set(key string, r *recall, x *experienceTable) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.key, g.recall, g.experience = key, r, x
+	g.key, g.recall, g.experience, g.keptDraw = key, r, x, false
 }
 
 // addPrepared installs, in place of the experience table, a copy with the preparation's finding fd, when the
@@ -156,6 +157,21 @@ func (g *gameMemory) addPrepared(key string, game games.Game, fd prepare.Finding
 		return
 	}
 	g.experience = g.experience.withPrepared(game, fd)
+}
+
+// keepDraw notes that a repeated draw was kept in this game because leaving it lost once: no later position
+// of the game leaves a draw (the positions after the one kept are the same drawn line's).
+func (g *gameMemory) keepDraw() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.keptDraw = true
+}
+
+// drawKept reports whether keepDraw was called since the game memory was installed.
+func (g *gameMemory) drawKept() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.keptDraw
 }
 
 // get returns the game memory installed (nil: none); a recall is never changed once built.
@@ -197,9 +213,15 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	}
 	text, ok := r.won[pos.FEN()]
 	if !ok {
-		left := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawValue, say)
+		if p.gameMemory.drawKept() {
+			return res
+		}
+		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawValue, say)
 		if left.Move != res.Move {
 			p.use.leftDraw()
+		}
+		if kept {
+			p.gameMemory.keepDraw()
 		}
 		return left
 	}
@@ -237,11 +259,13 @@ const drawRepeats = 2
 // opponent that repeats its moves the repeated move is worth a draw, whatever the search says of it. A
 // position is left once: where a game lost after another move here (lost: our moves here by the lost games),
 // the draw is kept, since the analysis of that loss need not blame the move that left the draw (session 15:
-// without this rule the same draw was left for the same loss six times in a row).
+// without this rule the same draw was left for the same loss six times in a row); kept says so, and the
+// caller then keeps the draw for the rest of the game, so that a drawn line costs one loss at most.
 func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
-	main *searchers.DepthLines, drawn, lost map[string]int, risk, drawValue float64, say func(string, ...any)) engine.Result {
+	main *searchers.DepthLines, drawn, lost map[string]int, risk, drawValue float64,
+	say func(string, ...any)) (_ engine.Result, kept bool) {
 	if len(drawn) == 0 {
-		return res
+		return res, false
 	}
 	repeated := map[games.Move]int{}
 	for text, n := range drawn {
@@ -251,14 +275,14 @@ func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Contro
 	}
 	times, ok := repeated[res.Move]
 	if !ok {
-		return res
+		return res, false
 	}
 	shown := games.NumberedMove(pos, res.Move)
 	for text, n := range lost {
 		if m, err := pos.ParseMove(text); err == nil && repeated[m] == 0 {
 			say("game memory: %s as in %d drawn games against this opponent; %s lost %d", shown, times,
 				games.NumberedMove(pos, m), n)
-			return res
+			return res, true
 		}
 	}
 	var buf [games.MaxMoves]games.Move
@@ -269,7 +293,7 @@ func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Contro
 		}
 	}
 	if len(others) == 0 {
-		return res
+		return res, false
 	}
 	alt, v, best, depth := searchOnly(s, pos, ctl, res, main, others)
 	switch {
@@ -278,12 +302,12 @@ func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Contro
 	case v > drawValue && v >= best-risk:
 		say("game memory: %s instead of %s, which drew %d games against this opponent (%.0f, best %.0f at depth %d, MemoryRisk %.0f)",
 			games.NumberedMove(pos, alt.Move), shown, times, v, best, depth, risk)
-		return alt
+		return alt, false
 	default:
 		say("game memory: %s drew %d games against this opponent; the best other move is %.0f at depth %d (best %.0f, a draw %.0f, MemoryRisk %.0f)",
 			shown, times, v, depth, best, drawValue, risk)
 	}
-	return res
+	return res, false
 }
 
 // searchOnly searches pos again, restricted to moves, at most as deep as the search that gave res, within a

@@ -209,10 +209,13 @@ func TestRepeatedDrawIsLeftOnce(t *testing.T) {
 	res := s.Search(pos.Clone(), ctl, lines.Report)
 	best := pos.FormatMove(res.Move)
 	var said []string
+	var kept bool
 	say := func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) }
 	leave := func(drawn, lost map[string]int) string {
 		said = nil
-		return pos.FormatMove(leaveRepeatedDraw(s, pos, ctl, res, lines, drawn, lost, 150, 0, say).Move)
+		left, k := leaveRepeatedDraw(s, pos, ctl, res, lines, drawn, lost, 150, 0, say)
+		kept = k
+		return pos.FormatMove(left.Move)
 	}
 	if got := leave(map[string]int{best: 1}, nil); got != best {
 		t.Errorf("one drawn game with %s: played %s (%q)", best, got, said)
@@ -221,11 +224,19 @@ func TestRepeatedDrawIsLeftOnce(t *testing.T) {
 	if other == best || len(said) != 1 || !strings.Contains(said[0], "instead of") {
 		t.Fatalf("two drawn games with %s: played %s (%q), want another move", best, other, said)
 	}
-	if got := leave(map[string]int{best: 2}, map[string]int{other: 1}); got != best || len(said) != 1 ||
+	if got := leave(map[string]int{best: 2}, map[string]int{other: 1}); got != best || !kept || len(said) != 1 ||
 		!strings.Contains(said[0], "lost 1") {
 		t.Errorf("after %s lost once: played %s (%q), want the draw %s kept", other, got, said, best)
 	}
-	if got := leave(map[string]int{best: 2}, map[string]int{best: 1}); got == best {
+	if got := leave(map[string]int{best: 2}, map[string]int{best: 1}); got == best || kept {
 		t.Errorf("the drawn move also lost once (the opponent varied): played %s (%q), want another move", got, said)
+	}
+	// A draw kept for a loss keeps the rest of the game's drawn line, until the next game's memory is installed.
+	var gm gameMemory
+	if gm.keepDraw(); !gm.drawKept() {
+		t.Error("keepDraw did not hold")
+	}
+	if gm.set("rival", nil, nil); gm.drawKept() {
+		t.Error("a new game's memory still keeps the last game's draw")
 	}
 }
