@@ -216,7 +216,12 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 		if p.gameMemory.drawKept() {
 			return res
 		}
-		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawValue, say)
+		sayAndLog := func(format string, args ...any) { // the log keeps what drawn lines did, for the experiments
+			say(format, args...)
+			p.filer.logger().Info("repeated draw", zap.Int("ply", pos.Ply()), zap.String("said", fmt.Sprintf(format, args...)))
+		}
+		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawValue,
+			sayAndLog)
 		if left.Move != res.Move {
 			p.use.leftDraw()
 		}
