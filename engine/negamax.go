@@ -374,6 +374,8 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	seePrune := t.opts.MainSEEPruning && t.exchange != nil && !inCheck && ply > 0 && depth <= seePruneDepth
 	quietsSearched := 0
 	mover := pos.ToMove()
+	captureHash := t.opts.CaptureHashReductions && hashMove != games.NoMove && t.tactical != nil &&
+		t.tactical.IsTactical(hashMove)
 
 	eventsBefore := t.horizonEvents
 	alphaOrig := alpha
@@ -412,13 +414,17 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 			score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
 		} else {
 			reduction := 0
-			if t.opts.LMR && depth >= 3 && i >= 3 && quiet && !inCheck && keys[i] < orderKiller &&
+			badCapture := t.opts.BadCaptureReductions && !quiet && keys[i] < orderBadCapture+orderKiller/2
+			if t.opts.LMR && depth >= 3 && i >= 3 && (quiet || badCapture) && !inCheck && keys[i] < orderKiller &&
 				(t.checker == nil || !t.checker.InCheck()) {
 				reduction = lmrTable[min(depth, 63)][min(i, 63)]
 				if pvNode {
 					reduction--
 				}
-				if t.opts.HistoryReductions {
+				if quiet && captureHash {
+					reduction++
+				}
+				if t.opts.HistoryReductions && quiet {
 					if !improving {
 						reduction++
 					}

@@ -80,6 +80,12 @@ type AlphaBetaOptions struct {
 	// that often caused cutoffs, more for one that never did) and reduces one ply more at nodes that are
 	// not improving.
 	HistoryReductions bool
+	// BadCaptureReductions reduces, like late quiet moves, the tactical moves that BadCapturesLast ordered
+	// last because the static exchange says they lose material (needs BadCapturesLast).
+	BadCaptureReductions bool
+	// CaptureHashReductions reduces late quiet moves one ply more where the table's move is tactical: the
+	// node's best move is most likely that capture, the quiet moves after it rarely matter.
+	CaptureHashReductions bool
 	// TimeManagement scales the move's soft time limit after every iteration under a clock: up to 2.5 times
 	// while the best move keeps changing or the score falls, down to half when both have been stable for
 	// several iterations (see timeScale).

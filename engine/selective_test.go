@@ -1,7 +1,8 @@
 // The selective techniques of chess's search, each on its own: reverse futility, late-move and futility pruning, the null
 // move's adaptive reduction and zugzwang guard, internal iterative reduction, the table in quiescence,
 // counter-moves, history-adjusted reductions, SEE pruning in the main search, ProbCut, delta pruning, bad
-// captures last, the continuation history and the singular extension. Each pruning saves nodes, the extension
+// captures last, the continuation history, the singular extension, and reductions of bad captures and of quiet
+// moves under a capturing table move. Each pruning saves nodes, the extension
 // changes the search, and none loses a forced mate.
 package engine
 
@@ -44,6 +45,10 @@ var selectiveTechniques = []struct {
 	{"bad captures last", func(o *AlphaBetaOptions) { o.BadCapturesLast = true }, true, false, 0},
 	{"continuation history", func(o *AlphaBetaOptions) { o.ContinuationHistory = true }, true, false, 0},
 	{"singular extension", func(o *AlphaBetaOptions) { o.SingularMargin = 2 }, false, true, 0},
+	// Reductions of bad captures need them ordered last (their keys mark them): on top of bad captures last
+	// they must save nodes too (TestBadCaptureReductionsPruneBeyondOrdering).
+	{"bad capture reductions", func(o *AlphaBetaOptions) { o.BadCapturesLast, o.BadCaptureReductions = true, true }, false, false, 0},
+	{"capture hash reductions", func(o *AlphaBetaOptions) { o.CaptureHashReductions = true }, false, false, 0},
 }
 
 // chessMaterialCentipawns is chessMaterial in centipawns, the unit the margins are given in.
@@ -63,6 +68,7 @@ func withoutSelective() AlphaBetaOptions {
 	o.CounterMoves, o.HistoryReductions = false, false
 	o.MainSEEPruning, o.ProbCutMargin, o.DeltaMargin = false, 0, 0
 	o.BadCapturesLast, o.ContinuationHistory, o.SingularMargin = false, false, 0
+	o.BadCaptureReductions, o.CaptureHashReductions = false, false
 	return o
 }
 
@@ -102,6 +108,29 @@ func TestSelectiveTechniquesPrune(t *testing.T) {
 				t.Errorf("%d nodes with it, %d without: nothing pruned", with, without)
 			}
 		})
+	}
+}
+
+// TestBadCaptureReductionsPruneBeyondOrdering: with bad captures already ordered last, reducing them saves
+// nodes of its own.
+func TestBadCaptureReductionsPruneBeyondOrdering(t *testing.T) {
+	g := chessGame()
+	var with, without uint64
+	for _, fen := range []string{
+		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+		"r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10",
+		"2rq1rk1/pb1nbppp/1p2pn2/2pp4/3P4/1PNBPN2/PB3PPP/2RQ1RK1 w - - 2 12",
+	} {
+		off := withoutSelective()
+		off.BadCapturesLast = true
+		on := off
+		on.BadCaptureReductions = true
+		without += searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), off), mustChess(t, fen), 8).Nodes
+		with += searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), on), mustChess(t, fen), 8).Nodes
+	}
+	t.Logf("%d nodes with it, %d with bad captures last alone", with, without)
+	if with >= without {
+		t.Errorf("%d nodes with it, %d without: nothing reduced", with, without)
 	}
 }
 
