@@ -10,6 +10,7 @@ package player
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -283,10 +284,10 @@ func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Contro
 		return res, false
 	}
 	shown := games.NumberedMove(pos, res.Move)
-	for text, n := range lost {
+	for _, text := range slices.Sorted(maps.Keys(lost)) { // sorted: the same message every time
 		if m, err := pos.ParseMove(text); err == nil && repeated[m] == 0 {
 			say("game memory: %s as in %d drawn games against this opponent; %s lost %d", shown, times,
-				games.NumberedMove(pos, m), n)
+				games.NumberedMove(pos, m), lost[text])
 			return res, true
 		}
 	}
