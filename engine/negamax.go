@@ -414,7 +414,7 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 			score = -t.search(newDepth, ply+1, -beta, -alpha, pvNode)
 		} else {
 			reduction := 0
-			badCapture := t.opts.BadCaptureReductions && !quiet && keys[i] < orderBadCapture+orderKiller/2
+			badCapture := t.opts.BadCaptureReductions && !quiet && isBadCaptureKey(keys[i])
 			if t.opts.LMR && depth >= 3 && i >= 3 && (quiet || badCapture) && !inCheck && keys[i] < orderKiller &&
 				(t.checker == nil || !t.checker.InCheck()) {
 				reduction = lmrTable[min(depth, 63)][min(i, 63)]

@@ -29,6 +29,10 @@ func historySlot(m games.Move) int {
 // BadCapturesLast is on: below every quiet move's history.
 const orderBadCapture = -orderKiller
 
+// isBadCaptureKey reports whether an ordering key is a losing capture's (orderBadCapture plus its gain, which
+// stays within half of orderKiller), below every quiet move's history.
+func isBadCaptureKey(key int32) bool { return key < orderBadCapture+orderKiller/2 }
+
 // scoreMoves fills keys with the ordering key of each move. mainSearch says the moves are a main-search
 // node's, whose losing captures BadCapturesLast orders last (quiescence skips them anyway).
 func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Move, ply int, mainSearch bool) {
