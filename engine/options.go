@@ -165,6 +165,9 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		// SPRT 0,10 at 30,000 nodes on the above: H1 after 671 pairs, 1342 games +517 =394 -431, +22.3 Elo
 		// [+7.2, +37.5] (session 13; session 12's run of the same pair stopped at 535 pairs, +17.5).
 		o.BadCapturesLast = true
+		// Three SPRTs 0,10 at 30,000 nodes on the above, each stopped undecided at its time limit (+17.1,
+		// +11.6, +20.9); their 1,243 pairs pooled: +15.8 Elo [+4.6, +27.0], LLR 3.29 (session 15).
+		o.BadCaptureReductions = true
 	}
 	return o
 }
