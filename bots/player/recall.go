@@ -2,8 +2,9 @@
 // through the position, it plays the move that won again while its own search, which reads the experience the
 // analyses learned (experience.go), values the move within MemoryRisk of its best. A lost game's line is left
 // where its analysis found our mistake, through that experience, and nowhere else. A draw that repeated (our
-// same move in the same position in two drawn games) is left where our search values another move above a draw
-// and within MemoryRisk of its best: against an opponent that repeats its moves the drawn move is worth a draw.
+// same move in the same position in two drawn games) is left where our search values another move half a pawn
+// (a man) above a draw and within MemoryRisk of its best: against an opponent that repeats its moves the drawn
+// move is worth a draw.
 
 package player
 
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"dossier/bots/prepare"
+	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
@@ -201,7 +203,10 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
 	r, risk, game := p.gameMemory.get(), float64(p.memoryRiskLocked()), p.game.Name()
-	drawValue := -p.cfg.Contempt // what a draw is worth to us
+	// What another move must be worth to leave a repeated draw: a draw (less contempt) and half a pawn. Our
+	// search's values near a draw say little against an opponent stronger than us: in session 15's checkers
+	// runs against one (memory off 41%), the 13 games that left a draw at such values won 1, drew 2, lost 10.
+	drawBar := -p.cfg.Contempt + presets.Strength(p.game).Unit/2
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {
@@ -221,7 +226,7 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 			say(format, args...)
 			p.filer.logger().Info("repeated draw", zap.Int("ply", pos.Ply()), zap.String("said", fmt.Sprintf(format, args...)))
 		}
-		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawValue,
+		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawBar,
 			sayAndLog)
 		if left.Move != res.Move {
 			p.use.leftDraw()
@@ -261,14 +266,14 @@ const drawRepeats = 2
 
 // leaveRepeatedDraw plays another move where the search chose a move that drawn games against this opponent
 // played here at least twice (drawn: our moves in this position by the drawn games that played them), when
-// our search values the best other move above a draw (drawValue) and within risk of its best. Against an
+// our search values the best other move above bar (a draw and a margin) and within risk of its best. Against an
 // opponent that repeats its moves the repeated move is worth a draw, whatever the search says of it. A
 // position is left once: where a game lost after another move here (lost: our moves here by the lost games),
 // the draw is kept, since the analysis of that loss need not blame the move that left the draw (session 15:
 // without this rule the same draw was left for the same loss six times in a row); kept says so, and the
 // caller then keeps the draw for the rest of the game, so that a drawn line costs one loss at most.
 func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
-	main *searchers.DepthLines, drawn, lost map[string]int, risk, drawValue float64,
+	main *searchers.DepthLines, drawn, lost map[string]int, risk, bar float64,
 	say func(string, ...any)) (_ engine.Result, kept bool) {
 	if len(drawn) == 0 {
 		return res, false
@@ -305,13 +310,13 @@ func leaveRepeatedDraw(s engine.Searcher, pos games.Position, ctl *engine.Contro
 	switch {
 	case depth == 0:
 		say("game memory: %s drew %d games against this opponent; no time to search another move", shown, times)
-	case v > drawValue && v >= best-risk:
+	case v > bar && v >= best-risk:
 		say("game memory: %s instead of %s, which drew %d games against this opponent (%.0f, best %.0f at depth %d, MemoryRisk %.0f)",
 			games.NumberedMove(pos, alt.Move), shown, times, v, best, depth, risk)
 		return alt, false
 	default:
-		say("game memory: %s drew %d games against this opponent; the best other move is %.0f at depth %d (best %.0f, a draw %.0f, MemoryRisk %.0f)",
-			shown, times, v, depth, best, drawValue, risk)
+		say("game memory: %s drew %d games against this opponent; the best other move is %.0f at depth %d (best %.0f, needed above %.0f, MemoryRisk %.0f)",
+			shown, times, v, depth, best, bar, risk)
 	}
 	return res, false
 }

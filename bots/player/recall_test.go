@@ -193,7 +193,7 @@ func TestMemoryRisk(t *testing.T) {
 
 // TestRepeatedDrawIsLeftOnce: a knight up, the search's move counts as a repeated draw once two drawn games
 // played it, and another move above a draw is played instead; not after one drawn game, and not where a
-// game that left the draw here was lost.
+// game that left the draw here was lost, nor where the other move is not above the bar (a draw and a margin).
 func TestRepeatedDrawIsLeftOnce(t *testing.T) {
 	g := chess.Game{}
 	pos, err := g.ParsePosition("4k3/8/8/8/8/8/4P3/4KN2 w - - 0 1")
@@ -211,9 +211,10 @@ func TestRepeatedDrawIsLeftOnce(t *testing.T) {
 	var said []string
 	var kept bool
 	say := func(format string, args ...any) { said = append(said, fmt.Sprintf(format, args...)) }
+	bar := 0.0
 	leave := func(drawn, lost map[string]int) string {
 		said = nil
-		left, k := leaveRepeatedDraw(s, pos, ctl, res, lines, drawn, lost, 150, 0, say)
+		left, k := leaveRepeatedDraw(s, pos, ctl, res, lines, drawn, lost, 150, bar, say)
 		kept = k
 		return pos.FormatMove(left.Move)
 	}
@@ -224,6 +225,12 @@ func TestRepeatedDrawIsLeftOnce(t *testing.T) {
 	if other == best || len(said) != 1 || !strings.Contains(said[0], "instead of") {
 		t.Fatalf("two drawn games with %s: played %s (%q), want another move", best, other, said)
 	}
+	bar = res.Score + 200 // no other move is worth that: the search's best is res.Score
+	if got := leave(map[string]int{best: 2}, nil); got != best || kept || len(said) != 1 ||
+		!strings.Contains(said[0], "needed above") {
+		t.Errorf("with the bar above every move: played %s (%q), want the draw %s kept", got, said, best)
+	}
+	bar = 0
 	if got := leave(map[string]int{best: 2}, map[string]int{other: 1}); got != best || !kept || len(said) != 1 ||
 		!strings.Contains(said[0], "lost 1") {
 		t.Errorf("after %s lost once: played %s (%q), want the draw %s kept", other, got, said, best)
