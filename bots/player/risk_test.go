@@ -14,7 +14,7 @@ import (
 
 func TestPlayerGuardsModelSearchesAndReadsModelRiskLive(t *testing.T) {
 	g := chess.Game{}
-	tc := struct{ fen, trap string }{"7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b1"} // WAC.006: OM plays Rb1, which our search values far below Rb7
+	tc := struct{ fen, trap string }{"7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6c6"} // WAC.006: OM plays Rc6, which our search values far below Rb7
 	player := New(g, searchers.Config{HashMB: 8})
 	tr := newTranscript(t, player, g)
 	tr.send("uci")

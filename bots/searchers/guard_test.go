@@ -30,9 +30,9 @@ type guardCase struct {
 
 // guardCases are the Win At Chess positions of the scan where OM's move loses what the position holds.
 var guardCases = []guardCase{
-	// Rb1, expecting the 1-ply opponent to allow Rb8 mate (Rd6, aiming at Rd8, with the evaluation before
-	// the tuned tables); Rb7 (the suite's move) wins the a-pawn and the game.
-	{"WAC.006", "7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6b1"},
+	// Rc6, aiming at Rc8 mate of the 1-ply opponent (with session 16's evaluation; Rb1 with the one before,
+	// Rd6 before the tuned tables); Rb7 (the suite's move) wins the a-pawn and the game.
+	{"WAC.006", "7k/p7/1R5K/6r1/6p1/6P1/8/8 w - - 0 1", "b6c6"},
 	// Bh3, a speculative sacrifice against the king that a 1-ply opponent would not refute; Bb5 (the
 	// suite's move) wins the queen.
 	{"WAC.020", "r2qkb1r/1ppb1ppp/p7/4p3/P1Q1P3/2P5/5PPP/R1B2KNR b kq - 0 1", "d7h3"},

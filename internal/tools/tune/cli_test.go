@@ -31,8 +31,9 @@ func TestCommandLine(t *testing.T) {
 		{"adam zero epochs", []string{"fit", "--method", "adam", "--epochs", "0"}, 2, "", "--epochs must be at least 1"},
 		{"adam result weight above 1", []string{"fit", "--method", "adam", "--result-weight", "1.5"}, 2, "", "--result-weight within"},
 		{"adam bad final rate", []string{"fit", "--method", "adam", "--final-rate", "2"}, 2, "", "--final-rate"},
+		// K depends on the committed weights the fit starts from (0.9x before session 16's fit, 1.00 after).
 		{"adam fit", []string{"fit", "--method", "adam", "--fit-k", "--epochs", "20", "--in", "testdata/positions.txt.gz"}, 0,
-			"// K = 0.9", ""},
+			"// K = ", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

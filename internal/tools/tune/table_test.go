@@ -10,7 +10,7 @@ import (
 )
 
 // maxCommittedLoss is the committed evaluation's held-out loss on the sample, rounded up.
-const maxCommittedLoss = 0.0165
+const maxCommittedLoss = 0.0160
 
 func TestCommittedEvaluationOnTheCommittedSample(t *testing.T) {
 	ts, err := newTableSpace()
@@ -30,7 +30,7 @@ func TestCommittedEvaluationOnTheCommittedSample(t *testing.T) {
 	}
 	// The loss on the sample's held-out tenth (every tenth line, which the fit of the committed tables
 	// held out too: the sample is the first part of its training file, see docs/strength.md): 0.01869 for
-	// the old evaluation turned into tables, 0.01643 for the fit.
+	// the old evaluation turned into tables, 0.01643 for the first fit, 0.01596 for session 16's.
 	loss := meanLoss(test, ts.expand(strongest.Eval.Weights), 1)
 	if loss > maxCommittedLoss {
 		t.Errorf("held-out loss %.5f of the committed evaluation, want at most %.5f", loss, maxCommittedLoss)
