@@ -3,6 +3,8 @@
 # matches at once (one engine of each thinking at a time on a 2-core machine; nothing else may run), from the
 # balanced 8-move openings FIRST..LAST (1..20) of testdata/chess/8moves_v3_200.pgn.gz, each played with both
 # colours. Usage: tests/gauntlet.sh BINARY [OUT_DIR]   (OUT_DIR/NAME.txt holds each match's table)
+# OPPONENTS replaces the two opponents: "NAME SPEC;NAME SPEC" (a dossier match player spec each), e.g. the next
+# rungs: OPPONENTS='ethereal uci=/usr/games/ethereal-chess name=ethereal;countergo uci=/tmp/counter name=countergo args="-eval counter"'
 set -u
 bin=${1:?usage: tests/gauntlet.sh BINARY [OUT_DIR]}; out=${2:-gauntlet-out}
 first=${FIRST:-1}; last=${LAST:-20}
@@ -10,11 +12,13 @@ mkdir -p "$out"
 zcat "$(dirname "$0")/../testdata/chess/8moves_v3_200.pgn.gz" |
   awk -v a="$first" -v b="$last" '/^\[Event /{n++} n>=a && n<=b' > "$out/openings.pgn"
 games=$((2 * (last - first + 1)))
-for opp in 'toga2 uci=/usr/games/toga2 name=toga2' 'glaurung uci=/usr/games/glaurung name=glaurung Threads=1'; do
-  name=${opp%% *}
+IFS=';' read -r -a opponents <<< "${OPPONENTS:-toga2 uci=/usr/games/toga2 name=toga2;glaurung uci=/usr/games/glaurung name=glaurung Threads=1}"
+names=()
+for opp in "${opponents[@]}"; do
+  name=${opp%% *}; names+=("$out/$name.txt")
   "$bin" match --player1 "uci=$bin name=dossier args=--no-memory" --player2 "${opp#* }" \
     --openings "$out/openings.pgn" --tc 10+0.1 --games "$games" --pgn "$out/$name.pgn" \
     > "$out/$name.txt" 2> "$out/$name.progress" &
 done
 wait
-tail -n 7 "$out"/toga2.txt "$out"/glaurung.txt
+tail -n 7 "${names[@]}"
