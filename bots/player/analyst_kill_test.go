@@ -63,8 +63,15 @@ func TestAnalysisWorker(t *testing.T) {
 // startAnalysisWorker starts the helper on dir and returns it with the lines it prints.
 func startAnalysisWorker(t *testing.T, dir string) (*exec.Cmd, <-chan string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestAnalysisWorker$")
-	cmd.Env = append(os.Environ(), envAnalysisWorker+"="+dir)
+	return startWorker(t, "^TestAnalysisWorker$", envAnalysisWorker+"="+dir)
+}
+
+// startWorker re-executes the test binary as the helper that the run pattern names, with env added to its
+// environment, and returns it with the lines it prints.
+func startWorker(t *testing.T, run, env string) (*exec.Cmd, <-chan string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", run)
+	cmd.Env = append(os.Environ(), env)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,159 @@
+// kill -9 during the preparation after a game: the test binary re-executed as a Player that plays two games and
+// prepares for the next, killed at moments spread over the preparation; the acknowledged games are always there
+// after, and every prepared entry that was filed is whole (each finding is one event).
+package player
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"dossier/bots/prepare"
+	"dossier/bots/searchers"
+	"dossier/games"
+	"dossier/games/chess"
+	"dossier/memory"
+	"dossier/play"
+)
+
+// envPrepareWorker names the memory directory of the helper process; set only in it.
+const envPrepareWorker = "DOSSIER_PREPARE_WORKER_DIR"
+
+// preparedGames are the helper's two games as White through 1.e4 e5: the start and the position after 1...e5
+// are the repertoire it prepares.
+var preparedGames = []struct {
+	result games.Result
+	moves  []string
+}{
+	{games.FirstWins, []string{"e2e4", "e7e5", "g1f3", "b8c6"}},
+	{games.Draw, []string{"e2e4", "e7e5", "f1c4", "f8c5"}},
+}
+
+// TestPrepareWorker is not a test: re-executed with envPrepareWorker set, it is a Player that plays
+// preparedGames with 4 s of preparation, prints "acked" once the memory acknowledged both games, "prepared" once
+// the analysis and the preparation are filed, and then waits to be killed.
+func TestPrepareWorker(t *testing.T) {
+	dir := os.Getenv(envPrepareWorker)
+	if dir == "" {
+		t.Skip("a helper process for TestKillNineDuringThePreparation")
+	}
+	g := chess.Game{}
+	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+	p.analysisDepth = 2 // the analysis is quick, the preparation takes the time
+	p.setPrepareSeconds(4)
+	p.setBackgroundNice(0)
+	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	p.SetOpponent(play.Opponent{Name: "rival", Source: "match"})
+	for i, pg := range preparedGames {
+		if i > 0 {
+			p.analyst.wait() // the first game's analysis files its positions first, as in an arena's pause
+		}
+		playedGame(t, p, g, pg.result, pg.moves...)
+	}
+	if err := p.Memory().Flush(context.Background()); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	fmt.Println("acked")
+	p.analyst.wait()
+	if err := p.Memory().Flush(context.Background()); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	fmt.Println("prepared")
+	time.Sleep(time.Hour)
+}
+
+// startPrepareWorker starts the helper on dir and returns it with the lines it prints.
+func startPrepareWorker(t *testing.T, dir string) (*exec.Cmd, <-chan string) {
+	t.Helper()
+	return startWorker(t, "^TestPrepareWorker$", envPrepareWorker+"="+dir)
+}
+
+// storedPreparation reads the helper's games and its prepared entries from the memory dir, failing on a game
+// that is not whole or an entry that does not read.
+func storedPreparation(t *testing.T, dir string) []memory.Experience {
+	t.Helper()
+	m, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	stored, err := m.Games("rival")
+	if err != nil || len(stored) != len(preparedGames) {
+		t.Fatalf("games %+v, %v; want the %d acknowledged", stored, err, len(preparedGames))
+	}
+	for i, game := range stored {
+		if len(game.Moves) != len(preparedGames[i].moves) {
+			t.Errorf("game %d: %d moves, want %d", i+1, len(game.Moves), len(preparedGames[i].moves))
+		}
+	}
+	entries, err := m.Experience("rival", "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prepared []memory.Experience
+	for _, e := range entries {
+		if e.OpponentKey != "rival" || !prepare.IsPreparation(e.GameID) {
+			continue
+		}
+		prepared = append(prepared, e)
+		pos, err := chess.Game{}.ParsePosition(e.FEN)
+		if err != nil {
+			t.Errorf("a prepared entry's position %q: %v", e.FEN, err)
+			continue
+		}
+		if _, err := pos.ParseMove(e.Move); err != nil || e.Depth <= 0 || e.Version != memory.ExperienceVersion {
+			t.Errorf("a prepared entry is not whole: %+v (%v)", e, err)
+		}
+	}
+	return prepared
+}
+
+func TestKillNineDuringThePreparation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs helper processes")
+	}
+	// The reference: a helper left to finish its preparation, then killed.
+	refDir := filepath.Join(t.TempDir(), "memory")
+	cmd, lines := startPrepareWorker(t, refDir)
+	await(t, lines, "acked")
+	acked := time.Now()
+	await(t, lines, "prepared")
+	preparing := time.Since(acked)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	ref := storedPreparation(t, refDir)
+	if len(ref) != 2 {
+		t.Fatalf("the finished preparation filed %d entries, want the repertoire's 2", len(ref))
+	}
+	t.Logf("the analysis and the preparation took %v", preparing.Round(time.Millisecond))
+	// Kills spread from the acknowledgement of the games to past the preparation's end.
+	const kills = 6
+	counts := make([]int, 0, kills)
+	for i := range kills {
+		delay := time.Duration(i) * preparing * 5 / 4 / (kills - 1)
+		t.Run(fmt.Sprintf("killed %v after the acknowledgement", delay.Round(time.Millisecond)), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "memory")
+			cmd, lines := startPrepareWorker(t, dir)
+			await(t, lines, "acked")
+			time.Sleep(delay)
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
+			prepared := storedPreparation(t, dir)
+			if len(prepared) > len(ref) {
+				t.Errorf("%d prepared entries, more than the finished preparation's %d", len(prepared), len(ref))
+			}
+			counts = append(counts, len(prepared))
+		})
+	}
+	t.Logf("prepared entries filed by the killed helpers, from the earliest kill: %v", counts)
+}
