@@ -40,12 +40,19 @@ func TestAnalysisWorker(t *testing.T) {
 	g := chess.Game{}
 	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
 	p.analysisDepth = 7
+	workAndWait(p, dir, "analysed", func() { playedGame(t, p, g, games.SecondWins, killedGame...) })
+}
+
+// workAndWait runs a helper: p on the memory in dir against "rival" plays its games, prints "acked" once the
+// memory acknowledged them, done once the analysis (and any preparation) after them is filed, and then waits
+// to be killed. A line "error ..." ends the helper instead.
+func workAndWait(p *Engine, dir, done string, playGames func()) {
 	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 		fmt.Println("error", err)
 		os.Exit(3)
 	}
 	p.SetOpponent(play.Opponent{Name: "rival", Source: "match"})
-	playedGame(t, p, g, games.SecondWins, killedGame...)
+	playGames()
 	if err := p.Memory().Flush(context.Background()); err != nil {
 		fmt.Println("error", err)
 		os.Exit(3)
@@ -56,14 +63,8 @@ func TestAnalysisWorker(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(3)
 	}
-	fmt.Println("analysed")
+	fmt.Println(done)
 	time.Sleep(time.Hour)
-}
-
-// startAnalysisWorker starts the helper on dir and returns it with the lines it prints.
-func startAnalysisWorker(t *testing.T, dir string) (*exec.Cmd, <-chan string) {
-	t.Helper()
-	return startWorker(t, "^TestAnalysisWorker$", envAnalysisWorker+"="+dir)
 }
 
 // startWorker re-executes the test binary as the helper that the run pattern names, with env added to its
@@ -139,47 +140,64 @@ func TestKillNineDuringTheAnalysis(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs helper processes")
 	}
-	// The reference: a helper left to finish its analysis, then killed.
+	var refMistakes []memory.Mistake
+	var refEntries, filed int
+	killAtMoments(t, "^TestAnalysisWorker$", envAnalysisWorker, "analysed", func(refDir string) {
+		_, refMistakes, refEntries = storedAnalysis(t, refDir)
+		if len(refMistakes) != 1 || refEntries == 0 {
+			t.Fatalf("the finished analysis filed %d mistakes and %d entries", len(refMistakes), refEntries)
+		}
+	}, func(t *testing.T, dir string) {
+		game, mistakes, entries := storedAnalysis(t, dir)
+		if game.Result != "0-1" || len(game.Moves) != len(killedGame) {
+			t.Errorf("the acknowledged game: %s after %d moves, want 0-1 after %d", game.Result, len(game.Moves),
+				len(killedGame))
+		}
+		switch {
+		case len(mistakes) == 0 && entries == 0:
+		case len(mistakes) == 1 && entries == refEntries && mistakes[0].Move == refMistakes[0].Move:
+			filed++
+		default:
+			t.Errorf("a part of the analysis: %d mistakes, %d entries of %d", len(mistakes), entries, refEntries)
+		}
+	})
+	t.Logf("%d killed helpers had filed the analysis", filed)
+}
+
+// killAtMoments runs the helper that the run pattern names (its memory directory in the environment variable
+// env) to its line done and kills it (SIGKILL), hands that memory to checkReference, then starts it again
+// six times and kills it at moments spread from its "acked" line to a quarter past the time the first took
+// from there to done, handing each memory to checkKilled in a subtest.
+func killAtMoments(t *testing.T, run, env, done string, checkReference func(dir string),
+	checkKilled func(t *testing.T, dir string)) {
+	t.Helper()
+	start := func(t *testing.T, dir string) (*exec.Cmd, <-chan string) {
+		t.Helper()
+		return startWorker(t, run, env+"="+dir)
+	}
 	refDir := filepath.Join(t.TempDir(), "memory")
-	cmd, lines := startAnalysisWorker(t, refDir)
+	cmd, lines := start(t, refDir)
 	begun := time.Now()
 	await(t, lines, "acked")
 	acked := time.Now()
-	await(t, lines, "analysed")
-	analysing := time.Since(acked)
+	await(t, lines, done)
+	working := time.Since(acked)
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
-	_, refMistakes, refEntries := storedAnalysis(t, refDir)
-	if len(refMistakes) != 1 || refEntries == 0 {
-		t.Fatalf("the finished analysis filed %d mistakes and %d entries", len(refMistakes), refEntries)
-	}
-	t.Logf("the helper took %v to the game's acknowledgement, %v to analyse; %d entries",
-		acked.Sub(begun).Round(time.Millisecond), analysing.Round(time.Millisecond), refEntries)
-	// Kills spread from the acknowledgement of the game to past the analysis's end.
+	t.Logf("the helper took %v to the acknowledgement, %v from there to %q",
+		acked.Sub(begun).Round(time.Millisecond), working.Round(time.Millisecond), done)
+	checkReference(refDir)
 	const kills = 6
-	filed := 0
 	for i := range kills {
-		delay := time.Duration(i) * analysing * 5 / 4 / (kills - 1)
+		delay := time.Duration(i) * working * 5 / 4 / (kills - 1)
 		t.Run(fmt.Sprintf("killed %v after the acknowledgement", delay.Round(time.Millisecond)), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "memory")
-			cmd, lines := startAnalysisWorker(t, dir)
+			cmd, lines := start(t, dir)
 			await(t, lines, "acked")
 			time.Sleep(delay)
 			cmd.Process.Signal(syscall.SIGKILL)
 			cmd.Wait()
-			game, mistakes, entries := storedAnalysis(t, dir)
-			if game.Result != "0-1" || len(game.Moves) != len(killedGame) {
-				t.Errorf("the acknowledged game: %s after %d moves, want 0-1 after %d", game.Result, len(game.Moves),
-					len(killedGame))
-			}
-			switch {
-			case len(mistakes) == 0 && entries == 0:
-			case len(mistakes) == 1 && entries == refEntries && mistakes[0].Move == refMistakes[0].Move:
-				filed++
-			default:
-				t.Errorf("a part of the analysis: %d mistakes, %d entries of %d", len(mistakes), entries, refEntries)
-			}
+			checkKilled(t, dir)
 		})
 	}
-	t.Logf("%d of %d killed helpers had filed the analysis", filed, kills)
 }

@@ -4,21 +4,14 @@
 package player
 
 import (
-	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
 
 	"dossier/bots/prepare"
 	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/memory"
-	"dossier/play"
 )
 
 // envPrepareWorker names the memory directory of the helper process; set only in it.
@@ -47,35 +40,14 @@ func TestPrepareWorker(t *testing.T) {
 	p.analysisDepth = 2 // the analysis is quick, the preparation takes the time
 	p.setPrepareSeconds(4)
 	p.setBackgroundNice(0)
-	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
-		fmt.Println("error", err)
-		os.Exit(3)
-	}
-	p.SetOpponent(play.Opponent{Name: "rival", Source: "match"})
-	for i, pg := range preparedGames {
-		if i > 0 {
-			p.analyst.wait() // the first game's analysis files its positions first, as in an arena's pause
+	workAndWait(p, dir, "prepared", func() {
+		for i, pg := range preparedGames {
+			if i > 0 {
+				p.analyst.wait() // the first game's analysis files its positions first, as in an arena's pause
+			}
+			playedGame(t, p, g, pg.result, pg.moves...)
 		}
-		playedGame(t, p, g, pg.result, pg.moves...)
-	}
-	if err := p.Memory().Flush(context.Background()); err != nil {
-		fmt.Println("error", err)
-		os.Exit(3)
-	}
-	fmt.Println("acked")
-	p.analyst.wait()
-	if err := p.Memory().Flush(context.Background()); err != nil {
-		fmt.Println("error", err)
-		os.Exit(3)
-	}
-	fmt.Println("prepared")
-	time.Sleep(time.Hour)
-}
-
-// startPrepareWorker starts the helper on dir and returns it with the lines it prints.
-func startPrepareWorker(t *testing.T, dir string) (*exec.Cmd, <-chan string) {
-	t.Helper()
-	return startWorker(t, "^TestPrepareWorker$", envPrepareWorker+"="+dir)
+	})
 }
 
 // storedPreparation reads the helper's games and its prepared entries from the memory dir, failing on a game
@@ -122,38 +94,18 @@ func TestKillNineDuringThePreparation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs helper processes")
 	}
-	// The reference: a helper left to finish its preparation, then killed.
-	refDir := filepath.Join(t.TempDir(), "memory")
-	cmd, lines := startPrepareWorker(t, refDir)
-	await(t, lines, "acked")
-	acked := time.Now()
-	await(t, lines, "prepared")
-	preparing := time.Since(acked)
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
-	ref := storedPreparation(t, refDir)
-	if len(ref) != 2 {
-		t.Fatalf("the finished preparation filed %d entries, want the repertoire's 2", len(ref))
-	}
-	t.Logf("the analysis and the preparation took %v", preparing.Round(time.Millisecond))
-	// Kills spread from the acknowledgement of the games to past the preparation's end.
-	const kills = 6
-	counts := make([]int, 0, kills)
-	for i := range kills {
-		delay := time.Duration(i) * preparing * 5 / 4 / (kills - 1)
-		t.Run(fmt.Sprintf("killed %v after the acknowledgement", delay.Round(time.Millisecond)), func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "memory")
-			cmd, lines := startPrepareWorker(t, dir)
-			await(t, lines, "acked")
-			time.Sleep(delay)
-			cmd.Process.Signal(syscall.SIGKILL)
-			cmd.Wait()
-			prepared := storedPreparation(t, dir)
-			if len(prepared) > len(ref) {
-				t.Errorf("%d prepared entries, more than the finished preparation's %d", len(prepared), len(ref))
-			}
-			counts = append(counts, len(prepared))
-		})
-	}
+	var ref int
+	var counts []int
+	killAtMoments(t, "^TestPrepareWorker$", envPrepareWorker, "prepared", func(refDir string) {
+		if ref = len(storedPreparation(t, refDir)); ref != 2 {
+			t.Fatalf("the finished preparation filed %d entries, want the repertoire's 2", ref)
+		}
+	}, func(t *testing.T, dir string) {
+		prepared := storedPreparation(t, dir)
+		if len(prepared) > ref {
+			t.Errorf("%d prepared entries, more than the finished preparation's %d", len(prepared), ref)
+		}
+		counts = append(counts, len(prepared))
+	})
 	t.Logf("prepared entries filed by the killed helpers, from the earliest kill: %v", counts)
 }
