@@ -252,3 +252,39 @@ func TestMemoryCommandsWhileAnEngineOwnsTheStore(t *testing.T) {
 		t.Errorf("the older dump took something away: %+v, %d opponent moves", again.Profile.Games, again.Prediction.Moves)
 	}
 }
+
+// TestContemptFromRatings: with MemoryContempt on, the rating advantage a UCI GUI sends (UCI_RatingAdv) sets
+// the contempt against an opponent never met, and the engine says so in an info string before its first move
+// (CECP's rating command, which sends both ratings, is the player's test's).
+func TestContemptFromRatings(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		options []string
+		want    string
+	}{
+		{"UCI_RatingAdv", []string{"setoption name UCI_RatingAdv value 150"},
+			"info string contempt +38 from the dossier: no games yet, rating +150"},
+		{"UCI_RatingAdv below", []string{"setoption name UCI_RatingAdv value -100"},
+			"info string contempt -25 from the dossier: no games yet, rating -100"},
+		{"no rating", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := startDossier(t, "--memory", filepath.Join(t.TempDir(), "memory"))
+			handshake(p)
+			p.send("setoption name MemoryContempt value true",
+				"setoption name UCI_Opponent value none none computer Stranger")
+			p.send(tc.options...)
+			p.send("ucinewgame", "position startpos", "go depth 2")
+			_, lines := bestMove(p, newReplay(t, "chess").pos, searchTimeout)
+			var told []string
+			for _, l := range lines {
+				if strings.Contains(l, "contempt") {
+					told = append(told, l)
+				}
+			}
+			if tc.want == "" && len(told) != 0 || tc.want != "" && (len(told) != 1 || told[0] != tc.want) {
+				t.Errorf("contempt lines %q, want %q", told, tc.want)
+			}
+		})
+	}
+}

@@ -1,6 +1,6 @@
 // Contempt from the dossier: what a draw costs against the opponent, set at each new game from our results
-// against it (learn.ContemptFromResults) when the MemoryContempt option asks for it and the Contempt option
-// was not set, and told in an info string. It is off by default: it changes play, and has not yet been
+// against it and the ratings the front end sent (learn.ContemptFromResults) when the MemoryContempt option asks
+// for it and the Contempt option was not set, and told in an info string. It is off by default: it changes play, and has not yet been
 // measured memory-on against memory-off.
 
 package player
@@ -32,11 +32,13 @@ func (p *Engine) prepareContempt(g games.Game) {
 	p.mu.Lock()
 	off := p.contempt.fixed || !p.contempt.fromMemory
 	mem, key := p.filer.memory(), p.learnerKey()
+	adv, known := p.opponent.RatingAdvantage()
 	p.mu.Unlock()
 	if off {
 		return
 	}
-	var c learn.Contempt
+	rating := learn.Rating{Advantage: float64(adv), Known: known}
+	c := learn.ContemptFromResults(0, 0, 0, presets.Strength(g).Unit, rating)
 	if mem != nil && key != play.UnknownKey {
 		if prof, err := mem.Profile(key); err == nil {
 			var wins, draws, losses int
@@ -51,7 +53,7 @@ func (p *Engine) prepareContempt(g games.Game) {
 					draws++
 				}
 			}
-			c = learn.ContemptFromResults(wins, draws, losses, presets.Strength(g).Unit)
+			c = learn.ContemptFromResults(wins, draws, losses, presets.Strength(g).Unit, rating)
 		}
 	}
 	p.mu.Lock()
@@ -60,7 +62,7 @@ func (p *Engine) prepareContempt(g games.Game) {
 		return
 	}
 	p.contempt.set, p.contempt.notice = c, ""
-	if c.Games > 0 {
+	if c.Games > 0 || c.HasRating {
 		p.contempt.notice = c.String()
 	}
 	if p.cfg.Contempt != c.Value {

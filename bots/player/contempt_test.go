@@ -1,5 +1,5 @@
 // Contempt from the dossier: set at the new game from our results against the opponent and told once, left
-// alone when the Contempt option was set, none against an opponent never met.
+// alone when the Contempt option was set, none against an opponent never met unless the front end sent ratings.
 package player
 
 import (
@@ -43,13 +43,16 @@ func TestContemptFromTheDossier(t *testing.T) {
 	}
 	cases := []struct {
 		name     string
-		opponent string
+		opponent play.Opponent
 		fixed    bool
 		positive bool
 	}{
-		{"an opponent we outscore", "weaker", false, true},
-		{"an opponent never met", "stranger", false, false},
-		{"the Contempt option set", "weaker", true, false},
+		{"an opponent we outscore", play.Opponent{Name: "weaker"}, false, true},
+		{"an opponent never met", play.Opponent{Name: "stranger"}, false, false},
+		{"the Contempt option set", play.Opponent{Name: "weaker"}, true, false},
+		// Ratings as UCI_RatingAdv and CECP's rating command send them.
+		{"a stranger rated below us", play.Opponent{Name: "stranger", RatingAdv: 150, HasRatingAdv: true}, false, true},
+		{"a stranger rated above us", play.Opponent{Name: "stranger", Elo: 2400, OurElo: 2250}, false, false},
 	}
 	t.Run("off by default", func(t *testing.T) {
 		p := New(g, searchers.Config{HashMB: 1, Depth: 2})
@@ -83,17 +86,22 @@ func TestContemptFromTheDossier(t *testing.T) {
 			if tc.fixed {
 				p.setContempt(0)
 			}
-			p.SetOpponent(play.Opponent{Name: tc.opponent, Source: "match"})
+			o := tc.opponent
+			o.Source = "match"
+			p.SetOpponent(o)
 			p.NewGame(g)
 			got := p.Config().Contempt
-			if (got > 0) != tc.positive || got > 50 {
-				t.Fatalf("contempt %v, want positive %v (at most 50)", got, tc.positive)
+			if (got > 0) != tc.positive || got > 50 || got < -50 {
+				t.Fatalf("contempt %v, want positive %v (at most 50 either way)", got, tc.positive)
 			}
 			var texts []string
 			p.Search(g.Start(), engine.NewControl(engine.Limits{Depth: 2}, games.First), func(i engine.Info) { texts = append(texts, i.Text) })
-			told := strings.Contains(strings.Join(texts, "\n"), "contempt +")
-			if told != tc.positive {
+			info := strings.Join(texts, "\n")
+			if told := strings.Contains(info, "contempt +"); told != tc.positive {
 				t.Errorf("info strings %q: told the contempt %v, want %v", texts, told, tc.positive)
+			}
+			if _, rated := o.RatingAdvantage(); rated && !strings.Contains(info, "rating") {
+				t.Errorf("info strings %q do not name the rating", texts)
 			}
 		})
 	}

@@ -62,6 +62,18 @@ func (o Opponent) Key() string { return NameKey(o.Name) }
 // Named reports whether the opponent gave a name.
 func (o Opponent) Named() bool { return strings.TrimSpace(o.Name) != "" }
 
+// RatingAdvantage returns our rating minus the opponent's: UCI_RatingAdv's when sent, else the difference of
+// the two ratings when the front end sent both (CECP's rating command); ok is false when it knows neither.
+func (o Opponent) RatingAdvantage() (adv int, ok bool) {
+	switch {
+	case o.HasRatingAdv:
+		return o.RatingAdv, true
+	case o.Elo > 0 && o.OurElo > 0:
+		return o.OurElo - o.Elo, true
+	}
+	return 0, false
+}
+
 // NameKey normalises a player's name into the key the memory files it under: case folded, white space
 // trimmed and runs of it made one space, so that "Stockfish  16" and "stockfish 16" are one opponent. A blank
 // name gives UnknownKey; a name that would read as UnknownKey is quoted so that the two never meet.
