@@ -9,7 +9,7 @@
 # openings meet each position more often, which is what game memory needs), TC (dossier's clock, 2+0.05), OUT (tests/experiment-out, which .gitignore covers),
 # RUNS (--summary only: folders of several runs to pool), PREPARE (seconds: the memory series prepares for the
 # next game after each one, PrepareTime; unset: no preparation), MEMORY_RISK (the memory series' MemoryRisk; unset:
-# the game's default), and the opponents' limits below (TOGA_TC, ...). Per
+# the game's default), MEMORY_CONTEMPT (1: the memory series sets its contempt from the dossier, MemoryContempt), and the opponents' limits below (TOGA_TC, ...). Per
 # opponent and series OUT holds NAME-SERIES.json (the match summary), .log, .pgn (.pdn for checkers), and for the
 # memory series NAME-mem-memory (the store) and NAME-mem.dump.jsonl (its dump). --summary reads those files
 # again and prints the tables without playing; the summary of each run is also in NAME.txt. Bash reads a script
@@ -57,6 +57,11 @@ fi
 OUT=${OUT:-tests/experiment-out}
 PREPARE=${PREPARE:-}
 MEMORY_RISK=${MEMORY_RISK:-}
+MEMORY_CONTEMPT=${MEMORY_CONTEMPT:-0}
+if ! [[ "$MEMORY_CONTEMPT" =~ ^[01]$ ]]; then
+  echo "tests/experiment.sh: MEMORY_CONTEMPT must be 0 or 1, not \"$MEMORY_CONTEMPT\"" >&2
+  exit 2
+fi
 if [ -n "$MEMORY_RISK" ] && ! [[ "$MEMORY_RISK" =~ ^[0-9]+$ ]]; then
   echo "tests/experiment.sh: MEMORY_RISK must be a whole number, not \"$MEMORY_RISK\"" >&2
   exit 2
@@ -377,6 +382,7 @@ series() {
     me="$me memory=$OUT/$name-mem-memory log=$OUT/$name-mem.log.jsonl"
     [ -n "$PREPARE" ] && me="$me prepare=$PREPARE"
     [ -n "$MEMORY_RISK" ] && me="$me memoryrisk=$MEMORY_RISK"
+    [ "$MEMORY_CONTEMPT" = 1 ] && me="$me memorycontempt=on"
   fi
   local format=--pgn
   [ "$(game "$name")" = checkers ] && format=--pdn

@@ -44,6 +44,9 @@ func TestExperimentScript(t *testing.T) {
 			[]string{"--openings", "/connect4-2.txt --pgn", "depth=12 tc=60+1"}, nil, "connect4-10"},
 		{"repeatable engines at a fixed depth", []string{"--dry-run", "toga2", "ethereal"}, []string{"TOGA_DEPTH=8", "ETHEREAL_DEPTH=10"}, 0,
 			[]string{"name=toga2-d8 uci=/usr/games/toga2 depth=8 OwnBook=false", "name=ethereal-d10 uci=/usr/games/ethereal-chess depth=10 Threads=1"}, nil, "tc=1.5+0.03"},
+		{"the memory series' options", []string{"--dry-run", "toga2"}, []string{"PREPARE=20", "MEMORY_RISK=40", "MEMORY_CONTEMPT=1"}, 0,
+			[]string{"/toga2-mem.log.jsonl prepare=20 memoryrisk=40 memorycontempt=on --player2"}, nil, "nomem prepare"},
+		{"bad memory contempt", []string{"--dry-run", "toga2"}, []string{"MEMORY_CONTEMPT=yes"}, 2, nil, []string{`MEMORY_CONTEMPT must be 0 or 1, not "yes"`}, ""},
 		{"checkers records are PDN", []string{"--dry-run", "checkers"}, []string{"SERIES=nomem"}, 0,
 			[]string{"--max-moves 100 --pdn", "checkers-nomem.pdn"}, nil, "memory="},
 	}

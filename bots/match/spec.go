@@ -110,6 +110,9 @@ type PlayerSpec struct {
 	// without which the game's default holds.
 	MemoryRisk    int
 	MemoryRiskSet bool
+	// MemoryContempt turns on the MemoryContempt option of an in-process player with a memory: its contempt
+	// set at each game from its results against the opponent (memorycontempt=on).
+	MemoryContempt bool
 	// Mix makes the in-process player a mixture of presets, one drawn at random for every move
 	// ("materialist:0.7,attacker:0.3", see bots.NewMixedSearcher); it replaces Preset, Search and Model.
 	Mix string
@@ -139,7 +142,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk", "memoryrisk"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk", "memoryrisk", "memorycontempt"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -161,6 +164,8 @@ const maxModelRisk = 10000
 //	                           (0..10000; 10000 is off, as without risk=)
 //	memoryrisk=N               an in-process player with a memory replays a won game's move when our
 //	                           search values it at most N below its best (MemoryRisk, 0..10000)
+//	memorycontempt=on|off      an in-process player with a memory sets its contempt from its results against
+//	                           the opponent (MemoryContempt; off by default)
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	cecp=PATH [args="A B"]     an external CECP (xboard) engine; its other keys are option commands
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
@@ -265,6 +270,15 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 			s.ModelRisk, s.Guarded = n, true
 		} else {
 			s.MemoryRisk, s.MemoryRiskSet = n, true
+		}
+	case "memorycontempt":
+		switch strings.ToLower(value) {
+		case "on", "true":
+			s.MemoryContempt = true
+		case "off", "false":
+			s.MemoryContempt = false
+		default:
+			return fmt.Errorf("memorycontempt %q is not on or off", value)
 		}
 	case "depth":
 		n, err := positiveInt(value, 1000)

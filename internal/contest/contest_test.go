@@ -68,6 +68,21 @@ func TestNewPlayerNames(t *testing.T) {
 	if o, found := play.FindOption(options.Options(), "MemoryRisk"); !found || o.Default != "40" {
 		t.Errorf("memoryrisk=40: the player's MemoryRisk is %+v (found %v), want 40", o.Default, found)
 	}
+	if o, found := play.FindOption(options.Options(), "MemoryContempt"); !found || o.Default != "false" {
+		t.Errorf("without memorycontempt=: the player's MemoryContempt is %+v (found %v), want false", o.Default, found)
+	}
+	if _, err := NewPlayer(g, match.PlayerSpec{MemoryContempt: true}); err == nil || !strings.Contains(err.Error(), "memory=") {
+		t.Errorf("memorycontempt= without memory=: %v, want an error that asks for memory=", err)
+	}
+	contemptuous, err := NewPlayer(g, match.PlayerSpec{Memory: filepath.Join(t.TempDir(), "memory"), MemoryContempt: true})
+	if err != nil {
+		t.Fatalf("memorycontempt= with memory=: %v", err)
+	}
+	defer contemptuous.Engine.Close()
+	o, found := play.FindOption(contemptuous.Engine.(interface{ Options() []play.Option }).Options(), "MemoryContempt")
+	if !found || o.Default != "true" {
+		t.Errorf("memorycontempt=on: the player's MemoryContempt is %+v (found %v), want true", o.Default, found)
+	}
 }
 
 // options returns options that play one quick game of tic-tac-toe; changed sees the flags named set.

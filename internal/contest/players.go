@@ -56,6 +56,9 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 	if spec.MemoryRiskSet && spec.Memory == "" {
 		return match.InProcess{}, fmt.Errorf("memoryrisk= bounds the memory's replayed moves: give it with memory=")
 	}
+	if spec.MemoryContempt && spec.Memory == "" {
+		return match.InProcess{}, fmt.Errorf("memorycontempt= sets the contempt from the memory's games: give it with memory=")
+	}
 	if spec.Prepare > 0 && spec.Memory == "" {
 		return match.InProcess{}, fmt.Errorf("prepare= prepares from the memory's games: give it with memory=")
 	}
@@ -81,6 +84,11 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 		}
 		if spec.Prepare > 0 {
 			if err := setOption(eng.Options(), "PrepareTime", strconv.Itoa(spec.Prepare)); err != nil {
+				return match.InProcess{}, err
+			}
+		}
+		if spec.MemoryContempt {
+			if err := setOption(eng.Options(), "MemoryContempt", "true"); err != nil {
 				return match.InProcess{}, err
 			}
 		}
