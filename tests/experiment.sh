@@ -355,12 +355,19 @@ summarize() {
             if (match(line, "\"" fld "\":[0-9]+")) used[fld] += substr(line, RSTART + length(fld) + 3, RLENGTH - length(fld) - 3)
             if (fi == 2 && RSTART && substr(line, RSTART + length(fld) + 3, RLENGTH - length(fld) - 3) + 0 > 0) usedgames++
           }
+          if (match(line, /"contempt":-?[0-9.e+-]+/) && (ctv = substr(line, RSTART + 11, RLENGTH - 11) + 0) != 0) {
+            if (!cg || ctv < cmin) cmin = ctv
+            if (!cg || ctv > cmax) cmax = ctv
+            cg++; csum += ctv
+          }
         }
         close(ll[li])
       }
       if (lg) printf "memory use (mem): %d games; experience settled nodes in %d of %d searches (%.1f a game, in %d games; %d nodes), won games replayed %d moves, repeated draws left %d times, prepared entries %d\n",
         lg, used["experience_searches"], used["searches"], used["experience_searches"] / lg, usedgames, used["experience_nodes"],
         used["recalled_moves"], used["draws_left"] + 0, used["prepared_moves"]
+      if (cg) printf "contempt (mem): set by the dossier in %d of %d games, %+.0f to %+.0f, %+.1f on average\n", cg, lg,
+        cmin, cmax, csum / cg
       if (prep) printf "preparation (mem): %d runs, %d positions searched, %.0f s of search in all (%.1f s a game)\n",
         prep, prepPositions, prepSeconds, (lg ? prepSeconds / lg : 0)
     }' "${files[@]}"

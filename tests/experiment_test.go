@@ -114,6 +114,8 @@ func TestExperimentSummary(t *testing.T) {
 		// draws_left).
 		"memory use (mem): 2 games; experience settled nodes in 12 of 135 searches (6.0 a game, in 1 games; 3400 nodes), won games replayed 5 moves, repeated draws left 1 times, prepared entries 2\n",
 		"preparation (mem): 2 runs, 5 positions searched, 8 s of search in all (4.0 s a game)\n",
+		// The second game's line says the contempt the dossier set (the first, older, says none).
+		"contempt (mem): set by the dossier in 1 of 2 games, -12 to -12, -12.0 on average\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("summary lacks %q:\n%s", want, out)

@@ -110,11 +110,12 @@ func (u *memoryUse) lostFrom(losing float64, window int) int {
 	return u.reached[k-window].ply
 }
 
-// log says what the memory did in the game that ended (info level: one line a game).
-func (u *memoryUse) log(log *zap.Logger, gameID string, score float64) {
+// log says what the memory did in the game that ended (info level: one line a game), with the contempt the
+// game was played with.
+func (u *memoryUse) log(log *zap.Logger, gameID string, score, contempt float64) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	log.Info("memory in the game", zap.String("game", gameID), zap.Float64("score", score),
+	log.Info("memory in the game", zap.String("game", gameID), zap.Float64("score", score), zap.Float64("contempt", contempt),
 		zap.Int("searches", u.searches), zap.Int("experience_searches", u.settled),
 		zap.Uint64("experience_nodes", u.nodes), zap.Int("prepared_moves", u.prepared),
 		zap.Int("recalled_moves", u.recalled-u.drawsLeft), zap.Int("draws_left", u.drawsLeft), zap.Duration("background_wait_max", u.waitMax))

@@ -385,7 +385,7 @@ func (p *Engine) GameOver(end play.GameEnd) {
 	gameID := p.filer.gameOver(end)
 	if p.current.Started {
 		if p.filer.memory() != nil {
-			p.use.log(p.filer.logger(), gameID, score)
+			p.use.log(p.filer.logger(), gameID, score, p.cfg.Contempt)
 		}
 		p.evenResult(score, gameID)
 		p.analyseAfterGame(end, score, start, gameID)
