@@ -33,14 +33,20 @@ var killedGame = []string{"e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "g1f3"
 // killedGame, prints "acked" once the memory acknowledged the game, "analysed" once the analysis is filed, and
 // then waits to be killed.
 func TestAnalysisWorker(t *testing.T) {
-	dir := os.Getenv(envAnalysisWorker)
-	if dir == "" {
-		t.Skip("a helper process for TestKillNineDuringTheAnalysis")
-	}
-	g := chess.Game{}
-	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+	dir, g, p := workerPlayer(t, envAnalysisWorker, "TestKillNineDuringTheAnalysis")
 	p.analysisDepth = 7
 	workAndWait(p, dir, "analysed", func() { playedGame(t, p, g, games.SecondWins, killedGame...) })
+}
+
+// workerPlayer is the start of a helper: the memory directory from the environment variable env (the test is
+// skipped outside a helper of the parent test) and a chess Player with the materialist preset.
+func workerPlayer(t *testing.T, env, parent string) (string, games.Game, *Engine) {
+	dir := os.Getenv(env)
+	if dir == "" {
+		t.Skip("a helper process for " + parent)
+	}
+	g := chess.Game{}
+	return dir, g, New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
 }
 
 // workAndWait runs a helper: p on the memory in dir against "rival" plays its games, prints "acked" once the
@@ -113,15 +119,22 @@ func await(t *testing.T, lines <-chan string, want string) {
 	}
 }
 
-// storedAnalysis reads the lost game and what its analysis filed from the memory dir.
-func storedAnalysis(t *testing.T, dir string) (memory.Game, []memory.Mistake, int) {
+// storedRival opens the helper's memory in dir, closed when the test ends, and reads the games against "rival".
+func storedRival(t *testing.T, dir string) (*memory.Memory, []memory.Game, error) {
 	t.Helper()
 	m, err := memory.Open(memory.Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
+	t.Cleanup(func() { m.Close() })
 	stored, err := m.Games("rival")
+	return m, stored, err
+}
+
+// storedAnalysis reads the lost game and what its analysis filed from the memory dir.
+func storedAnalysis(t *testing.T, dir string) (memory.Game, []memory.Mistake, int) {
+	t.Helper()
+	m, stored, err := storedRival(t, dir)
 	if err != nil || len(stored) != 1 {
 		t.Fatalf("games %+v, %v; want the lost game", stored, err)
 	}

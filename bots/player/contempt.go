@@ -38,11 +38,9 @@ func (p *Engine) prepareContempt(g games.Game) {
 	if off {
 		return
 	}
-	rating := learn.Rating{Advantage: float64(adv), Known: known}
-	c := learn.ContemptFromResults(0, 0, 0, presets.Strength(g).Unit, rating)
+	var wins, draws, losses int
 	if mem != nil && key != play.UnknownKey {
 		if prof, err := mem.Profile(key); err == nil {
-			var wins, draws, losses int
 			for _, gs := range prof.Games {
 				switch {
 				case gs.Game != g.Name() || gs.OurScore < 0:
@@ -54,9 +52,10 @@ func (p *Engine) prepareContempt(g games.Game) {
 					draws++
 				}
 			}
-			c = learn.ContemptFromResults(wins, draws, losses, presets.Strength(g).Unit, rating)
 		}
 	}
+	c := learn.ContemptFromResults(wins, draws, losses, presets.Strength(g).Unit,
+		learn.Rating{Advantage: float64(adv), Known: known})
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.contempt.fixed || !p.contempt.fromMemory {

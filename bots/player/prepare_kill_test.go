@@ -4,11 +4,9 @@
 package player
 
 import (
-	"os"
 	"testing"
 
 	"dossier/bots/prepare"
-	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/memory"
@@ -31,12 +29,7 @@ var preparedGames = []struct {
 // preparedGames with 4 s of preparation, prints "acked" once the memory acknowledged both games, "prepared" once
 // the analysis and the preparation are filed, and then waits to be killed.
 func TestPrepareWorker(t *testing.T) {
-	dir := os.Getenv(envPrepareWorker)
-	if dir == "" {
-		t.Skip("a helper process for TestKillNineDuringThePreparation")
-	}
-	g := chess.Game{}
-	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+	dir, g, p := workerPlayer(t, envPrepareWorker, "TestKillNineDuringThePreparation")
 	p.analysisDepth = 2 // the analysis is quick, the preparation takes the time
 	p.setPrepareSeconds(4)
 	p.setBackgroundNice(0)
@@ -54,12 +47,7 @@ func TestPrepareWorker(t *testing.T) {
 // that is not whole or an entry that does not read.
 func storedPreparation(t *testing.T, dir string) []memory.Experience {
 	t.Helper()
-	m, err := memory.Open(memory.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	stored, err := m.Games("rival")
+	m, stored, err := storedRival(t, dir)
 	if err != nil || len(stored) != len(preparedGames) {
 		t.Fatalf("games %+v, %v; want the %d acknowledged", stored, err, len(preparedGames))
 	}
