@@ -153,10 +153,15 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		// SPRT 0,10 at 30,000 nodes on the above with the tuned evaluation: H1 after 372 pairs, 744 games
 		// +332 =166 -246, +40.3 Elo [+19.2, +61.8]; WinAtChess at 250,000 nodes 278 of 300 (276 without).
 		o.ReverseFutilityMargin = 80
-		// Three SPRTs 0,10 at 30,000 nodes on bad captures last, each stopped undecided at its time limit
-		// (+15.9, +17.3, +15.1); their 1,258 pairs pooled: +16.0 Elo [+5.0, +27.1], LLR 3.46 (session 14), but
-		// the runs replayed the same games (docs/strength.md, "A correction"): not accepted by a test yet.
+		// With bad-capture reductions, both against both off (signature 16278689), SPRT 0,10 at 30,000 nodes
+		// over four runs of distinct openings (sessions 17-18): H1, LLR 3.20 after 2,185 pairs, +10.9 Elo
+		// [+2.5, +19.3]. Session 14's pooled acceptance alone did not hold: its runs replayed the same games
+		// (docs/strength.md, "A correction").
 		o.HistoryReductions = true
+		// SPRT 0,10 at 30,000 nodes on the above with bad-capture reductions (signature 16263042, openings from
+		// the 601st): H1 after 806 pairs, LLR 2.97, 1612 games +619 =462 -531, +19.0 Elo [+5.6, +32.4] (session
+		// 18); WinAtChess at 1,700,000 nodes 290 of 300 (288 without).
+		o.SingularMargin = 2
 	}
 	if _, exchanges := start.(games.Exchanger); exchanges {
 		o.SEEPruning = true
@@ -166,10 +171,9 @@ func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
 		// SPRT 0,10 at 30,000 nodes on the above: H1 after 671 pairs, 1342 games +517 =394 -431, +22.3 Elo
 		// [+7.2, +37.5] (session 13; session 12's run of the same pair stopped at 535 pairs, +17.5).
 		o.BadCapturesLast = true
-		// Three SPRTs 0,10 at 30,000 nodes on the above, each stopped undecided at its time limit (+17.1,
-		// +11.6, +20.9); their 1,243 pairs pooled: +15.8 Elo [+4.6, +27.0], LLR 3.29 (session 15), but the
-		// runs replayed the same games: 519 distinct pairs, +17.1 [-0.4, +34.7], LLR 1.50. With history
-		// reductions, against both off: +12.8 [+0.1, +25.5] over 925 distinct pairs, LLR 1.85 (session 17).
+		// With history reductions, both against both off: H1, LLR 3.20 after 2,185 distinct pairs, +10.9 Elo
+		// [+2.5, +19.3] (sessions 17-18; above). Session 15's pooled runs replayed the same games: 519
+		// distinct pairs, +17.1 [-0.4, +34.7], LLR 1.50.
 		o.BadCaptureReductions = true
 	}
 	return o
