@@ -134,3 +134,18 @@ func roundness(d time.Duration) int {
 	}
 	return n
 }
+
+// Preparer is implemented by engines that prepare for a game in the background (reading what their memory knows
+// of the opponent) after NewGame and SetOpponent, so that a front end that sends a move request at once never
+// waits for it on its clock. WaitPrepared returns when that preparation is done. Front ends call it where the
+// other side waits anyway: UCI's isready, CECP's ping, a match before a game's first move.
+type Preparer interface {
+	WaitPrepared()
+}
+
+// WaitPrepared waits for e's preparation when e prepares in the background (see Preparer).
+func WaitPrepared(e Engine) {
+	if p, ok := e.(Preparer); ok {
+		p.WaitPrepared()
+	}
+}

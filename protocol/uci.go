@@ -50,7 +50,7 @@ func (d uciDialect) recovered(word string) {
 var commands = map[string]func(*Session, command){
 	"uci":        (*Session).cmdUCI,
 	"debug":      (*Session).cmdDebug,
-	"isready":    func(s *Session, _ command) { s.send("readyok") },
+	"isready":    (*Session).cmdIsReady,
 	"setoption":  (*Session).cmdSetOption,
 	"register":   func(*Session, command) {},
 	"ucinewgame": (*Session).cmdNewGame,
@@ -411,4 +411,11 @@ func (s *Session) sendInfo(view games.Position, chk *moveChecker, info engine.In
 		}
 		view.Undo()
 	}
+}
+
+// cmdIsReady answers isready once the engine's preparation for the game (play.Preparer) is done: a GUI that
+// asks waits for the answer before it starts the clock, so the preparation costs no time of the game.
+func (s *Session) cmdIsReady(command) {
+	s.safely("WaitPrepared", func() { play.WaitPrepared(s.engine) })
+	s.send("readyok")
 }

@@ -153,6 +153,7 @@ func (p *enginePlayer) NewGame(context.Context) error {
 	}
 	p.tracker.Forget()
 	p.engine.NewGame(p.game)
+	play.WaitPrepared(p.engine) // as a GUI's isready after ucinewgame: off the game's clock
 	return nil
 }
 

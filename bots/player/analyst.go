@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"syscall"
 	"time"
 
 	"dossier/bots/analysis"
@@ -134,7 +133,8 @@ func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
 // work analyses the queued games until none is left or ctx ends.
 func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) {
 	defer close(done)
-	runtime.LockOSThread() // the niceness below is this thread's alone; the thread ends with the goroutine
+	reserveBackgroundP(0)
+	runtime.LockOSThread() // the priority below is this thread's alone; the thread ends with the goroutine
 	for {
 		a.mu.Lock()
 		if len(a.queue) == 0 || ctx.Err() != nil {
@@ -151,7 +151,7 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 			a.enqueue(deep)
 		}
 		a.mu.Unlock()
-		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), j.lg.nice)
+		setThreadPriority(j.lg.nice)
 		actx, end := context.WithTimeout(ctx, analysisWait)
 		analyse(actx, j.lg, j.f, &budgetGate{fg: fg, budget: j.budget, end: end})
 		end()

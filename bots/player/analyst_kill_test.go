@@ -58,6 +58,7 @@ func workAndWait(p *Engine, dir, done string, playGames func()) {
 		os.Exit(3)
 	}
 	p.SetOpponent(play.Opponent{Name: "rival", Source: "match"})
+	p.WaitPrepared()
 	playGames()
 	if err := p.Memory().Flush(context.Background()); err != nil {
 		fmt.Println("error", err)

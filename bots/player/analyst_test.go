@@ -25,6 +25,7 @@ import (
 func playedGame(t *testing.T, p *Engine, g games.Game, result games.Result, texts ...string) {
 	t.Helper()
 	p.NewGame(g)
+	p.WaitPrepared()
 	p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start()})
 	pos := g.Start()
 	var moves []games.Move
@@ -48,6 +49,7 @@ func TestAnalystFilesTheLostGamesMistake(t *testing.T) {
 	}
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
+	p.WaitPrepared()
 	playedGame(t, p, g, games.FirstWins, "e2e4", "e7e5", "g1f3", "b8c6") // won: re-checked, nothing blamed
 	p.analyst.wait()
 	if prof, err := p.Memory().Profile(rival.Key()); err != nil || len(prof.Mistakes) != 0 {
@@ -110,9 +112,11 @@ func TestAnalysisGoesOnIntoTheNextGame(t *testing.T) {
 	defer p.Close()
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
+	p.WaitPrepared()
 	playedGame(t, p, g, games.SecondWins, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
 	begun := time.Now()
 	p.NewGame(g)
+	p.WaitPrepared()
 	p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start()})
 	if waited := time.Since(begun); waited > time.Second {
 		t.Errorf("the next game's start waited %v for the analysis", waited)
@@ -154,6 +158,7 @@ func TestAnalystBlamesADrawnGameOnlyWhereWeStoodBetter(t *testing.T) {
 			defer p.Close()
 			rival := play.Opponent{Name: "rival", Source: "match"}
 			p.SetOpponent(rival)
+			p.WaitPrepared()
 			playedGame(t, p, g, games.Draw, c.moves...)
 			p.analyst.wait()
 			prof, err := p.Memory().Profile(rival.Key())
@@ -206,6 +211,7 @@ func TestAnalysisDeeperThanItsQuickPass(t *testing.T) {
 	defer p.Close()
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
+	p.WaitPrepared()
 	playedGame(t, p, g, games.SecondWins, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
 	p.analyst.wait()
 	var depths []int64

@@ -37,4 +37,5 @@ func (p *Engine) setBackgroundNice(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.background.nice = max(0, min(n, 19))
+	p.learning.setNice(p.background.nice)
 }

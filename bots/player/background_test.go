@@ -51,6 +51,7 @@ func TestPreparationAfterTheGame(t *testing.T) {
 			defer p.Close()
 			rival := play.Opponent{Name: "rival", Source: "match"}
 			p.SetOpponent(rival)
+			p.WaitPrepared()
 			// The analysis files the same positions; shallow, so that the deeper prepared entries are the ones kept.
 			p.analysisDepth = 2
 			if tc.seconds >= 0 {
@@ -67,6 +68,7 @@ func TestPreparationAfterTheGame(t *testing.T) {
 			if tc.nextGame {
 				// The next game starts at once, and our searches hold the preparation back while they run.
 				p.NewGame(g)
+				p.WaitPrepared()
 				p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start()})
 				if took := time.Since(start); took > time.Second {
 					t.Errorf("the new game waited %v for the work after the last one", took)

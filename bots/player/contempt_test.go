@@ -61,12 +61,15 @@ func TestContemptFromTheDossier(t *testing.T) {
 		}
 		defer p.Close()
 		p.SetOpponent(play.Opponent{Name: "weaker", Source: "match"})
+		p.WaitPrepared()
 		p.NewGame(g)
+		p.WaitPrepared()
 		if got := p.Config().Contempt; got != 0 {
 			t.Fatalf("contempt %v without MemoryContempt, want 0", got)
 		}
 		p.setMemoryContempt(true)
 		p.NewGame(g)
+		p.WaitPrepared()
 		if p.Config().Contempt <= 0 {
 			t.Fatalf("no contempt with MemoryContempt on")
 		}
@@ -89,7 +92,9 @@ func TestContemptFromTheDossier(t *testing.T) {
 			o := tc.opponent
 			o.Source = "match"
 			p.SetOpponent(o)
+			p.WaitPrepared()
 			p.NewGame(g)
+			p.WaitPrepared()
 			got := p.Config().Contempt
 			if (got > 0) != tc.positive || got > 50 || got < -50 {
 				t.Fatalf("contempt %v, want positive %v (at most 50 either way)", got, tc.positive)

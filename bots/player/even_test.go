@@ -22,8 +22,10 @@ func TestEvenStatePersists(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.SetOpponent(rival)
+	first.WaitPrepared()
 	for i, result := range []games.Result{games.FirstWins, games.FirstWins, games.SecondWins} {
 		first.NewGame(g)
+		first.WaitPrepared()
 		first.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start(), TimeControl: tc})
 		first.GameOver(play.GameEnd{Outcome: games.Outcome{Result: result}, Reason: "test"})
 		t.Logf("after game %d: %+v", i+1, first.EvenRecord(rival, tc))
@@ -51,7 +53,9 @@ func TestEvenStatePersists(t *testing.T) {
 	// A strongest-mode Player learns nothing.
 	plain := New(g, searchers.Config{HashMB: 1})
 	plain.SetOpponent(rival)
+	plain.WaitPrepared()
 	plain.NewGame(g)
+	plain.WaitPrepared()
 	plain.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: g.Start(), TimeControl: tc})
 	plain.GameOver(play.GameEnd{Outcome: games.Outcome{Result: games.FirstWins}})
 	plain.ledger.mu.Lock()

@@ -44,6 +44,7 @@ func experiencePlayer(t *testing.T, depth int) (*Engine, *observer.ObservedLogs,
 	t.Cleanup(func() { p.Close() })
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
+	p.WaitPrepared()
 	return p, logs, rival
 }
 
@@ -52,12 +53,14 @@ func experiencePlayer(t *testing.T, depth int) (*Engine, *observer.ObservedLogs,
 func fileExperience(t *testing.T, p *Engine, key string, mistake *memory.Mistake, entries ...memory.Experience) {
 	t.Helper()
 	p.NewGame(chess.Game{})
+	p.WaitPrepared()
 	err := p.Memory().Record(memory.Event{Analysis: &memory.Analysis{OpponentKey: key, GameID: "game-1", Game: "chess",
 		Mistake: mistake, Experience: entries}}).Wait(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.NewGame(chess.Game{}) // reads the memory again, off the clock
+	p.WaitPrepared()
 }
 
 // searchInfo searches pos under lim with the Player and returns the result and its info strings.
@@ -89,12 +92,14 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p, logs, rival := experiencePlayer(t, 0)
 			p.NewGame(g)
+			p.WaitPrepared()
 			before, _ := searchInfo(p, start, lim)
 			// Every search below starts from a new game (an empty table, no history), so that what it finds
 			// depends on the experience alone: the selective search's values depend on what the table holds.
 			only := lim
 			only.SearchMoves = []games.Move{before.Move}
 			p.NewGame(g)
+			p.WaitPrepared()
 			baseline, _ := searchInfo(p, start, only)
 			after := start.Clone()
 			after.Play(before.Move)
@@ -105,6 +110,7 @@ func TestExperienceDeeperThanTheSearchChangesItsMoveAndValue(t *testing.T) {
 				Depth: c.depth, Bound: memory.BoundExact})
 			again, _ := searchInfo(p, start, only)
 			p.NewGame(g)
+			p.WaitPrepared()
 			res, infos := searchInfo(p, start, lim)
 			changed := res.Move != before.Move
 			if changed != c.changes {

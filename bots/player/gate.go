@@ -47,7 +47,10 @@ func (f *foreground) hold() time.Duration {
 	for _, cancel := range f.running {
 		cancel()
 	}
-	if len(f.running) == 0 {
+	// With a P of its own (lowpriority.go) the background, on a thread of the lowest priority, cannot keep our
+	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
+	// wait for that (on a busy core, an idle-priority thread may not run for a long time).
+	if len(f.running) == 0 || backgroundHasOwnP() {
 		f.mu.Unlock()
 		return time.Since(begun)
 	}

@@ -5,11 +5,16 @@ package player
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 )
 
 func TestForegroundHoldsBackgroundSearches(t *testing.T) {
+	// The background without a P of its own (GOMAXPROCS 1 set by the user): ours waits for it a little, since
+	// both share the one P (with a P of its own ours waits for nothing: lowpriority_test.go).
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
 	fg := newForeground()
 	run, leave := fg.enter(context.Background())
 	if run.Err() != nil {

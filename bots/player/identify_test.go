@@ -69,9 +69,11 @@ func TestPlayerIdentifiesAnUnnamedOpponent(t *testing.T) {
 			}
 			defer p.Close()
 			p.SetOpponent(tc.opponent)
+			p.WaitPrepared()
 			var infos []string
 			for range 3 { // the evidence of each game carries into the next
 				p.NewGame(g)
+				p.WaitPrepared()
 				pos := g.Start()
 				p.StartGame(play.GameStart{Game: g, OurSide: games.First, Start: pos.Clone()})
 				for ply, text := range lines["right"] {
@@ -109,6 +111,7 @@ func TestPlayerIdentifiesAnUnnamedOpponent(t *testing.T) {
 			}
 			// The next game plays with the identified opponent's memory: its game memory and its learners.
 			p.NewGame(g)
+			p.WaitPrepared()
 			p.mu.Lock()
 			recallKey, learnKey := "", p.learnerKey()
 			if r := p.gameMemory.get(); r != nil {

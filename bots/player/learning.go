@@ -39,6 +39,7 @@ type learning struct {
 	gameID string
 	inUse  string // the model whose probability of each move is filed with it ("" for none)
 	sink   func(*learning, learnItem, float64)
+	bg     background // where the worker runs: between our searches, on a thread of the lowest priority
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -55,11 +56,11 @@ type learning struct {
 // worker calls it first, off the clock; nil learners learn nothing). sink receives, on the worker's goroutine,
 // each learned move with the probability the model in use gave it (-1 when none).
 func newLearning(g games.Game, l *learners, load func() *learners, gameID, inUse string,
-	sink func(*learning, learnItem, float64)) *learning {
-	w := &learning{l: l, gameID: gameID, inUse: inUse, sink: sink, done: make(chan struct{}),
+	sink func(*learning, learnItem, float64), bg background) *learning {
+	w := &learning{l: l, gameID: gameID, inUse: inUse, sink: sink, bg: bg, done: make(chan struct{}),
 		yard: learn.GameYardstick{Game: g.Name(), Scores: map[string]learn.Score{}}}
 	w.cond = sync.NewCond(&w.mu)
-	go w.run(load)
+	runAtLowPriority(bg.nice, func() { w.run(load) })
 	return w
 }
 
@@ -104,7 +105,11 @@ func (w *learning) run(load func() *learners) {
 		w.queue = w.queue[1:]
 		w.mu.Unlock()
 		if w.l != nil {
+			// Between our searches: the opponent's move arrives just before our search of the reply, and a
+			// move learned beside it would share the core with it.
+			leave := w.bg.enter()
 			w.learnOne(it)
+			leave()
 		}
 	}
 }
@@ -179,6 +184,7 @@ type learnPrep struct {
 type learningPart struct {
 	mu       sync.Mutex
 	filer    *filer
+	bg       background     // where the workers and folds run (set at New; nice follows BackgroundNice)
 	worker   *learning      // the current game's worker (nil: none)
 	prepared *learnPrep     // what prepare read for the next game (nil: nothing)
 	live     map[int]string // the current game's opponent moves by ply, as observed and not taken back
@@ -190,7 +196,7 @@ type learningPart struct {
 }
 
 // newLearningPart returns the learning of a Player filing through f.
-func newLearningPart(f *filer) *learningPart { return &learningPart{filer: f} }
+func newLearningPart(f *filer, bg background) *learningPart { return &learningPart{filer: f, bg: bg} }
 
 // prepareLearning reads the opponent's learned models and yardsticks from the memory and decides what Search
 // auto plays: at a new game and when the opponent is named, never on the clock. Without a memory it forgets
@@ -285,7 +291,7 @@ func (l *learningPart) start(gameID, key string, g games.Game, cfg searchers.Con
 		if l.auto.Model != "" {
 			inUse = l.auto.Model
 		}
-		l.worker = newLearning(g, prep.l, nil, gameID, inUse, l.learnedMove)
+		l.worker = newLearning(g, prep.l, nil, gameID, inUse, l.learnedMove, l.bg)
 		return
 	}
 	l.auto.Why = "auto: alphabeta (the game started without a new game or the opponent's name: its profile is read during the game)"
@@ -301,7 +307,7 @@ func (l *learningPart) start(gameID, key string, g games.Game, cfg searchers.Con
 		}
 		return nil
 	}
-	l.worker = newLearning(g, nil, load, gameID, inUse, l.learnedMove)
+	l.worker = newLearning(g, nil, load, gameID, inUse, l.learnedMove, l.bg)
 }
 
 // stopLocked drops the worker of a game that was never reported over (l.mu held), stopping it in the
@@ -403,12 +409,12 @@ func (l *learningPart) finish(w *learning) {
 		if mem := l.filer.memory(); mem != nil {
 			g, our := w.l.game, w.l.our
 			l.folds.Add(1)
-			go func() {
+			runAtLowPriority(l.background().nice, func() {
 				defer l.folds.Done()
 				if _, _, err := l.fold(mem, key, g, our); err != nil {
 					l.filer.logger().Warn("cannot fold the stored games into the learners", zap.String("opponent", key), zap.Error(err))
 				}
-			}()
+			})
 		}
 		if len(yard.Scores) > 0 {
 			if data, err := json.Marshal(yard); err == nil {
@@ -438,3 +444,17 @@ func (l *learningPart) preparedNow() *learnPrep {
 // learnerKey is the opponent key learning files under (p.mu held): the name the front end gave, or for an
 // unnamed opponent the stored opponent it was identified as, play.UnknownKey before that.
 func (p *Engine) learnerKey() string { return p.opponentKeyLocked() }
+
+// background returns where the workers and folds run.
+func (l *learningPart) background() background {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.bg
+}
+
+// setNice sets the priority of the next workers and folds (BackgroundNice).
+func (l *learningPart) setNice(nice int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bg.nice = nice
+}

@@ -226,7 +226,9 @@ func TestLearningPersistsAndAutoPicksTheLearnedModel(t *testing.T) {
 			}
 			defer p.Close()
 			p.SetOpponent(play.Opponent{Name: "fixed " + tc.opponent, Kind: play.Computer, Source: "match"})
+			p.WaitPrepared()
 			p.NewGame(tc.game)
+			p.WaitPrepared()
 			prep := p.learning.preparedNow()
 			if prep == nil || prep.l.types.State().Moves != mm.Moves || prep.l.depthL.State().Examples != mm.Moves {
 				t.Fatalf("the second Player read back %+v, want learners of %d moves", prep, mm.Moves)
@@ -260,8 +262,10 @@ func TestAutoWithoutEvidenceIsAlphaBeta(t *testing.T) {
 			}
 			defer auto.Close()
 			auto.SetOpponent(play.Opponent{Name: "someone"})
+			auto.WaitPrepared()
 			for _, p := range []*Engine{plain, auto} {
 				p.NewGame(g)
+				p.WaitPrepared()
 			}
 			pos := g.Start()
 			var infos []string
@@ -354,7 +358,7 @@ func TestLearningTakeBack(t *testing.T) {
 				t.Errorf("ply %d: probability %v", it.ply, prob)
 			}
 			learned = append(learned, it.ply)
-		})
+		}, background{})
 	pos := g.Start()
 	var buf [games.MaxMoves]games.Move
 	for ply := 0; ply < 8; ply++ {
@@ -392,7 +396,9 @@ func TestPlayerTakeBackDoesNotRefileMoves(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.SetOpponent(play.Opponent{Name: "taker"})
+	p.WaitPrepared()
 	p.NewGame(g)
+	p.WaitPrepared()
 	pos := g.Start()
 	var moves []games.Move
 	var buf [games.MaxMoves]games.Move

@@ -6,6 +6,7 @@
 package player
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -446,4 +447,22 @@ func (f *filer) fileLearnedAs(gameID, filedUnder, learnedAs string) {
 		return
 	}
 	f.recordModelAt(learnedAs, learn.LearnedGameModel, raw, gameID, time.Now())
+}
+
+// FoldLearners folds every stored game of game g against the opponent key into the learners, without a time
+// bound, filing the states it computed: the work a new game would otherwise do foldBudget at a time. It is for
+// workers that run beside the engine (a study process, a measurement's setup), never on a search's clock.
+func FoldLearners(mem *memory.Memory, key string, g games.Game) error {
+	our, err := learnedPreset(g, searchers.Config{})
+	if err != nil {
+		return err
+	}
+	write := func(model string, state json.RawMessage, at time.Time, gameID string) {
+		mem.Record(memory.Event{Model: &memory.ModelUpdate{OpponentKey: key, Model: model, State: state,
+			GameID: gameID, At: at}})
+	}
+	if _, _, err := foldLearners(mem, key, g, our, write, 0); err != nil {
+		return err
+	}
+	return mem.Flush(context.Background())
 }

@@ -417,8 +417,10 @@ func TestEvenLedgerCountsEveryProcess(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			p.SetOpponent(foldOpponent)
+			p.WaitPrepared()
 			for n := range perPlayer {
 				p.NewGame(g)
+				p.WaitPrepared()
 				p.StartGame(play.GameStart{Game: g, OurSide: games.Side(n % 2), Start: g.Start(), TimeControl: tc})
 				result := []games.Result{games.FirstWins, games.SecondWins, games.Draw}[(n+i)%3]
 				p.GameOver(play.GameEnd{Outcome: games.Outcome{Result: result}, Reason: "test"})

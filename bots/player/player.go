@@ -80,6 +80,7 @@ type Engine struct {
 	// background is what the work between games may take (see background.go).
 	background backgroundLimits
 	use        memoryUse // what the memory did in the game in progress (see memoryuse.go)
+	reading    reading   // the parts' reading of the memory for the next game (see reading.go)
 }
 
 var _ play.Engine = (*Engine)(nil)
@@ -95,7 +96,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	p.ledger = newLedger(p.filer)
 	p.ident = &identifier{}
 	p.gameMemory = &gameMemory{}
-	p.learning = newLearningPart(p.filer)
+	p.learning = newLearningPart(p.filer, background{fg: p.analyst.foreground(), nice: p.background.nice})
 	return p
 }
 
@@ -292,13 +293,19 @@ func (p *Engine) NewGame(g games.Game) {
 	p.prepareParts()
 }
 
-// prepareParts has the parts that play with what the memory knows of the opponent read it now, off the
-// clock: the game memory, the learners (and Search auto's choice), the identifier of an unnamed opponent.
+// prepareParts has the parts that play with what the memory knows of the opponent read it, in the background
+// (reading.go): the game memory, the learners (and Search auto's choice), the identifier of an unnamed
+// opponent, the even-game ledger.
 func (p *Engine) prepareParts() {
-	p.loadRecall()
-	p.prepareLearning()
-	p.prepareIdentifier()
-	p.prepareLedger()
+	p.mu.Lock()
+	nice := p.background.nice
+	p.mu.Unlock()
+	p.reading.start(nice, func() {
+		p.loadRecall()
+		p.prepareLearning()
+		p.prepareIdentifier()
+		p.prepareLedger()
+	})
 }
 
 // newGame is NewGame but for the game memory, under the lock.
@@ -395,6 +402,7 @@ func (p *Engine) GameOver(end play.GameEnd) {
 
 // Close flushes what the memory has not committed yet and closes the memory if the Player opened it.
 func (p *Engine) Close() error {
+	p.reading.wait()
 	p.analyst.stop()
 	p.learning.save(p.learning.take()) // the game in progress files no state (it did not end)
 	p.learning.waitFolds()
@@ -449,6 +457,9 @@ func (p *Engine) currentSearcher() (engine.Searcher, string) {
 func (p *Engine) searcherLocked() (engine.Searcher, string) {
 	if p.searcher != nil {
 		return p.searcher, p.warning
+	}
+	if p.filer.config().Enabled {
+		reserveBackgroundP(p.cfg.Threads) // a P for the memory's work beside the search threads (lowpriority.go)
 	}
 	s, err := p.newSearcherLocked()
 	p.warning = ""

@@ -35,6 +35,7 @@ func TestPreparedMoveIsPlayedWhereTheSearchIsShallower(t *testing.T) {
 				p.configure(func(c *searchers.Config) { c.Mode = searchers.EvenMode })
 			}
 			p.NewGame(g)
+			p.WaitPrepared()
 			before, _ := searchInfo(p, start, lim)
 			// 1.a3, which the search at depth 3 does not choose.
 			if start.FormatMove(before.Move) == "a2a3" {
@@ -47,6 +48,7 @@ func TestPreparedMoveIsPlayedWhereTheSearchIsShallower(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.NewGame(g)
+			p.WaitPrepared()
 			res, infos := searchInfo(p, start, lim)
 			if plays := start.FormatMove(res.Move) == "a2a3"; plays != tc.plays {
 				t.Fatalf("played %s (before the entry %s), want a2a3 %v", start.FormatMove(res.Move),

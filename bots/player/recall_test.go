@@ -178,11 +178,13 @@ func TestMemoryRisk(t *testing.T) {
 		t.Errorf("chess: MemoryRisk %d, option default %s; want 150", got, optionDefault(chessPlayer))
 	}
 	chessPlayer.NewGame(checkers.Game{})
+	chessPlayer.WaitPrepared()
 	if got := chessPlayer.memoryRisk(); got != searchers.DefaultModelRisk {
 		t.Errorf("after a change to checkers: MemoryRisk %d, want %d", got, searchers.DefaultModelRisk)
 	}
 	chessPlayer.SetMemoryRisk(0)
 	chessPlayer.NewGame(chess.Game{})
+	chessPlayer.WaitPrepared()
 	if got := chessPlayer.memoryRisk(); got != 0 || optionDefault(chessPlayer) != "0" {
 		t.Errorf("set to 0: MemoryRisk %d, option default %s", got, optionDefault(chessPlayer))
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"dossier/bots/memorycost"
 	"dossier/games/catalog"
 	"dossier/internal/bench"
 	"dossier/internal/cli"
@@ -16,6 +17,7 @@ import (
 const benchHelp = `usage: dossier bench [--game G] [--repeat N] [--search-time D] [--reference ENGINE] [--json]
        dossier bench --suite FILE [--suite-time D | --suite-nodes N] [--json]
        dossier bench --signature [--game G] [--json]
+       dossier bench --memory-cost [--memory-cost-dir DIR] [--json]
 
 Times perft for every game (or --game's) on one thread, the fastest of --repeat runs, and the default chess
 player's search for --search-time on two positions. For chess it runs the same perft with the reference
@@ -29,7 +31,13 @@ stderr, and prints how many it solved and the misses.
 
 --signature runs fixed-depth searches (alpha-beta and the model searches, one thread, a fresh table) over a
 fixed set of positions of every game (or --game's) and prints their nodes and the total, the signature: it
-changes exactly when a search's or an evaluation's behaviour changes, whatever the machine.`
+changes exactly when a search's or an evaluation's behaviour changes, whatever the machine.
+
+--memory-cost measures what the memory costs the search on the clock: a memory of 1,000 games and 100,000
+experience entries against one opponent (synthesized into --memory-cost-dir, kept there for the next run; a
+temporary directory by default), the Player with it and without a memory play the same chess line at 50 ms a
+move on one processor, twice each, alternating, and it prints their nodes per second and first depth times.
+The target (issue 33): nodes per second within 3% and the first depth within 1 ms of no memory.`
 
 func runBench(args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier bench", benchHelp, stdout, stderr)
@@ -43,6 +51,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	suite := fs.String("suite", "", "an EPD suite (bm operations) to solve with the default chess player instead of the speed figures")
 	suiteTime := fs.Duration("suite-time", time.Second, "search time per suite position")
 	suiteNodes := fs.Uint64("suite-nodes", 0, "node count per suite position instead of --suite-time (0: the time)")
+	memoryCost := fs.Bool("memory-cost", false, "measure what the memory costs the search on the clock instead of the speed figures")
+	memoryCostDir := fs.String("memory-cost-dir", "", "the memory --memory-cost synthesizes and reuses (default: a temporary directory)")
 	signature := fs.Bool("signature", false, "print the node-count signature of fixed-depth searches instead of the speed figures")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
@@ -53,6 +63,18 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return cmd.UsageError("--game: %v", err)
 		}
 		speed.Game = g.Name()
+	}
+	if *memoryCost {
+		if code, stop := cmd.Refuse("with --memory-cost", "repeat", "search-time", "reference", "suite", "suite-time", "suite-nodes", "signature", "game"); stop {
+			return code
+		}
+		g, err := catalog.Lookup("chess")
+		if err != nil {
+			return cmd.Exit(err)
+		}
+		rep, err := memorycost.Measure(memorycost.Options{Game: g, Games: 1000, Entries: 100000,
+			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 2, Progress: stderr})
+		return printReport(cmd, stdout, *asJSON, rep, err)
 	}
 	if *signature {
 		if code, stop := cmd.Refuse("with --signature", "repeat", "search-time", "reference", "suite", "suite-time", "suite-nodes"); stop {

@@ -6,6 +6,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 
 	"dossier/bots/player"
 	"dossier/bots/searchers"
@@ -22,6 +24,7 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noMemory := cmd.Flags.Bool("no-memory", false, "keep no dossier on opponents (the Memory option can turn it on)")
 	logFile := cmd.Flags.String("log-file", "", "write the log to this file instead of stderr (the LogFile option changes it)")
 	logLevel := cmd.Flags.String("log-level", "warn", "log level: debug, info, warn or error")
+	cpuProfile := cmd.Flags.String("cpu-profile", "", "write a CPU profile of the whole session to this file (go tool pprof reads it)")
 	proto := cmd.Flags.String("protocol", "auto", "protocol: uci, xboard (CECP), or auto (xboard when the first line is xboard, else uci)")
 	if code, stop := cmd.Parse(args, 0, -1); stop {
 		return code
@@ -50,6 +53,13 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmd.UsageError("--log-level: %v", err)
 	}
 	defer log.Sync()
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return cmd.UsageError("--cpu-profile: %v", err)
+		}
+		defer stop()
+	}
 	fmt.Fprintln(stdout, banner())
 	eng := player.New(g, searchers.Config{})
 	if err := eng.UseMemory(player.MemoryConfig{Enabled: !*noMemory, Dir: *memoryDir, Logger: log}); err != nil {
@@ -62,4 +72,21 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmd.Fail("%v", err)
 	}
 	return cli.ExitOK
+}
+
+// startCPUProfile profiles the process into path until the returned function is called: the way to see where a
+// session's time goes (the search, the memory's parts beside it) in the conditions it is played in.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

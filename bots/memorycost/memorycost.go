@@ -1,0 +1,294 @@
+// Package memorycost measures what the memory costs our search on the clock: the Player with a memory of many
+// games and experience entries against one opponent, and the Player without a memory, play the same line at a
+// fixed time a move on one processor (runtime.GOMAXPROCS(1), as under taskset or a one-CPU container), with
+// the opponent's moves observed between the searches as a front end reports them and the analysis of a lost
+// game running in the opponent's time. It reports their nodes per second and how soon each search reported
+// its first depth, so that "the memory is free on our clock" is a number.
+package memorycost
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"dossier/bots/player"
+	"dossier/bots/searchers"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/memory"
+	"dossier/play"
+	"dossier/play/opponent"
+)
+
+// Options of a measurement.
+type Options struct {
+	// Game is the game played (chess by default in the callers).
+	Game games.Game
+	// Games and Entries size the synthesized memory (see Synthesize); Dir is its directory ("" a temporary
+	// one, removed afterwards). A Dir that holds a memory already is used as it is.
+	Games, Entries int
+	Dir            string
+	// MoveTime is each search's time; Moves how many of our moves are searched in the measured game.
+	MoveTime time.Duration
+	Moves    int
+	// Rounds is how many times each Player plays the measured game, alternating (the machine's load drifts).
+	Rounds int
+	// Progress receives a line per step (nil: none).
+	Progress io.Writer
+}
+
+// Side is what one Player's searches measured.
+type Side struct {
+	Searches   int
+	Nodes      uint64
+	SearchTime time.Duration
+	// FirstInfo is, for each search, the time from the call to its first depth report.
+	FirstInfo []time.Duration
+	DepthSum  int
+}
+
+// NPS is the nodes per second over all searches.
+func (s Side) NPS() float64 {
+	if s.SearchTime <= 0 {
+		return 0
+	}
+	return float64(s.Nodes) / s.SearchTime.Seconds()
+}
+
+// MeanDepth is the mean depth of the searches.
+func (s Side) MeanDepth() float64 { return float64(s.DepthSum) / float64(max(s.Searches, 1)) }
+
+// FirstInfoMedian is the median time to the first depth report.
+func (s Side) FirstInfoMedian() time.Duration {
+	if len(s.FirstInfo) == 0 {
+		return 0
+	}
+	d := slices.Clone(s.FirstInfo)
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+func (s *Side) add(o Side) {
+	s.Searches += o.Searches
+	s.Nodes += o.Nodes
+	s.SearchTime += o.SearchTime
+	s.FirstInfo = append(s.FirstInfo, o.FirstInfo...)
+	s.DepthSum += o.DepthSum
+}
+
+// Report is a measurement: the memory's size, the searches with and without it, and their ratios.
+type Report struct {
+	Game             string
+	Games, Entries   int // as the memory holds them against the opponent (its own experience entries)
+	MoveTime         time.Duration
+	With, Without    Side
+	NPSRatio         float64       // With's nodes per second over Without's
+	FirstInfoDelta   time.Duration // With's median time to the first depth report less Without's
+	MeanDepthDelta   float64       // With's mean depth less Without's
+	ExperienceLoaded int           // the experience entries of the game the Player read for the opponent
+}
+
+// String writes the report in two lines.
+func (r Report) String() string {
+	return fmt.Sprintf("memory cost (%s, %d games and %d experience entries against the opponent, %v a move, one processor): "+
+		"nodes/s %.0f with the memory, %.0f without (ratio %.3f); first depth after %v with, %v without (%+v); mean depth %.2f with, %.2f without (%+.2f)",
+		r.Game, r.Games, r.Entries, r.MoveTime, r.With.NPS(), r.Without.NPS(), r.NPSRatio,
+		r.With.FirstInfoMedian().Round(10*time.Microsecond), r.Without.FirstInfoMedian().Round(10*time.Microsecond),
+		r.FirstInfoDelta.Round(10*time.Microsecond), r.With.MeanDepth(), r.Without.MeanDepth(), r.MeanDepthDelta)
+}
+
+// opponentName is the opponent the synthesized memory holds.
+const opponentName = "memorycost-opponent"
+
+// Measure synthesizes (or reuses) the memory, folds the learners over it off the clock, and plays the
+// measured game with and without the memory, Rounds times each, alternating, on one processor.
+func Measure(o Options) (Report, error) {
+	if o.Game == nil || o.MoveTime <= 0 || o.Moves <= 0 {
+		return Report{}, fmt.Errorf("memorycost: a game, a move time and a number of moves are needed")
+	}
+	o.Rounds = max(o.Rounds, 1)
+	dir := o.Dir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "dossier-memorycost-")
+		if err != nil {
+			return Report{}, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	say := func(format string, args ...any) {
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, format+"\n", args...)
+		}
+	}
+	rep := Report{Game: o.Game.Name(), MoveTime: o.MoveTime}
+	if err := prepareMemory(dir, o, say, &rep); err != nil {
+		return rep, err
+	}
+	line := referenceLine(o.Game, 2*o.Moves+2)
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	for round := range o.Rounds {
+		for _, withMemory := range []bool{false, true} {
+			side, loaded, err := playMeasured(o, dir, withMemory, line)
+			if err != nil {
+				return rep, err
+			}
+			if withMemory {
+				rep.With.add(side)
+				rep.ExperienceLoaded = loaded
+			} else {
+				rep.Without.add(side)
+			}
+			say("round %d, memory %v: %d searches, %.0f nodes/s, first depth after %v, mean depth %.2f",
+				round+1, withMemory, side.Searches, side.NPS(), side.FirstInfoMedian(), side.MeanDepth())
+		}
+	}
+	if w := rep.Without.NPS(); w > 0 {
+		rep.NPSRatio = rep.With.NPS() / w
+	}
+	rep.FirstInfoDelta = rep.With.FirstInfoMedian() - rep.Without.FirstInfoMedian()
+	rep.MeanDepthDelta = rep.With.MeanDepth() - rep.Without.MeanDepth()
+	return rep, nil
+}
+
+// prepareMemory synthesizes the memory in dir unless it holds the opponent already, and folds the learners
+// over every game (what a study worker does between games), so that the measured game starts from a
+// memory whose learning is up to date.
+func prepareMemory(dir string, o Options, say func(string, ...any), rep *Report) error {
+	mem, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		return err
+	}
+	defer mem.Close()
+	key := opponent.NameKey(opponentName)
+	prof, err := mem.Profile(key)
+	if err != nil || len(prof.Games) == 0 {
+		began := time.Now()
+		if err := Synthesize(mem, o.Game, opponentName, o.Games, o.Entries, 1); err != nil {
+			return err
+		}
+		say("synthesized %d games and %d experience entries in %v", o.Games, o.Entries, time.Since(began).Round(time.Millisecond))
+		if prof, err = mem.Profile(key); err != nil {
+			return err
+		}
+	}
+	began := time.Now()
+	if err := player.FoldLearners(mem, key, o.Game); err != nil {
+		return err
+	}
+	say("learners folded over the games in %v", time.Since(began).Round(time.Millisecond))
+	xp, err := mem.Experience(key, o.Game.Name())
+	if err != nil {
+		return err
+	}
+	rep.Games = len(prof.Games)
+	for _, e := range xp {
+		if e.OpponentKey == key {
+			rep.Entries++
+		}
+	}
+	return nil
+}
+
+// referenceLine is the line both Players follow: the game's default player at a fixed shallow depth plays
+// both sides (deterministic, and the same positions for both Players whatever they would play).
+func referenceLine(g games.Game, plies int) []games.Move {
+	s, err := searchers.New(g, searchers.Config{Depth: 4})
+	if err != nil {
+		return nil
+	}
+	p := g.Start()
+	var line []games.Move
+	for range plies {
+		if games.OutcomeOf(p).Result != games.Ongoing {
+			break
+		}
+		res := s.Search(p.Clone(), engine.NewControl(engine.Limits{Depth: 4}, p.ToMove()), nil)
+		if res.Move == games.NoMove {
+			break
+		}
+		line = append(line, res.Move)
+		p.Play(res.Move)
+	}
+	return line
+}
+
+// playMeasured plays two games of the line as White with one Player: the first, lost, leaves its analysis
+// to run in the opponent's time of the second, whose searches are measured, as in a match that keeps the
+// process; the opponent's turns take as long as ours.
+func playMeasured(o Options, dir string, withMemory bool, line []games.Move) (Side, int, error) {
+	p := player.New(o.Game, searchers.Config{})
+	if err := p.UseMemory(player.MemoryConfig{Enabled: withMemory, Dir: dir}); err != nil {
+		return Side{}, 0, err
+	}
+	defer p.Close()
+	opp := play.Opponent{Name: opponentName, Kind: opponent.Computer}
+	var side Side
+	for game := range 2 {
+		measured := game == 1
+		p.SetOpponent(opp)
+		p.NewGame(o.Game)
+		start := o.Game.Start()
+		p.StartGame(play.GameStart{Game: o.Game, OurSide: start.ToMove(), Start: start.Clone(), TimeControl: "2+0.05"})
+		pos := start.Clone()
+		var played []games.Move
+		for k := 0; k+1 < len(line) && k/2 < o.Moves; k += 2 {
+			if k > 0 {
+				before := pos.Clone()
+				before.Undo()
+				p.ObserveMove(play.ObservedMove{Before: before, Move: line[k-1], Ply: k - 1, Elapsed: o.MoveTime})
+			}
+			ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
+			var first time.Duration
+			began := time.Now()
+			res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
+				if i.Depth > 0 && first == 0 {
+					first = time.Since(began)
+				}
+			})
+			took := time.Since(began)
+			if measured {
+				side.Searches++
+				side.Nodes += res.Nodes
+				side.SearchTime += took
+				side.FirstInfo = append(side.FirstInfo, first)
+				side.DepthSum += res.Depth
+			}
+			pos.Play(line[k])
+			pos.Play(line[k+1])
+			played = append(played, line[k], line[k+1])
+			time.Sleep(o.MoveTime) // the opponent's turn
+		}
+		p.GameOver(play.GameEnd{Outcome: games.Outcome{Result: lossFor(start.ToMove()), Reason: games.Checkmate},
+			Reason: "adjudicated for the measurement", Moves: played})
+	}
+	return side, experienceLoaded(p, o.Game), nil
+}
+
+// lossFor is the result in which side lost.
+func lossFor(side games.Side) games.Result {
+	if side == games.Side(0) {
+		return games.SecondWins
+	}
+	return games.FirstWins
+}
+
+// experienceLoaded counts the entries the Player's memory holds for the opponent in game g.
+func experienceLoaded(p *player.Engine, g games.Game) int {
+	mem := p.Memory()
+	if mem == nil {
+		return 0
+	}
+	xp, err := mem.Experience(opponent.NameKey(opponentName), g.Name())
+	if err != nil {
+		return 0
+	}
+	return len(xp)
+}
+
+// WriteText writes the report as dossier bench prints it.
+func (r Report) WriteText(w io.Writer) { fmt.Fprintln(w, r.String()) }

@@ -1,0 +1,113 @@
+package memorycost
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"dossier/games/catalog"
+	"dossier/memory"
+	"dossier/play/opponent"
+)
+
+// TestSynthesizeFilesTheGamesAndEntries checks the synthesized memory: the games finished and whole, the
+// entries readable for the opponent.
+func TestSynthesizeFilesTheGamesAndEntries(t *testing.T) {
+	g, err := catalog.Lookup("chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := memory.Open(memory.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	if err := Synthesize(mem, g, "someone", 6, 500, 3); err != nil {
+		t.Fatal(err)
+	}
+	key := opponent.NameKey("someone")
+	prof, err := mem.Profile(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prof.Games) != 6 {
+		t.Fatalf("%d games filed, want 6", len(prof.Games))
+	}
+	stored, err := mem.Games(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gm := range stored {
+		if gm.End.IsZero() || len(gm.Moves) == 0 {
+			t.Errorf("game %s: end %v, %d moves", gm.ID, gm.End, len(gm.Moves))
+		}
+	}
+	xp, err := mem.Experience(key, g.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := 0
+	for _, e := range xp {
+		if e.OpponentKey == key {
+			own++
+		}
+	}
+	if own < 490 || own > 500 { // a position met twice keeps one entry
+		t.Fatalf("%d entries of the opponent, want about 500", own)
+	}
+}
+
+// TestMeasureSearchesWithAndWithoutTheMemory runs the measurement on a small memory: both Players searched
+// every move, the memory was read. Timing is not asserted here (BenchmarkMemoryCost and dossier bench
+// --memory-cost report it).
+func TestMeasureSearchesWithAndWithoutTheMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two games with each Player")
+	}
+	g, _ := catalog.Lookup("chess")
+	rep, err := Measure(Options{Game: g, Games: 8, Entries: 400, Dir: t.TempDir(), MoveTime: 20 * time.Millisecond, Moves: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.With.Searches != 4 || rep.Without.Searches != 4 {
+		t.Fatalf("searches: %d with, %d without, want 4 each", rep.With.Searches, rep.Without.Searches)
+	}
+	if rep.Games != 8 || rep.Entries < 390 {
+		t.Fatalf("memory of %d games and %d entries, want 8 and about 400", rep.Games, rep.Entries)
+	}
+	if rep.With.Nodes == 0 || rep.Without.Nodes == 0 || rep.NPSRatio <= 0 {
+		t.Fatalf("report without nodes: %+v", rep)
+	}
+}
+
+// BenchmarkMemoryCost is issue 33's speed target: at 50 ms a move on one processor, with a memory of 1,000
+// games and 100,000 experience entries against the opponent, nodes per second within 3% of no memory and the
+// first depth within 1 ms. The memory is synthesized once into DOSSIER_MEMORYCOST_DIR when set (kept for the
+// next run), else a temporary directory. DOSSIER_MEMORYCOST_GAMES and _ENTRIES change its size.
+func BenchmarkMemoryCost(b *testing.B) {
+	g, _ := catalog.Lookup("chess")
+	games, entries := envInt("DOSSIER_MEMORYCOST_GAMES", 1000), envInt("DOSSIER_MEMORYCOST_ENTRIES", 100000)
+	dir := os.Getenv("DOSSIER_MEMORYCOST_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	for b.Loop() {
+		rep, err := Measure(Options{Game: g, Games: games, Entries: entries, Dir: dir, MoveTime: 50 * time.Millisecond,
+			Moves: 20, Rounds: 3})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(rep.NPSRatio, "nps-ratio")
+		b.ReportMetric(float64(rep.FirstInfoDelta.Microseconds()), "first-info-delta-µs")
+		b.ReportMetric(rep.MeanDepthDelta, "depth-delta")
+		b.Log(rep)
+	}
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}

@@ -1,0 +1,105 @@
+// The memory's work beside our search runs on threads of its own at the lowest priority, and the Go runtime
+// keeps a processor (P) for it beside the search's: the memory is free on our clock only if nothing it does can
+// keep our search from a CPU.
+//
+// Why both. Under taskset, a one-CPU container or an arena that gives each engine one core, Go runs with
+// GOMAXPROCS 1: a single P that every goroutine shares, whatever the niceness of its thread. A niced background
+// thread that holds that P (the analysis, the learners) keeps the search from running until the operating system
+// gives the niced thread its turn to see the stop, which on a core shared with the opponent can take many
+// milliseconds (priority inversion: session 19 measured 0.82 of the nodes per second with the memory, 1.00 with
+// this, docs/memory.md). With one P more than the search threads, the search's thread and the background's each
+// have a P, and the operating system's scheduler decides: a SCHED_IDLE thread runs only when the core has nothing
+// else to run, so it takes nothing from our search nor from the opponent's on a shared core.
+
+package player
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// lowerThreadPriority locks the calling goroutine to its thread and lowers that thread's priority: SCHED_IDLE
+// (Linux's policy for work that runs only on an otherwise idle CPU) when nice is 19, and the niceness nice
+// either way. The thread ends with the goroutine (a locked goroutine that returns takes its thread with it), so
+// the change never reaches another goroutine. It makes sure a P is free for it (see reserveBackgroundP).
+func lowerThreadPriority(nice int) {
+	reserveBackgroundP(0)
+	runtime.LockOSThread()
+	setThreadPriority(nice)
+}
+
+// setThreadPriority sets the calling thread's policy and niceness (the goroutine is locked to it): SCHED_IDLE at
+// nice 19, the normal policy at the niceness given below it.
+func setThreadPriority(nice int) {
+	tid := syscall.Gettid()
+	policy := uint32(unix.SCHED_NORMAL)
+	if nice >= 19 {
+		policy = unix.SCHED_IDLE
+	}
+	_ = unix.SchedSetAttr(tid, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: policy}, 0)
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, tid, nice)
+}
+
+// runAtLowPriority runs work on a goroutine of its own at the priority lowerThreadPriority gives.
+func runAtLowPriority(nice int, work func()) {
+	go func() {
+		lowerThreadPriority(nice)
+		work()
+	}()
+}
+
+var processors struct {
+	mu      sync.Mutex
+	search  int  // the most search threads asked for
+	checked bool // whether GOMAXPROCS was read from the environment
+	fixed   bool // GOMAXPROCS set by the user: left as it is
+}
+
+// reserveBackgroundP makes sure the runtime has a P for the background beside searchThreads search threads
+// (GOMAXPROCS at least searchThreads + 1), unless the user set GOMAXPROCS. Extra Ps cost nothing when idle;
+// on a single core the operating system shares it between the threads by their priorities.
+func reserveBackgroundP(searchThreads int) {
+	processors.mu.Lock()
+	defer processors.mu.Unlock()
+	if !processors.checked {
+		processors.checked = true
+		_, processors.fixed = os.LookupEnv("GOMAXPROCS")
+	}
+	processors.search = max(processors.search, searchThreads, 1)
+	if processors.fixed {
+		return
+	}
+	if want := processors.search + 1; runtime.GOMAXPROCS(0) < want {
+		runtime.GOMAXPROCS(want)
+	}
+}
+
+// background is where a part's work beside our search runs: through the gate of our searches (fg: between them;
+// nil: no gate), on a thread at the priority nice gives (see lowerThreadPriority).
+type background struct {
+	fg   *foreground
+	nice int
+}
+
+// enter waits until no search of ours runs and marks a step of background work as running (a search that
+// begins meanwhile waits at most maxHoldWait for it); the returned function ends the step. A step must be
+// short (a move learned), since it is not cut short.
+func (b background) enter() (leave func()) {
+	if b.fg == nil {
+		return func() {}
+	}
+	_, leave = b.fg.enter(context.Background())
+	return leave
+}
+
+// backgroundHasOwnP reports whether the runtime has a P beyond the search threads' for the background.
+func backgroundHasOwnP() bool {
+	processors.mu.Lock()
+	defer processors.mu.Unlock()
+	return runtime.GOMAXPROCS(0) > max(processors.search, 1)
+}
