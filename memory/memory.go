@@ -106,13 +106,17 @@ type request struct {
 // Open opens the memory directory (creating it, owner-only, when absent), as the store's owner when no other
 // process owns it and as a client of the owner otherwise. A directory that is not a memory, a damaged store,
 // one of a newer schema or one that cannot be written is refused with an error naming the directory; nothing in
-// it is changed.
+// it is changed. A location that looks like a URL but is none (see CheckLocation) is refused before anything
+// is created.
 func Open(opts Options) (*Memory, error) {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
 	if opts.ConnectTimeout <= 0 {
 		opts.ConnectTimeout = defaultConnectTimeout
+	}
+	if err := CheckLocation(opts.Dir); err != nil {
+		return nil, err
 	}
 	if IsURL(opts.Dir) {
 		return openPostgresMemory(opts)
