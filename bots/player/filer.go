@@ -191,7 +191,9 @@ func (f *filer) ensureOpen() {
 }
 
 // ensureOpenLocked opens the memory if it is on and was not tried yet; a failure is logged and told once, and
-// the Player plays on without memory. f.mu is held.
+// the Player plays on without memory. A PostgreSQL server that cannot be reached is no failure here: the
+// memory opens and spools until it answers (memory.Options.SpoolWhenUnreachable); one that refuses the
+// connection is, and is not tried again until the memory's configuration changes. f.mu is held.
 func (f *filer) ensureOpenLocked() {
 	if !f.cfg.Enabled || f.tried {
 		return
@@ -199,7 +201,9 @@ func (f *filer) ensureOpenLocked() {
 	f.tried = true
 	f.alerts = make(chan string, 16)
 	alerts := f.alerts
-	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, Notify: func(msg string) {
+	// A database that is down when the engine starts must not cost the games it plays meanwhile: they are
+	// spooled and written once it answers, as they are when it goes away later.
+	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, SpoolWhenUnreachable: true, Notify: func(msg string) {
 		select {
 		case alerts <- msg:
 		default: // the front end has not heard the last ones yet; the log has them all
