@@ -108,8 +108,11 @@
 // broken), tries the server again backing off from 0.1 s to 2 s and, once the spool is in, removes the file,
 // writes any spool file no live process holds (a process killed meanwhile) and goes back to committing
 // directly. Options.Notify is told once that the memory is unreachable and once that it is back; reads fail at
-// once with ErrUnavailable meanwhile. TestPostgresOutageSpoolsAndReplays stops the server for 30 s mid-game
-// (3 s with -short), tests/memory_postgres_test.go does so under an engine playing a game.
+// once with ErrUnavailable meanwhile. With Options.SpoolWhenUnreachable (the engine's), a server that cannot be
+// reached at Open is taken as one that went away just after: the memory opens, spools, and creates the table
+// and writes the spool once the server answers (TestPostgresUnreachableAtOpenSpoolsUntilItAnswers).
+// TestPostgresOutageSpoolsAndReplays stops the server for 30 s mid-game (3 s with -short),
+// tests/memory_postgres_test.go does so under an engine playing a game.
 //
 // Measured on localhost on the shared 2-core machine at load average 1 to 2, PostgreSQL 15 with fsync on, 20,000
 // updates (`go test ./memory -run '^$' -bench BenchmarkUpdatePostgres -benchtime 20000x`; 8 writers are 8

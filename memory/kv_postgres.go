@@ -67,14 +67,16 @@ func RedactURL(location string) string {
 type pgKV struct {
 	pool   *pgxpool.Pool
 	table  string   // the quoted, schema-qualified table name
+	schema string   // the schema's name
 	loc    string   // the URL without its password, named in every error
 	secret []string // the password, which no message may carry
 }
 
-// openPostgres connects to the database of the URL location, checks the server's version and creates the
-// schema and its table when absent. The password comes from the URL, PGPASSWORD or the password file
+// newPostgres reads the URL location and makes the pool that reaches its database, without connecting yet
+// (pgxpool connects when a connection is first wanted): only a malformed URL fails here; prepare then checks
+// the server and creates the table. The password comes from the URL, PGPASSWORD or the password file
 // (~/.pgpass or PGPASSFILE), as libpq finds it; no error carries it.
-func openPostgres(location, schema string, log *zap.Logger) (*pgKV, error) {
+func newPostgres(location, schema string) (*pgKV, error) {
 	loc := RedactURL(location)
 	location, schema = schemaOf(location, schema)
 	cfg, err := pgxpool.ParseConfig(location)
@@ -87,15 +89,11 @@ func openPostgres(location, schema string, log *zap.Logger) (*pgKV, error) {
 	cfg.MaxConns = pgPoolSize
 	cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
 	cfg.ConnConfig.RuntimeParams["application_name"] = "dossier"
-	kv := &pgKV{table: pgx.Identifier{schema, "records"}.Sanitize(), loc: loc,
+	kv := &pgKV{table: pgx.Identifier{schema, "records"}.Sanitize(), schema: schema, loc: loc,
 		secret: []string{passwordOf(location), cfg.ConnConfig.Password}}
 	kv.pool, err = pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		return nil, kv.wrap("connecting", err)
-	}
-	if err := kv.prepare(schema, log); err != nil {
-		kv.pool.Close()
-		return nil, err
 	}
 	return kv, nil
 }
@@ -144,7 +142,8 @@ func scrub(msg string, secrets ...string) string {
 // prepare checks the server's version and creates the schema and the table when they are absent, under an
 // advisory lock so that processes starting together do not race. A role that may not create them can use
 // them once created (see the package comment).
-func (kv *pgKV) prepare(schema string, log *zap.Logger) error {
+func (kv *pgKV) prepare(log *zap.Logger) error {
+	schema := kv.schema
 	ctx, cancel := context.WithTimeout(context.Background(), pgConnectTimeout)
 	defer cancel()
 	var version string

@@ -32,6 +32,13 @@ type Options struct {
 	// are dropped and counted.
 	SpoolDir   string
 	SpoolLimit int
+	// SpoolWhenUnreachable opens a PostgreSQL memory whose server cannot be reached at Open as if the server
+	// had gone away just after: events go to the spool, the writer tries the server (backing off) until it
+	// answers, then creates the table if need be and writes them, and reads fail at once meanwhile. For an
+	// engine, whose games must not be lost to a server that is down when it starts; without it Open fails
+	// with ErrUnavailable, which suits a command that reads. A server that refuses the connection (a wrong
+	// password, a missing database) fails Open either way.
+	SpoolWhenUnreachable bool
 	// Notify, when set, is told (once each) that a PostgreSQL memory became unreachable and that it is back,
 	// for the front end to say; it must not block.
 	Notify func(message string)
@@ -106,13 +113,17 @@ type request struct {
 // Open opens the memory directory (creating it, owner-only, when absent), as the store's owner when no other
 // process owns it and as a client of the owner otherwise. A directory that is not a memory, a damaged store,
 // one of a newer schema or one that cannot be written is refused with an error naming the directory; nothing in
-// it is changed.
+// it is changed. A location that looks like a URL but is none (see CheckLocation) is refused before anything
+// is created.
 func Open(opts Options) (*Memory, error) {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
 	if opts.ConnectTimeout <= 0 {
 		opts.ConnectTimeout = defaultConnectTimeout
+	}
+	if err := CheckLocation(opts.Dir); err != nil {
+		return nil, err
 	}
 	if IsURL(opts.Dir) {
 		return openPostgresMemory(opts)

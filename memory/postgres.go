@@ -44,22 +44,35 @@ func DefaultSpoolDir() (string, error) {
 }
 
 // openPostgresMemory opens the memory in the PostgreSQL database of opts.Dir, a URL. Each process talks to the
-// server itself: there is no owner to share.
+// server itself: there is no owner to share. A server that cannot be reached fails the open, unless
+// opts.SpoolWhenUnreachable: then the memory opens with its server away (see spool.connect).
 func openPostgresMemory(opts Options) (*Memory, error) {
 	loc := RedactURL(opts.Dir)
-	kv, err := openPostgres(opts.Dir, opts.Schema, opts.Logger)
+	kv, err := newPostgres(opts.Dir, opts.Schema)
 	if err != nil {
 		return nil, err
 	}
 	st := &store{kv: kv, dir: loc, log: opts.Logger, experienceLimit: opts.ExperienceLimit}
-	if err := st.checkSchema(); err != nil {
+	connect := func() error {
+		if err := kv.prepare(opts.Logger); err != nil {
+			return err
+		}
+		return st.checkSchema()
+	}
+	unreachable := connect()
+	if unreachable != nil && (!opts.SpoolWhenUnreachable || !errors.Is(unreachable, ErrUnavailable)) {
 		kv.close()
-		return nil, err
+		return nil, unreachable
 	}
 	sp, err := newSpool(opts, loc)
 	if err != nil {
 		kv.close()
 		return nil, err
+	}
+	if unreachable != nil {
+		sp.connect = connect
+		sp.goDown(unreachable)
+		resetPool(st)
 	}
 	o := &owner{st: st, log: opts.Logger, conns: map[net.Conn]struct{}{}, writes: make(chan *writeItem, writeQueue),
 		stopGC: make(chan struct{}), spool: sp}
@@ -69,7 +82,8 @@ func openPostgresMemory(opts Options) (*Memory, error) {
 		wake: make(chan struct{}, 1), stop: make(chan struct{}), stopped: make(chan struct{})}
 	m.isOwner.Store(true)
 	go m.run(&localLink{o: o, complete: m.complete})
-	opts.Logger.Info("memory open in PostgreSQL", zap.String("store", loc), zap.String("spool", sp.dir))
+	opts.Logger.Info("memory open in PostgreSQL", zap.String("store", loc), zap.String("spool", sp.dir),
+		zap.Bool("reached", unreachable == nil))
 	return m, nil
 }
 
@@ -95,6 +109,11 @@ type spool struct {
 	loc      string
 	notify   func(string)
 	log      *zap.Logger
+
+	// connect, set while the server was never reached (the memory opened with it away), checks the server
+	// and creates the table when absent; the writer calls it before it writes anything there.
+	connect     func() error
+	connectErrs string // the last error of connect logged, so that one that repeats is logged once
 }
 
 func newSpool(opts Options, loc string) (*spool, error) {
@@ -131,7 +150,9 @@ func newSpool(opts Options, loc string) (*spool, error) {
 func (o *owner) pgWriteLoop() {
 	defer o.stopped.Done()
 	sp := o.spool
-	sp.replayOrphans(o.st)
+	if sp.connect == nil {
+		sp.replayOrphans(o.st)
+	}
 	var held *writeItem
 	for {
 		it := held
@@ -276,12 +297,14 @@ func (sp *spool) write(b []byte) error {
 // replay tries the server with the spooled events, in order; when they are all in, the spool file goes, the
 // files killed processes left are replayed, and the memory is back.
 func (sp *spool) replay(st *store) {
+	if !sp.reach() {
+		sp.later(st)
+		return
+	}
 	for len(sp.held) > 0 {
 		n := min(len(sp.held), maxGroup)
 		if !commitSpooled(st, sp.held[:n], sp.path, sp.log) {
-			sp.backoff = min(2*sp.backoff, spoolMaxBackoff)
-			sp.nextTry = time.Now().Add(sp.backoff)
-			resetPool(st)
+			sp.later(st)
 			return
 		}
 		sp.replayed += n
@@ -299,6 +322,36 @@ func (sp *spool) replay(st *store) {
 		zap.Int("dropped", sp.dropped))
 	sp.notify(msg)
 	sp.replayed, sp.dropped = 0, 0
+}
+
+// later backs off before the next try of the server.
+func (sp *spool) later(st *store) {
+	sp.backoff = min(2*sp.backoff, spoolMaxBackoff)
+	sp.nextTry = time.Now().Add(sp.backoff)
+	resetPool(st)
+}
+
+// reach reports whether the server can take the spooled events: true at once when it was reached before;
+// else it tries to reach it and prepare the table (see openPostgresMemory). An error other than an
+// unreachable server (the password changed, the database dropped, a newer schema) is logged, once while it
+// repeats, and the events stay spooled: they are not lost, and the next process to reach the database
+// writes them.
+func (sp *spool) reach() bool {
+	if sp.connect == nil {
+		return true
+	}
+	err := sp.connect()
+	if err == nil {
+		sp.connect, sp.connectErrs = nil, ""
+		sp.log.Info("memory: reached the database for the first time", zap.String("store", sp.loc))
+		return true
+	}
+	if !errors.Is(err, ErrUnavailable) && err.Error() != sp.connectErrs {
+		sp.connectErrs = err.Error()
+		sp.log.Error("memory: the database answers but cannot take the events; they stay spooled",
+			zap.String("store", sp.loc), zap.Error(err))
+	}
+	return false
 }
 
 // resetPool drops a PostgreSQL store's broken connections.

@@ -261,10 +261,15 @@ func (s *store) games(keyOrName string) ([]gameData, error) {
 				return err
 			}
 			g.Records = recs
-			fromRecords := len(g.Moves) == 0
-			for i, r := range recs {
-				if fromRecords && (i == 0 || recs[i-1].Ply != r.Ply) {
-					g.Moves = append(g.Moves, r.Move)
+			// A game without its end's move list (cut off: the engine killed, the GUI gone) has its moves
+			// from the records, as far as they follow each other from the start: a ply missing (before
+			// #34 the Player filed the opponent's moves alone) leaves the moves after it out, since played
+			// from the wrong position they cannot be read.
+			if len(g.Moves) == 0 {
+				for _, r := range recs {
+					if r.Ply == len(g.Moves) {
+						g.Moves = append(g.Moves, r.Move)
+					}
 				}
 			}
 			out = append(out, g)

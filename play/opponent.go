@@ -26,3 +26,6 @@ func NameKey(name string) string { return opponent.NameKey(name) }
 
 // ParseUCIOpponent reads a UCI_Opponent value (see opponent.ParseUCIOpponent).
 func ParseUCIOpponent(value string) Opponent { return opponent.ParseUCIOpponent(value) }
+
+// SplitTitle splits a leading title off a CECP name (see opponent.SplitTitle).
+func SplitTitle(name string) (title, rest string) { return opponent.SplitTitle(name) }

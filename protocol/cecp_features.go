@@ -111,7 +111,15 @@ func (c *cecp) cmdName(cmd command) {
 		c.s.errorf("name needs a name")
 		return
 	}
-	c.setOpponent(func(o *play.Opponent) { o.Name = name })
+	// The title python-chess puts before the name is the opponent's title, not its name: without it the
+	// player's key is the one UCI_Opponent gives.
+	title, bare := play.SplitTitle(name)
+	c.setOpponent(func(o *play.Opponent) {
+		o.Name, o.Title = bare, title
+		if title == "BOT" && o.Kind == play.UnknownKind {
+			o.Kind = play.Computer // lichess gives BOT only to programs
+		}
+	})
 }
 
 // cmdRating reads "rating OURS THEIRS", the two players' ratings (0 for unknown).

@@ -199,3 +199,86 @@ func TestEngineWithARefusedDatabasePlaysOn(t *testing.T) {
 		t.Errorf("the password is in stderr:\n%s", p.stderrText())
 	}
 }
+
+// TestEnginesStartedDuringAnOutageFileTheirGames starts engines while the database is stopped (issue #34,
+// item 8: they played "without memory" and their games were lost). The first plays a game and quits while
+// the server is still down, leaving its spool; the second plays a game, the server starts, and it plays
+// another until it says the memory is back. Every game of both is then in the database: the second engine
+// wrote its own spool and the first's, which no live process held.
+func TestEnginesStartedDuringAnOutageFileTheirGames(t *testing.T) {
+	srv, memory := pgMemory(t) // one XDG_STATE_HOME, so one spool directory, for both engines
+	if !srv.Throwaway() {
+		t.Skip("the server of " + pgtest.EnvURL + " is not the tests' to stop")
+	}
+	if err := srv.StopServer(); err != nil {
+		t.Fatal(err)
+	}
+	running := false
+	defer func() {
+		if !running {
+			srv.StartServer()
+		}
+	}()
+	var notices []string
+	// game plays plies moves from the start (the engine's, each answered by the first legal move) and returns
+	// whether the engine said the memory is back.
+	game := func(p *proc, plies int) bool {
+		p.send("ucinewgame")
+		r, back := newReplay(t, "chess"), false
+		for len(r.moves) < plies {
+			p.send(r.positionCommand(), "go depth 1")
+			best, before := bestMove(p, r.pos, 30*time.Second)
+			for _, l := range before {
+				if strings.HasPrefix(l, "info string") && strings.Contains(l, "memory") {
+					notices = append(notices, l)
+					back = back || strings.Contains(l, "is back after")
+				}
+			}
+			r.play(p, best)
+			r.play(p, r.pos.FormatMove(r.pos.AppendMoves(nil)[0]))
+		}
+		p.send(r.positionCommand()) // the GUI tells the last reply before the next game
+		return back
+	}
+	start := func() *proc {
+		p := startDossier(t, "--memory", memory)
+		p.forbidden = append(p.forbidden, srv.Password)
+		handshake(p)
+		p.send("setoption name UCI_Opponent value none none computer Late Server")
+		return p
+	}
+	first := start()
+	game(first, 4)
+	first.send("quit")
+	if code := first.wait(30 * time.Second); code != 0 {
+		t.Fatalf("the first engine exited %d", code)
+	}
+	second := start()
+	game(second, 4)
+	if err := srv.StartServer(); err != nil {
+		t.Fatal(err)
+	}
+	running = true
+	games, back := 2, false
+	for deadline := time.Now().Add(30 * time.Second); !back && time.Now().Before(deadline); games++ {
+		back = game(second, 2)
+	}
+	second.send("quit")
+	if code := second.wait(30 * time.Second); code != 0 {
+		t.Fatalf("the second engine exited %d", code)
+	}
+	said := strings.Join(notices, "\n")
+	if !back || strings.Contains(said, "without memory") || strings.Count(said, "unreachable") != 2 {
+		t.Errorf("the engines' notices about the memory:\n%s", said)
+	}
+	shown := showMemory(t, memory, "late server")
+	if len(shown.Profile.Games) != games {
+		t.Fatalf("%d games in the database, want all %d played", len(shown.Profile.Games), games)
+	}
+	for i, g := range shown.Profile.Games {
+		if want := map[bool]int{true: 4, false: 2}[i < 2]; g.Plies != want {
+			t.Errorf("game %d: %d plies stored, want %d", i+1, g.Plies, want)
+		}
+	}
+	t.Logf("%d games; notices:\n%s", games, said)
+}

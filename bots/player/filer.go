@@ -60,6 +60,12 @@ type filer struct {
 	game    games.Game
 	start   games.Position
 	ourSide games.Side
+	// reached is the game's position after the last move filed (the start before any), at ply reachedPly
+	// from the start; nil when unknown. Our own moves are filed from it (see fileOurMoveLocked). trail holds
+	// the position strings of the plies seen, "" where unknown, for a take-back to go back to.
+	reached    games.Position
+	reachedPly int
+	trail      []string
 	// prediction is our expected reply to our last move: the move we predicted for ply predictedPly and our
 	// evaluation then.
 	predicted    string
@@ -109,7 +115,7 @@ func (f *filer) take(cfg MemoryConfig) {
 		f.log = zap.NewNop()
 	}
 	f.tried, f.notice, f.openErr, f.pending = false, "", nil, nil
-	f.gameID, f.game, f.start, f.predicted = "", nil, nil, ""
+	f.gameID, f.game, f.start, f.predicted, f.reached = "", nil, nil, "", nil
 }
 
 // use closes the memory the filer opened and takes the configuration cfg; the memory opens when next needed.
@@ -185,7 +191,9 @@ func (f *filer) ensureOpen() {
 }
 
 // ensureOpenLocked opens the memory if it is on and was not tried yet; a failure is logged and told once, and
-// the Player plays on without memory. f.mu is held.
+// the Player plays on without memory. A PostgreSQL server that cannot be reached is no failure here: the
+// memory opens and spools until it answers (memory.Options.SpoolWhenUnreachable); one that refuses the
+// connection is, and is not tried again until the memory's configuration changes. f.mu is held.
 func (f *filer) ensureOpenLocked() {
 	if !f.cfg.Enabled || f.tried {
 		return
@@ -193,7 +201,9 @@ func (f *filer) ensureOpenLocked() {
 	f.tried = true
 	f.alerts = make(chan string, 16)
 	alerts := f.alerts
-	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, Notify: func(msg string) {
+	// A database that is down when the engine starts must not cost the games it plays meanwhile: they are
+	// spooled and written once it answers, as they are when it goes away later.
+	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, SpoolWhenUnreachable: true, Notify: func(msg string) {
 		select {
 		case alerts <- msg:
 		default: // the front end has not heard the last ones yet; the log has them all
@@ -239,6 +249,8 @@ func (f *filer) startGame(gs play.GameStart, o play.Opponent) string {
 	f.ensureOpenLocked()
 	f.game, f.start, f.ourSide = gs.Game, gs.Start.Clone(), gs.OurSide
 	f.gameID, f.predicted = "", ""
+	f.reached, f.reachedPly = gs.Start.Clone(), 0
+	f.trail = append(f.trail[:0], f.reached.FEN())
 	if f.mem == nil {
 		return ""
 	}
@@ -264,8 +276,61 @@ func (f *filer) observe(om play.ObservedMove, obs Observation) *memory.MoveRecor
 	if f.predicted != "" && f.predictedPly == om.Ply {
 		rec.Predicted, rec.Eval = f.predicted, f.eval
 	}
+	f.fileOurMoveLocked(om)
 	f.recordLocked(memory.Event{Move: rec})
+	f.reached, f.reachedPly = om.Before.Clone(), om.Ply+1
+	f.reached.Play(om.Move)
+	f.mark(om.Ply, om.Before.FEN())
+	f.mark(om.Ply+1, f.reached.FEN())
 	return rec
+}
+
+// mark keeps the position string of a ply in the trail. f.mu is held.
+func (f *filer) mark(ply int, fen string) {
+	if ply < 0 {
+		return
+	}
+	for len(f.trail) <= ply {
+		f.trail = append(f.trail, "")
+	}
+	f.trail[ply] = fen
+}
+
+// fileOurMoveLocked files our move that led to the opponent's move om, when it is the one move between the
+// last position filed and om's: the move of that position whose result is om.Before. Without it a game's
+// stored moves were the opponent's alone, every other ply, and a game that never reached its end (the
+// engine killed, the GUI gone) could not be replayed: its stored move list, read from these records, had
+// the opponent's moves one after another (issue #34, item 9). The move is found among the legal ones rather
+// than taken from our search, so what is filed is what was played, whoever chose it. f.mu is held.
+func (f *filer) fileOurMoveLocked(om play.ObservedMove) {
+	from := f.reached
+	if from == nil || om.Ply != f.reachedPly+1 || from.ToMove() != f.ourSide {
+		return
+	}
+	played := moveBetween(from, om.Before)
+	if played == games.NoMove {
+		f.log.Warn("memory: our move before the opponent's is not one move from the last position filed; not filed",
+			zap.Int("ply", f.reachedPly), zap.String("from", from.FEN()), zap.String("to", om.Before.FEN()))
+		return
+	}
+	f.recordLocked(memory.Event{Move: &memory.MoveRecord{GameID: f.gameID, Ply: f.reachedPly, ByOpponent: false,
+		PositionKey: from.Hash(), FEN: from.FEN(), Move: from.FormatMove(played), TimeMS: -1, Probability: -1,
+		Eval: math.NaN(), At: time.Now()}})
+}
+
+// moveBetween returns the legal move of from that leads to to, NoMove when none does.
+func moveBetween(from, to games.Position) games.Move {
+	want, wantFEN := to.Hash(), to.FEN()
+	p := from.Clone()
+	for _, m := range p.AppendMoves(make([]games.Move, 0, games.MaxMoves)) {
+		p.Play(m)
+		same := p.Hash() == want && p.FEN() == wantFEN
+		p.Undo()
+		if same {
+			return m
+		}
+	}
+	return games.NoMove
 }
 
 // takeBack files a take-back to the game's first keep moves.
@@ -277,6 +342,28 @@ func (f *filer) takeBack(keep int) {
 	}
 	f.predicted = ""
 	f.recordLocked(memory.Event{TakeBack: &memory.TakeBack{GameID: f.gameID, ToPly: keep}})
+	f.rewindLocked(keep)
+}
+
+// rewindLocked takes the last position filed back to the game's first keep moves: the trail's position at
+// that ply, read again (a take-back is rare; reading needs no history, which move generation does not use),
+// or none when the trail does not have it (the next opponent move then sets it again, and our move before
+// that one is not filed). f.mu is held.
+func (f *filer) rewindLocked(keep int) {
+	if keep >= f.reachedPly && f.reached != nil {
+		return
+	}
+	f.reached = nil
+	if keep < 0 || keep >= len(f.trail) {
+		return
+	}
+	f.trail = f.trail[:keep+1]
+	if f.trail[keep] == "" || f.game == nil {
+		return
+	}
+	if p, err := f.game.ParsePosition(f.trail[keep]); err == nil {
+		f.reached, f.reachedPly = p, keep
+	}
 }
 
 // gameStart returns a copy of the current game's start position (nil: no game filed).

@@ -418,15 +418,21 @@ func TestPlayerTakeBackDoesNotRefileMoves(t *testing.T) {
 	if err != nil || len(stored) != 1 {
 		t.Fatalf("games %v, %v", stored, err)
 	}
-	var plies []int
+	// The opponent's moves at plies 1 and 3 with their probabilities, and ours before them, filed when the
+	// opponent's replies came.
+	var plies, ours []int
 	for _, r := range stored[0].Records {
+		if !r.ByOpponent {
+			ours = append(ours, r.Ply)
+			continue
+		}
 		plies = append(plies, r.Ply)
 		if r.Probability < 0 {
 			t.Errorf("ply %d filed without a probability", r.Ply)
 		}
 	}
-	if len(plies) != 2 || plies[0] != 1 || plies[1] != 3 {
-		t.Errorf("stored plies %v, want [1 3]", plies)
+	if len(plies) != 2 || plies[0] != 1 || plies[1] != 3 || len(ours) != 2 || ours[0] != 0 || ours[1] != 2 {
+		t.Errorf("stored plies %v of the opponent and %v of ours, want [1 3] and [0 2]", plies, ours)
 	}
 	if err := p.Close(); err != nil {
 		t.Fatal(err)

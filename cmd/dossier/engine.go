@@ -13,6 +13,7 @@ import (
 	"dossier/bots/searchers"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
+	"dossier/memory"
 	"dossier/play"
 	"dossier/protocol"
 )
@@ -42,6 +43,11 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	g, err := catalog.Lookup(*gameName)
 	if err != nil {
 		return cmd.UsageError("--game: %v", err)
+	}
+	// A mistyped URL would otherwise become a directory named after it, password and all, and the engine
+	// would file its games there without a word.
+	if err := memory.CheckLocation(*memoryDir); err != nil {
+		return cmd.UsageError("--memory: %v", err)
 	}
 	sink := &logSink{stderr: stderr}
 	defer sink.close()

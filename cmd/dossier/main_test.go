@@ -55,6 +55,8 @@ func TestCommandLines(t *testing.T) {
 		{"unknown subcommand", []string{"nope"}, 2, "", `dossier: unknown subcommand "nope"`},
 		{"engine unknown game", []string{"--game", "go"}, 2, "", `unknown game "go"`},
 		{"engine unknown flag", []string{"--bogus"}, 2, "", "unknown flag: --bogus"},
+		{"engine mistyped memory URL", []string{"--memory", "postgres//dossier:S3cret@127.0.0.1:54329/chessmem"}, 2, "",
+			"--memory: memory postgres//********@127.0.0.1:54329/chessmem: bad memory location"},
 		{"match unknown flag", []string{"match", "--bogus"}, 2, "", "dossier match: unknown flag: --bogus"},
 		{"match bad number", []string{"match", "--games", "abc"}, 2, "", `invalid argument "abc" for "--games"`},
 		{"match extra argument", []string{"match", "--player1", "depth=1", "--player2", "depth=1", "extra"}, 2, "", `unexpected argument "extra"`},

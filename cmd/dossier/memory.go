@@ -243,8 +243,11 @@ func memoryGames(m *memory.Memory, c *memoryContext) error {
 	for i, g := range list {
 		text, err := report.StoredGame(g, prof, i+1)
 		if err != nil {
-			closeOut()
-			return fmt.Errorf("game %s: %w", g.ID, err)
+			// One game that cannot be written (a move that does not replay, a game this build does not
+			// know) must not hide the others.
+			fmt.Fprintf(c.stderr, "dossier memory games: warning: skipping game %s (%s, %s): %v\n", g.ID, g.Game,
+				g.Start.Format(time.DateTime), err)
+			continue
 		}
 		if _, err := io.WriteString(w, text); err != nil {
 			closeOut()

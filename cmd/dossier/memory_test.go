@@ -3,6 +3,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -131,5 +132,52 @@ func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
 	}
 	if d := models[learn.ModelDepth]; d.Moves != moves || d.Depth < 1 {
 		t.Errorf("depth %+v, want %d moves", d, moves)
+	}
+}
+
+// TestMemoryGamesSkipsAGameThatDoesNotReplay stores three games against one opponent: a finished one, one
+// whose end lists a move that cannot be played, and one cut off before its end with only the opponent's
+// moves filed (as the Player filed them before issue #34, item 9). memory games writes the others, warns on
+// stderr naming the bad game and what is wrong with it, and exits 0; the cut-off game keeps the moves that
+// follow each other from its start.
+func TestMemoryGamesSkipsAGameThatDoesNotReplay(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	m, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob := play.Opponent{Name: "Bob", Source: "uci"}
+	const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	good, bad, cut := memory.NewGameID(), memory.NewGameID(), memory.NewGameID()
+	now := time.Now()
+	events := []memory.Event{{Sighting: &memory.Sighting{Opponent: bob, At: now}}}
+	for i, id := range []string{good, bad, cut} {
+		events = append(events, memory.Event{Start: &memory.GameStart{GameID: id, OpponentKey: bob.Key(), Opponent: bob,
+			Game: "chess", OurSide: 1, StartFEN: startFEN, At: now.Add(time.Duration(i) * time.Minute)}})
+	}
+	events = append(events,
+		memory.Event{End: &memory.GameEnd{GameID: good, Result: "1-0", Reason: "resignation", OurScore: 0,
+			Moves: []string{"d2d4", "d7d5", "c2c4"}, At: now}},
+		memory.Event{End: &memory.GameEnd{GameID: bad, Result: "1-0", Reason: "resignation", OurScore: 0,
+			Moves: []string{"e2e4", "e2e4"}, At: now}})
+	for ply, mv := range map[int]string{0: "e2e4", 2: "g1f3"} {
+		events = append(events, memory.Event{Move: &memory.MoveRecord{GameID: cut, Ply: ply, ByOpponent: true, FEN: startFEN,
+			Move: mv, TimeMS: -1, Probability: -1, Eval: math.NaN(), At: now}})
+	}
+	for _, ev := range events {
+		if err := m.Record(ev).Wait(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCase([]string{"memory", "games", "bob", "--memory", dir}, "")
+	if code != 0 || !strings.Contains(stdout, "1. d4 d5 2. c4") || !strings.Contains(stdout, "1. e4 *") {
+		t.Errorf("exit %d, stdout %q; want 0 with the finished game and the cut one's first move", code, stdout)
+	}
+	if !strings.Contains(stderr, "skipping game "+bad) || !strings.Contains(stderr, `move 2 "e2e4"`) ||
+		strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr %q, want one warning naming game %s and its move 2", stderr, bad)
 	}
 }

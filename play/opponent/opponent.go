@@ -143,6 +143,20 @@ func ParseUCIOpponent(value string) Opponent {
 	return o
 }
 
+// SplitTitle splits a leading title off a player's name as CECP's name command gives it: python-chess, and
+// so lichess-bot, send "name BOT SomeBot" and "name GM Some Name" where UCI_Opponent gives the title in a
+// field of its own and the name bare, and one player must file under one key whichever protocol it came by.
+// The title counts only as they write it, one of knownTitles in upper case followed by a name ("Im Ho" and
+// "BOT" alone keep their whole name); rest is the name without it, with its outer spaces trimmed.
+func SplitTitle(name string) (title, rest string) {
+	name = strings.TrimSpace(name)
+	first, rest, ok := cutField(name)
+	if !ok || rest == "" || first != strings.ToUpper(first) || !knownTitles[first] {
+		return "", name
+	}
+	return first, rest
+}
+
 // cutField splits the first space-separated field off s (which has no leading space), returning the field
 // and the remainder without its leading spaces.
 func cutField(s string) (field, rest string, ok bool) {

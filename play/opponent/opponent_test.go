@@ -88,3 +88,24 @@ func FuzzParseUCIOpponent(f *testing.F) {
 		}
 	})
 }
+
+// TestSplitTitle takes the title off a CECP name only as python-chess writes one: a known title in upper case
+// before a name.
+func TestSplitTitle(t *testing.T) {
+	for _, c := range []struct{ in, title, rest string }{
+		{"BOT SomeBot", "BOT", "SomeBot"},
+		{"  GM  Magnus Carlsen ", "GM", "Magnus Carlsen"},
+		{"WCM\tAnna", "WCM", "Anna"},
+		{"LM x", "LM", "x"},
+		{"Im Ho", "", "Im Ho"},
+		{"bot lower", "", "bot lower"},
+		{"BOT", "", "BOT"},
+		{"XX Name", "", "XX Name"},
+		{"Stockfish 16", "", "Stockfish 16"},
+		{"", "", ""},
+	} {
+		if title, rest := SplitTitle(c.in); title != c.title || rest != c.rest {
+			t.Errorf("SplitTitle(%q) = %q, %q; want %q, %q", c.in, title, rest, c.title, c.rest)
+		}
+	}
+}
