@@ -152,6 +152,7 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 		}
 		a.mu.Unlock()
 		setThreadPriority(j.lg.nice)
+		stopCounting := countBackgroundCPU()
 		actx, end := context.WithTimeout(ctx, analysisWait)
 		analyse(actx, j.lg, j.f, &budgetGate{fg: fg, budget: j.budget, end: end})
 		end()
@@ -162,6 +163,7 @@ func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) 
 			prepareAfterGame(pctx, j.lg, j.f, &budgetGate{fg: fg, budget: j.lg.prepare, end: pcancel})
 			pcancel()
 		}
+		stopCounting()
 	}
 }
 

@@ -108,7 +108,9 @@ func (w *learning) run(load func() *learners) {
 			// Between our searches: the opponent's move arrives just before our search of the reply, and a
 			// move learned beside it would share the core with it.
 			leave := w.bg.enter()
+			stopCounting := countBackgroundCPU()
 			w.learnOne(it)
+			stopCounting()
 			leave()
 		}
 	}
@@ -411,6 +413,7 @@ func (l *learningPart) finish(w *learning) {
 			l.folds.Add(1)
 			runAtLowPriority(l.background().nice, func() {
 				defer l.folds.Done()
+				defer countBackgroundCPU()()
 				if _, _, err := l.fold(mem, key, g, our); err != nil {
 					l.filer.logger().Warn("cannot fold the stored games into the learners", zap.String("opponent", key), zap.Error(err))
 				}

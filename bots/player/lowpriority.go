@@ -18,7 +18,9 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -51,6 +53,25 @@ func runAtLowPriority(nice int, work func()) {
 		lowerThreadPriority(nice)
 		work()
 	}()
+}
+
+// backgroundCPU is the CPU time the memory's background threads spent, in nanoseconds, for the per-game log.
+var backgroundCPU atomic.Int64
+
+// threadCPU returns the CPU time of the calling thread (the goroutine must be locked to it).
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
+// countBackgroundCPU starts counting the calling locked thread's CPU time into backgroundCPU; the returned
+// function stops it.
+func countBackgroundCPU() (stop func()) {
+	began := threadCPU()
+	return func() { backgroundCPU.Add(int64(threadCPU() - began)) }
 }
 
 var processors struct {

@@ -26,6 +26,11 @@ type memoryUse struct {
 	prepared, recalled, drawsLeft int
 	// waitMax is the longest our search waited for the analysis of an earlier game to stop.
 	waitMax time.Duration
+	// onClock is the time our searches spent on the memory's side before the search proper began (the wait
+	// for the background, the experience handed over): the memory's cost on our clock.
+	onClock time.Duration
+	// cpuAtStart is backgroundCPU at the game's start: the game's line gives what the background spent since.
+	cpuAtStart time.Duration
 	// reached are our searches that reached a depth, in order.
 	reached []reachedSearch
 }
@@ -43,11 +48,19 @@ func (u *memoryUse) waited(d time.Duration) {
 	u.waitMax = max(u.waitMax, d)
 }
 
+// beforeSearch counts the time a search of ours spent on the memory's side before its search proper began.
+func (u *memoryUse) beforeSearch(d time.Duration) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.onClock += d
+}
+
 // reset starts the count of a new game.
 func (u *memoryUse) reset() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.searches, u.settled, u.nodes, u.prepared, u.recalled, u.drawsLeft, u.waitMax = 0, 0, 0, 0, 0, 0, 0
+	u.onClock, u.cpuAtStart = 0, time.Duration(backgroundCPU.Load())
 	u.reached = u.reached[:0]
 }
 
@@ -118,5 +131,7 @@ func (u *memoryUse) log(log *zap.Logger, gameID string, score, contempt float64)
 	log.Info("memory in the game", zap.String("game", gameID), zap.Float64("score", score), zap.Float64("contempt", contempt),
 		zap.Int("searches", u.searches), zap.Int("experience_searches", u.settled),
 		zap.Uint64("experience_nodes", u.nodes), zap.Int("prepared_moves", u.prepared),
-		zap.Int("recalled_moves", u.recalled-u.drawsLeft), zap.Int("draws_left", u.drawsLeft), zap.Duration("background_wait_max", u.waitMax))
+		zap.Int("recalled_moves", u.recalled-u.drawsLeft), zap.Int("draws_left", u.drawsLeft), zap.Duration("background_wait_max", u.waitMax),
+		zap.Duration("memory_on_clock", u.onClock),
+		zap.Duration("background_cpu", time.Duration(backgroundCPU.Load())-u.cpuAtStart))
 }

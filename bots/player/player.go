@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
@@ -427,10 +428,12 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 		<-ctl.Released()
 		return engine.Result{}
 	}
+	began := time.Now()
 	fg := p.analyst.foreground()
 	p.use.waited(fg.hold())
 	defer fg.release()
 	x := p.installExperience(s)
+	p.use.beforeSearch(time.Since(began))
 	lines := searchers.NewDepthLines(report)
 	searched := s.Search(pos, ctl, lines.Report)
 	hits := searchers.ExperienceHits(s)

@@ -32,7 +32,9 @@ func (r *reading) start(nice int, read func()) {
 	r.running = true
 	runAtLowPriority(nice, func() {
 		for {
+			stopCounting := countBackgroundCPU()
 			read()
+			stopCounting()
 			r.mu.Lock()
 			if !r.again {
 				r.running = false

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Issue 33's experiment in the conditions of online play: dossier with its memory against dossier without one,
+# each against the same opponent, side by side, in cutechess-cli. Nothing is forced on dossier: the opponent plays
+# its first moves from a polyglot book of its own (cutechess-cli's book= for that engine alone) and dossier chooses
+# every move of its own from the start position; dossier runs one process per game (restart=on, as lichess-bot
+# starts the engine for each game), on a clock, and each series (dossier and its opponent) is pinned to a core of
+# its own (taskset), as an arena gives each game one core.
+#
+# usage: tests/online.sh [--dry-run | --summary] OPPONENT...   (OPPONENT: one of OPPONENTS below, or all)
+# Environment: CUTECHESS (cutechess-cli; build it from its source, Debian has no package), GAMES (80 a series),
+# TC (2+0.05, both engines' clock; an opponent's own below), SERIES ("mem nomem"), CORES ("0 1": the core of each
+# series, in SERIES's order; one core for both runs them one after the other), OUT (tests/online-out),
+# BOOK_PGN (testdata/chess/8moves_v3_200.pgn.gz: the games the opponent's book is made of), BOOK_PLIES (16: how
+# deep polyglot make-book reads them), BOOK_DEPTH (8: how many of its moves the opponent takes from the book).
+# Per opponent and series OUT holds NAME-SERIES.pgn and, for the memory series, NAME-mem-memory (the store) and
+# NAME-mem.log.jsonl (the memory's line of each game: what it did, its time on our clock, the background's CPU).
+# --summary reads them again: dossier's score per series and colour with a 95% interval, the learning curve per
+# colour, the mean depth of dossier's moves (cutechess-cli's move comments), the memory's CPU per game.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+OPPONENTS=(toga2 glaurung ethereal sf2400 sf2200)
+
+usage() {
+  echo "usage: tests/online.sh [--dry-run | --summary] OPPONENT...   (GAMES=80 TC=2+0.05 SERIES=\"mem nomem\" CORES=\"0 1\" OUT=tests/online-out CUTECHESS=cutechess-cli)"
+  echo "OPPONENT: all, or one of: ${OPPONENTS[*]}"
+}
+
+DRY=0
+SUMMARY=0
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  --dry-run) DRY=1; shift ;;
+  --summary) SUMMARY=1; shift ;;
+esac
+source tests/names.sh
+pick_names tests/online.sh opponent OPPONENTS OPPONENTS "$@"
+GAMES=${GAMES:-80}
+if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
+  echo "tests/online.sh: GAMES must be a positive number, not \"$GAMES\"" >&2
+  exit 2
+fi
+TC=${TC:-2+0.05}
+SERIES=${SERIES:-mem nomem}
+for s in $SERIES; do
+  case "$s" in
+    mem | nomem) ;;
+    *) echo "tests/online.sh: SERIES may hold mem and nomem, not \"$s\"" >&2; exit 2 ;;
+  esac
+done
+read -r -a cores <<<"${CORES:-0 1}"
+OUT=${OUT:-tests/online-out}
+BOOK_PGN=${BOOK_PGN:-testdata/chess/8moves_v3_200.pgn.gz}
+BOOK_PLIES=${BOOK_PLIES:-16}
+BOOK_DEPTH=${BOOK_DEPTH:-8}
+CUTECHESS=${CUTECHESS:-cutechess-cli}
+BIN=$OUT/dossier
+BOOK=$OUT/book.bin
+
+# opponent NAME: the opponent's cutechess-cli engine options (its book is added by the caller). Their own book
+# off: the book given here is the one they play from. Ethereal, about 150 Elo above Toga II at dossier's clock,
+# plays on a shorter one (ETHEREAL_TC); Stockfish at its UCI_Elo.
+opponent() {
+  case "$1" in
+    toga2) echo "name=toga2 cmd=/usr/games/toga2 option.OwnBook=false option.Hash=16" ;;
+    glaurung) echo "name=glaurung cmd=/usr/games/glaurung option.OwnBook=false option.Threads=1 option.Hash=16" ;;
+    ethereal) echo "name=ethereal cmd=/usr/games/ethereal-chess option.Threads=1 option.Hash=16 tc=${ETHEREAL_TC:-1+0.03}" ;;
+    sf*) echo "name=$1 cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=${1#sf} option.Threads=1 option.Hash=16" ;;
+  esac
+}
+
+# dossier SERIES NAME: dossier's cutechess-cli engine options in a series: one process per game, the memory
+# series with a store of its own and its log.
+dossier_engine() {
+  local args="arg=--no-memory"
+  if [ "$1" = mem ]; then
+    args="arg=--memory arg=$OUT/$2-mem-memory arg=--log-file arg=$OUT/$2-mem.log.jsonl arg=--log-level arg=info"
+  fi
+  echo "name=dossier-$1 cmd=$BIN $args restart=on option.Hash=16"
+}
+
+# series NAME SERIES: the cutechess-cli command line of one series.
+series() {
+  # shellcheck disable=SC2046 # the options are words
+  echo "$CUTECHESS -engine $(dossier_engine "$2" "$1") -engine $(opponent "$1") book=$BOOK bookdepth=$BOOK_DEPTH" \
+    "-each proto=uci tc=$TC -games $GAMES -recover -pgnout $OUT/$1-$2.pgn"
+}
+
+# summarize NAME: the tables of the series of NAME from their PGN and the memory's log.
+summarize() {
+  local name=$1 s
+  for s in $SERIES; do
+    [ -f "$OUT/$name-$s.pgn" ] || continue
+    awk -v name="$name" -v ser="$s" -v games="$GAMES" '
+      function finish() {
+        if (result == "" || result == "*") { result = ""; return }
+        white = (w == "dossier-" ser)
+        sc = (result == "1/2-1/2") ? 0.5 : (((result == "1-0") == white) ? 1 : 0)
+        col = white ? "white" : "black"
+        n[col]++; pts[col] += sc; sq[col] += sc * sc
+        if (sc == 1) win[col]++; else if (sc == 0) loss[col]++; else draw[col]++
+        k = int((n["white"] + n["black"] - 1) / (games / 4)) + 1; if (k > 4) k = 4
+        blk[col, k] += sc; bn[col, k]++
+        if (tolower(term) ~ /time/) timeouts++
+        result = ""
+      }
+      /^\[White / { finish(); w = $0; sub(/^\[White "/, "", w); sub(/"\]$/, "", w) }
+      /^\[Result / { r = $0; sub(/^\[Result "/, "", r); sub(/"\]$/, "", r); result = r; ply = 0 }
+      /^\[Termination / { term = $0 }
+      !/^\[/ {
+        # Move comments {+0.25/9 0.051s}: the depth after the slash, for dossier'"'"'s moves (its colour).
+        line = $0
+        while (match(line, /\{[^}]*\}/)) {
+          c = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
+          if (c ~ /book/) { ply++; continue }
+          mine = ((ply % 2 == 0) == (w == "dossier-" ser))
+          if (mine && match(c, /\/[0-9]+/)) { dsum += substr(c, RSTART + 1, RLENGTH - 1); dn++ }
+          ply++
+        }
+      }
+      END {
+        finish()
+        for (ci = 1; ci <= 3; ci++) {
+          col = (ci == 1) ? "white" : (ci == 2) ? "black" : "both"
+          if (col == "both") { N = n["white"] + n["black"]; P = pts["white"] + pts["black"]; Q = sq["white"] + sq["black"]
+            W = win["white"] + win["black"]; D = draw["white"] + draw["black"]; L = loss["white"] + loss["black"] }
+          else { N = n[col]; P = pts[col]; Q = sq[col]; W = win[col]; D = draw[col]; L = loss[col] }
+          if (N == 0) continue
+          m = P / N; v = (Q / N - m * m); ci95 = (N > 1) ? 1.96 * sqrt(v / N) : 0
+          curve = ""
+          if (col != "both") for (k = 1; k <= 4; k++) if (bn[col, k] > 0) curve = curve sprintf(" %.0f%%", 100 * blk[col, k] / bn[col, k])
+          printf "%-9s %-6s %-6s %3d games +%d =%d -%d  %5.1f%% ±%4.1f%s\n", name, ser, col, N, W, D, L, 100 * m, 100 * ci95, (curve == "") ? "" : "  by quarter:" curve
+        }
+        printf "%-9s %-6s mean depth of dossier'"'"'s moves %.2f over %d moves; losses on time %d\n", name, ser, (dn ? dsum / dn : 0), dn, timeouts
+      }' "$OUT/$name-$s.pgn"
+  done
+  if [ -f "$OUT/$name-mem.log.jsonl" ]; then
+    awk '/memory in the game/ {
+        n++
+        if (match($0, /"memory_on_clock": ?"?[0-9.e-]+[a-zµ]*"?/)) { v = substr($0, RSTART, RLENGTH); sub(/.*: ?"?/, "", v); on += dur(v) }
+        if (match($0, /"background_cpu": ?"?[0-9.e-]+[a-zµ]*"?/)) { v = substr($0, RSTART, RLENGTH); sub(/.*: ?"?/, "", v); bg += dur(v) }
+      }
+      function dur(v,   x) { x = v + 0; if (v ~ /ms/) return x / 1000; if (v ~ /µs|us/) return x / 1e6; if (v ~ /ns/) return x / 1e9; if (v ~ /s/) return x; return x }
+      END { if (n) printf "memory per game (%d games logged): %.1f ms on our clock, %.2f s of background CPU (off our clock)\n", n, 1000 * on / n, bg / n }' \
+      "$OUT/$name-mem.log.jsonl"
+  fi
+}
+
+if [ "$SUMMARY" = 1 ]; then
+  for name in "${names[@]}"; do summarize "$name"; done
+  exit 0
+fi
+
+mkdir -p "$OUT"
+if [ "$DRY" = 0 ]; then
+  command -v "$CUTECHESS" >/dev/null || { echo "tests/online.sh: no $CUTECHESS (set CUTECHESS)" >&2; exit 2; }
+  go build -o "$BIN" ./cmd/dossier
+  if [ ! -s "$BOOK" ]; then
+    gunzip -c "$BOOK_PGN" >"$OUT/book.pgn" 2>/dev/null || cp "$BOOK_PGN" "$OUT/book.pgn"
+    (cd "$OUT" && /usr/games/polyglot make-book -pgn book.pgn -bin book.bin -max-ply "$BOOK_PLIES" -min-game 1 >/dev/null)
+  fi
+fi
+for name in "${names[@]}"; do
+  pids=()
+  i=0
+  for s in $SERIES; do
+    core=${cores[$((i % ${#cores[@]}))]}
+    cmd="taskset -c $core $(series "$name" "$s")"
+    echo "== $name-$s: $cmd"
+    if [ "$DRY" = 0 ]; then
+      rm -rf "$OUT/$name-$s.pgn" "$OUT/$name-$s-memory" "$OUT/$name-$s.log.jsonl"
+      if [ ${#cores[@]} -gt 1 ]; then
+        $cmd >"$OUT/$name-$s.out" 2>&1 &
+        pids+=($!)
+      else
+        $cmd >"$OUT/$name-$s.out" 2>&1
+      fi
+    fi
+    i=$((i + 1))
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+  if [ "$DRY" = 0 ]; then summarize "$name" | tee "$OUT/$name.txt"; fi
+done
