@@ -43,22 +43,26 @@ const (
 	standBetterUnits = 1.5
 )
 
-// analyst analyses finished games one at a time, lost games first and the latest first (see next), on one
-// niced thread, and only while the Player is not searching (fg): in an arena the next game starts at once, so
-// the analysis and the preparation go on during the opponent's turns. A new game's start ends neither; a game
-// that ends meanwhile waits for the preparation running; Close ends both.
+// analyst does the analysis jobs of the memory (jobs.go): those of the games this Player finishes, and those
+// other processes left (an engine that played one game and quit, as under lichess-bot), one at a time, the best
+// first (lost games, the latest first), on one thread of the lowest priority and only while the Player is not
+// searching (fg): in an arena the next game starts at once, so the analysis and the preparation go on during the
+// opponent's turns. A new game's start ends neither; Close gives the job in progress back to the queue.
 type analyst struct {
 	mu     sync.Mutex
 	fg     *foreground
-	queue  []analysisJob
+	worker string             // this process's name as a job worker (made at first use)
 	cancel context.CancelFunc // of the worker, nil when none runs
 	done   chan struct{}      // closed when the worker has ended
+	again  bool               // a job was filed while the worker ran: look again before ending
+	// prepared hands each finding of a preparation to the Player (nil: nobody), so that the game in progress
+	// plays it where it comes.
+	prepared func(key string, g games.Game, fd prepare.Finding)
 }
 
-// analysisJob is one finished game to analyse, where to file what is found, and the budget of its searches.
+// analysisJob is one finished game to analyse and the budget of its searches.
 type analysisJob struct {
 	lg     lostGame
-	f      *filer
 	budget time.Duration
 }
 
@@ -113,70 +117,96 @@ func (a *analyst) foreground() *foreground {
 	return a.fg
 }
 
-// start queues lg for analysis, its searches bounded by budget, filing what it blames through f, and starts
-// the worker when none runs. After the analysis, when lg asks for it, the worker prepares for the next game
-// against the opponent within lg.prepare of search time (see prepareAfterGame).
+// start files lg's analysis as a job, its searches bounded by budget, and starts the worker when none runs. After
+// the analysis, when lg asks for it, the worker prepares for the next game against the opponent within lg.prepare
+// of search time (see prepareAfterGame).
 func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := f.recordAndWait(ctx, memory.Event{Job: analysisJobOf(lg, budget, time.Now())}); err != nil {
+		f.logger().Warn("the game's analysis could not be filed; it is not done", zap.String("game", lg.gameID), zap.Error(err))
+		return
+	}
+	a.kick(f)
+}
+
+// kick starts the worker when none runs (else has it look for jobs again before it ends): at a game's end, and
+// when the memory opens, for the jobs other processes left.
+func (a *analyst) kick(f *filer) {
+	if f.memory() == nil {
+		return
+	}
 	fg := a.foreground()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.enqueue(analysisJob{lg: lg, f: f, budget: budget})
 	if a.done != nil {
+		a.again = true
 		return
+	}
+	if a.worker == "" {
+		a.worker = workerName()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	a.cancel, a.done = cancel, done
-	go a.work(ctx, fg, done)
+	a.cancel, a.done, a.again = cancel, done, false
+	go a.work(ctx, f, fg, done)
 }
 
-// work analyses the queued games until none is left or ctx ends.
-func (a *analyst) work(ctx context.Context, fg *foreground, done chan struct{}) {
+// work does the memory's analysis jobs until none is left or ctx ends.
+func (a *analyst) work(ctx context.Context, f *filer, fg *foreground, done chan struct{}) {
 	defer close(done)
 	reserveBackgroundP(0)
-	runtime.LockOSThread() // the priority below is this thread's alone; the thread ends with the goroutine
-	for {
-		a.mu.Lock()
-		if len(a.queue) == 0 || ctx.Err() != nil {
+	runtime.LockOSThread() // the priority of each job is this thread's alone; the thread ends with the goroutine
+	log := f.logger()
+	for ctx.Err() == nil {
+		job, err := a.claim(ctx, f)
+		if err != nil {
+			log.Warn("cannot take an analysis job", zap.Error(err))
+		}
+		if job == nil {
+			a.mu.Lock()
+			if a.again && err == nil {
+				a.again = false
+				a.mu.Unlock()
+				continue
+			}
 			a.cancel()
-			a.cancel, a.done, a.queue = nil, nil, nil
+			a.cancel, a.done = nil, nil
 			a.mu.Unlock()
 			return
 		}
-		i := a.next()
-		j := a.queue[i]
-		a.queue = slices.Delete(a.queue, i, i+1)
-		if quick, deep, ok := j.quickPass(); ok {
-			j = quick
-			a.enqueue(deep)
+		if _, err := runAnalysisJob(ctx, f, fg, job, a.worker, a.preparedSink()); err != nil {
+			log.Warn("analysis job", zap.String("job", job.ID), zap.String("game", job.GameID), zap.Error(err))
 		}
-		a.mu.Unlock()
-		setThreadPriority(j.lg.nice)
-		stopCounting := countBackgroundCPU()
-		actx, end := context.WithTimeout(ctx, analysisWait)
-		analyse(actx, j.lg, j.f, &budgetGate{fg: fg, budget: j.budget, end: end})
-		end()
-		// The preparation follows every game's first analysis, games waiting or not: in an arena a game ends
-		// before the last one's analysis has, and a preparation that waited for an empty queue would never run.
-		if j.lg.prepare > 0 && !j.lg.deep && ctx.Err() == nil {
-			pctx, pcancel := context.WithTimeout(ctx, analysisWait)
-			prepareAfterGame(pctx, j.lg, j.f, &budgetGate{fg: fg, budget: j.lg.prepare, end: pcancel})
-			pcancel()
-		}
-		stopCounting()
 	}
+	a.mu.Lock()
+	a.cancel, a.done = nil, nil
+	a.mu.Unlock()
 }
 
-// enqueue adds j to the games waiting, dropping one when too many wait (a.mu held).
-func (a *analyst) enqueue(j analysisJob) {
-	a.queue = append(a.queue, j)
-	if len(a.queue) > maxQueued {
-		a.queue = slices.Delete(a.queue, a.last(), a.last()+1)
+// claim takes the best analysis job waiting (nil: none), between our searches.
+func (a *analyst) claim(ctx context.Context, f *filer) (*memory.Job, error) {
+	mem := f.memory()
+	if mem == nil {
+		return nil, nil
 	}
+	run, leave := a.foreground().enter(ctx)
+	defer leave()
+	if run.Err() != nil {
+		return nil, nil
+	}
+	return mem.ClaimJob(run, a.worker, jobLease, analysisKinds...)
 }
 
-// rank orders the games waiting: lost games first, then drawn ones, then won ones (only re-checked); every
-// deep pass after every quick one.
+// preparedSink returns where the preparation's findings go.
+func (a *analyst) preparedSink() func(string, games.Game, prepare.Finding) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.prepared
+}
+
+// rank orders the jobs: lost games first, then drawn ones, then won ones (only re-checked); every deep pass after
+// every quick one.
 func (j analysisJob) rank() int {
 	r := 0
 	switch {
@@ -191,34 +221,10 @@ func (j analysisJob) rank() int {
 	return r
 }
 
-// next returns the index of the game to analyse next: the latest of the best rank, since the latest game is
-// the one the next game most likely repeats (a.mu held; the queue is not empty).
-func (a *analyst) next() int {
-	best := 0
-	for i, j := range a.queue {
-		if j.rank() <= a.queue[best].rank() {
-			best = i
-		}
-	}
-	return best
-}
-
-// last returns the index of the game to drop when too many wait: the oldest of the worst rank (a.mu held).
-func (a *analyst) last() int {
-	worst := 0
-	for i, j := range a.queue {
-		if j.rank() > a.queue[worst].rank() {
-			worst = i
-		}
-	}
-	return worst
-}
-
-// stop ends the analysis and the preparation running, drops the games waiting, and waits for the worker.
+// stop ends the analysis and the preparation running, giving the job back to the queue, and waits for the worker.
 func (a *analyst) stop() {
 	a.mu.Lock()
 	cancel, done := a.cancel, a.done
-	a.queue = nil
 	a.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -226,7 +232,7 @@ func (a *analyst) stop() {
 	}
 }
 
-// wait waits until every queued game is analysed (for tests).
+// wait waits until the worker has no job left (for tests).
 func (a *analyst) wait() {
 	for {
 		a.mu.Lock()
