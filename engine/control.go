@@ -91,7 +91,9 @@ func NewControl(lim Limits, side games.Side) *Control {
 //   - movetime: search until the move time, less the overhead; no soft limit, as UCI asks for exactly
 //     that time.
 //   - the side's own clock: a share of what is left (movestogo moves, else 40) plus most of the increment,
-//     and at most a third of it (with the increment) when an iteration runs long.
+//     and at most a third of it (with the increment) when an iteration runs long; never more than half of
+//     what is left less the overhead, whatever the increment, since the increment is added only after
+//     the move (a clock below the increment would otherwise be overspent and the game lost on time).
 //   - only an increment for the side: the increment is the move's time, as under movetime.
 //   - clocks of the opponent only, and neither depth nor nodes: DefaultMoveTime, as under movetime.
 func budget(lim Limits, side games.Side) (soft, hard time.Duration) {
@@ -107,7 +109,7 @@ func budget(lim Limits, side games.Side) (soft, hard time.Duration) {
 		}
 		usable := keep(left)
 		soft = usable/time.Duration(movesToGo) + inc*3/4
-		hard = min(soft*4, usable/3+inc*3/4)
+		hard = min(soft*4, usable/3+inc*3/4, usable/2)
 		soft = min(soft, hard)
 		return max(soft, time.Millisecond), max(hard, time.Millisecond)
 	case inc > 0:
