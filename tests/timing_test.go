@@ -109,7 +109,7 @@ func TestScrambleBelowTheIncrement(t *testing.T) {
 		bound time.Duration
 	}{
 		{"go btime 300 wtime 2000 winc 2000 binc 2000", 270 * time.Millisecond}, // 300 ms less the Move Overhead
-		{"go btime 10 wtime 2000 winc 200 binc 200", 0},                          // logged: the bound is the machine's
+		{"go btime 10 wtime 2000 winc 200 binc 200", 0},                         // logged: the bound is the machine's
 	} {
 		p.send(r.positionCommand())
 		move, took := timedGo(p, r.pos, c.goCmd, promptTimeout)
