@@ -23,9 +23,9 @@ func (c *cecp) limits(ours games.Side) engine.Limits {
 	}
 	clock := func(t time.Duration) time.Duration {
 		if t < 0 {
-			return c.base
+			t = c.base
 		}
-		return max(t, time.Millisecond) // an overdrawn clock: move at once
+		return max(t, time.Millisecond) // an overdrawn or empty clock: move at once
 	}
 	lim.Time[ours], lim.Time[ours.Other()] = clock(c.ourTime), clock(c.oppTime)
 	lim.Inc[ours], lim.Inc[ours.Other()] = c.inc, c.inc
@@ -85,10 +85,9 @@ func (c *cecp) cmdLevel(cmd command) {
 		c.s.errorf("level: increment %s: %v", quoteToken(w[2]), err)
 		return
 	}
-	if base == 0 && inc == 0 {
-		c.s.errorf("level: no time at all")
-		return
-	}
+	// level 0 0:00 0 is no mistake: python-chess sends "level 0 M:SS INC" from the clock before every move,
+	// so a game without increment ends with it; the clock comes from time, and without one the engine
+	// moves at once (see limits).
 	c.mps, c.base, c.inc, c.moveTime = mps, base, inc, 0
 }
 

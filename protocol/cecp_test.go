@@ -354,7 +354,6 @@ func TestCECPBadInput(t *testing.T) {
 		{"frobnicate", "Error (unknown command): frobnicate"},
 		{"level 40 x 0", `Error (level: base "x": minutes are not a number): level 40 x 0`},
 		{"level 40", "Error (level wants MPS BASE INC, e.g. level 40 5 0 or level 0 2:30 1): level 40"},
-		{"level 0 0 0", "Error (level: no time at all): level 0 0 0"},
 		{"st -1", `Error (st: "-1" is not a positive number of seconds): st -1`},
 		{"sd 0", "Error (sd needs a depth in 1..1000): sd 0"},
 		{"time soon", "Error (want a clock in centiseconds): time soon"},
