@@ -80,6 +80,34 @@ func TestLifecycle(t *testing.T) {
 			"over * unknown after 0 moves",
 			"close",
 		}},
+		// lichess-bot ponders (Ponder on) and stops the ponder search when the game ends while it runs
+		// (a resignation, an agreed draw, a flag): the guessed reply was never played (issue #34).
+		{"a game that ends while we ponder is filed without the guess", []string{
+			"position startpos moves e2e4", "go wtime 60000 btime 60000",
+			"position startpos moves e2e4 e7e5 g1f3", "go ponder wtime 60000 btime 60000", "stop", "ucinewgame",
+		}, []string{
+			"start chess chess as second from " + startFEN + " (60+0)",
+			"observe 0 e2e4 -1ns",
+			"over * unknown after 2 moves",
+			"close",
+		}},
+		{"a game that ends while we ponder, then quit", []string{
+			"position startpos", "go wtime 60000 btime 60000",
+			"position startpos moves e2e4 e7e5", "go ponder wtime 60000 btime 60000", "stop", "quit",
+		}, []string{
+			"start chess chess as first from " + startFEN + " (60+0)",
+			"over * unknown after 1 moves",
+			"close",
+		}},
+		{"a guess confirmed by ponderhit was played", []string{
+			"position startpos", "go wtime 60000 btime 60000",
+			"position startpos moves e2e4 e7e5", "go ponder wtime 60000 btime 60000", "ponderhit", "ucinewgame",
+		}, []string{
+			"start chess chess as first from " + startFEN + " (60+0)",
+			"observe 1 e7e5 -1ns",
+			"over * unknown after 2 moves",
+			"close",
+		}},
 		{"perft and a position without go start no game", []string{
 			"position startpos moves e2e4", "go perft 1", "ucinewgame", "quit",
 		}, []string{"close"}},

@@ -98,18 +98,34 @@ func (s *Session) endOfInput() {
 	s.finishSearch()
 }
 
-// joinSearch waits for the search goroutine and observes a guessed move the GUI confirmed with ponderhit.
+// joinSearch waits for the search goroutine and observes a guessed move the GUI confirmed with ponderhit;
+// a guess it never confirmed leaves the game.
 func (s *Session) joinSearch() {
 	r := s.search
 	<-r.done
 	s.search = nil
-	if r.best != games.NoMove {
+	if r.ponder && !r.ponderHit {
+		s.dropGuess()
+	} else if r.best != games.NoMove {
 		s.record.lastBest, s.record.lastBestAt = r.best, len(s.record.moves)
 	}
 	if r.ponder && r.ponderHit {
 		s.observe(len(s.record.moves), s.pos.ToMove(), -1)
 	}
 	s.dialect.joined(r)
+}
+
+// dropGuess takes the GUI's guess of the opponent's reply, the last move of a go ponder's position, out of
+// the record and the position once the ponder search ended without ponderhit: the move was never played.
+// The next position command would replace it; but a game that ends while the engine ponders (a
+// resignation, an agreed draw, a flag) is followed by ucinewgame or quit instead, and would be filed with
+// a move that was never made. A position without the guess in its move list (a FEN) has nothing to drop.
+func (s *Session) dropGuess() {
+	r := &s.record
+	if n := len(r.moves); n > 0 && n > r.tracker.Observed() {
+		r.moves = r.moves[:n-1]
+		s.pos.Undo()
+	}
 }
 
 // claimable reports whether a game end is a draw a player must claim (repetition, a move rule) rather than
