@@ -29,8 +29,10 @@ type runningSearch struct {
 	// perft is set for go perft, a count that the end of the input lets finish (Stockfish counts before
 	// it reads on).
 	perft bool
-	// best is the move the bestmove line gave (NoMove for 0000 or a perft); set before done is closed.
-	best games.Move
+	// best is the move the bestmove line gave (NoMove for 0000 or a perft) and score the search's value of
+	// the position for the side to move; both set before done is closed.
+	best  games.Move
+	score float64
 
 	// mu guards what the session goroutine and the search goroutine share at the search's end: silent
 	// (the search's move is not to be written: CECP's force, new, result), finished (the move is written)
@@ -107,7 +109,7 @@ func (s *Session) joinSearch() {
 	if r.ponder && !r.ponderHit {
 		s.dropGuess()
 	} else if r.best != games.NoMove {
-		s.record.lastBest, s.record.lastBestAt = r.best, len(s.record.moves)
+		s.record.lastBest, s.record.lastBestAt, s.record.lastScore = r.best, len(s.record.moves), r.score
 	}
 	if r.ponder && r.ponderHit {
 		s.observe(len(s.record.moves), s.pos.ToMove(), -1)
@@ -167,7 +169,7 @@ func (s *Session) startSearch(lim engine.Limits) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if !r.silent {
-			r.best = sendBest(view, chk, res)
+			r.best, r.score = sendBest(view, chk, res), res.Score
 		}
 		r.finished = true
 		for _, line := range r.deferred {
