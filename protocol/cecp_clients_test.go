@@ -3,6 +3,7 @@
 package protocol
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,4 +54,35 @@ func pythonChessHandshake(t *testing.T, tr *transcript) []string {
 		}
 	}
 	return features
+}
+
+// TestCECPOptionsAsPythonChessReadsThem: python-chess reads a feature option's name up to its first space, so
+// "Move Overhead -spin 30 0 5000" was an option "Move" that configure could not set; CECP announces it as
+// MoveOverhead, which python-chess sends back as "option MoveOverhead=100" (and xboard's own spelling with the
+// space still works). No feature is one python-chess rejects (sigterm=0 was, at every start).
+func TestCECPOptionsAsPythonChessReadsThem(t *testing.T) {
+	eng := newFakeEngine(0)
+	tr := startSession(t, eng, chess.Game{}, cecpConfig())
+	features := pythonChessHandshake(t, tr)
+	for _, l := range features {
+		if name, ok := strings.CutPrefix(l, `feature option="`); ok && !strings.HasPrefix(strings.Fields(name)[1], "-") {
+			t.Errorf("python-chess would read the option's name as %q: %q", strings.Fields(name)[0], l)
+		}
+	}
+	if !slices.Contains(features, `feature option="MoveOverhead -spin 30 0 5000"`) {
+		t.Errorf("features %q lack MoveOverhead", features)
+	}
+	tr.send("option MoveOverhead=100", "new", "force", "usermove e2e4", "go")
+	tr.expect("move ")
+	tr.send("option Move Overhead=250", "new", "force", "usermove e2e4", "go")
+	got := tr.expect("move ")
+	tr.quit()
+	if errs := linesWith(append(features, got...), "Error"); len(errs) > 0 {
+		t.Errorf("errors %q", errs)
+	}
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	if len(eng.limits) != 2 || eng.limits[0].MoveOverhead != 100*time.Millisecond || eng.limits[1].MoveOverhead != 250*time.Millisecond {
+		t.Errorf("limits %+v, want overheads of 100 and 250 ms", eng.limits)
+	}
 }

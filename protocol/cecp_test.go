@@ -54,16 +54,16 @@ func TestCECPHandshake(t *testing.T) {
 	out := runScript(t, newFakeEngine(0), chess.Game{}, testConfig(), "xboard\nprotover 2\nquit\n")
 	want := []string{
 		"feature done=0",
-		"feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=0 debug=1 pause=0",
+		"feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=0 debug=1 pause=0",
 		`feature myname="dossier"`,
 		`feature variants="normal,checkers,cfour,tictactoe"`,
 		"feature memory=1",
-		`feature option="Move Overhead -spin 30 0 5000"`,
+		`feature option="MoveOverhead -spin 30 0 5000"`,
 		`feature option="Hash -spin 16 1 4096"`,
-		`feature option="Clear Hash -button"`,
-		`feature option="Own Book -check 0"`,
+		`feature option="ClearHash -button"`,
+		`feature option="OwnBook -check 0"`,
 		`feature option="Style -combo Solid /// *Normal /// Risky"`,
-		`feature option="Book File -string "`,
+		`feature option="BookFile -string "`,
 		`feature option="Resign -spin 0 0 10000"`,
 		"feature done=1",
 	}
