@@ -30,6 +30,9 @@ type Limits struct {
 	MultiPV int
 }
 
+// MaxDepth is the deepest iteration any of the engine's searches runs.
+const MaxDepth = maxPly - 1
+
 // DefaultMoveOverhead is the Move Overhead a UCI session and a match start with.
 const DefaultMoveOverhead = 30 * time.Millisecond
 
@@ -61,8 +64,10 @@ type clock struct {
 	ponder   atomic.Bool
 	done     chan struct{} // closed at Stop, at the hard limit or at the node limit
 	released chan struct{} // closed once the search may report its move (not pondering or infinite any more)
+	idle     chan struct{} // closed once the search has nothing left to search (WaitRelease)
 	stopOnce sync.Once
 	relOnce  sync.Once
+	idleOnce sync.Once
 
 	mu       sync.Mutex
 	start    time.Time     // when the clock for this move started (reset by PonderHit)
@@ -73,7 +78,8 @@ type clock struct {
 
 // NewControl starts the clock for a search by side under the given limits.
 func NewControl(lim Limits, side games.Side) *Control {
-	c := &Control{limits: lim, clock: &clock{start: time.Now(), done: make(chan struct{}), released: make(chan struct{})}}
+	c := &Control{limits: lim, clock: &clock{start: time.Now(), done: make(chan struct{}), released: make(chan struct{}),
+		idle: make(chan struct{})}}
 	c.soft, c.hard = budget(lim, side)
 	c.ponder.Store(lim.Ponder)
 	if !lim.Ponder {
@@ -195,6 +201,18 @@ func (c *Control) Done() <-chan struct{} { return c.done }
 // Released is closed once the search may report its move: immediately for a normal search, at PonderHit
 // for a ponder search, at Stop for an infinite one. UCI forbids "bestmove" before that.
 func (c *Control) Released() <-chan struct{} { return c.released }
+
+// WaitRelease is how a search that has nothing left to search (its depth limit reached, a proven result,
+// the last iteration done) waits for Released before it returns: it marks the search idle (Idle), then
+// blocks until the search may report its move.
+func (c *Control) WaitRelease() {
+	c.idleOnce.Do(func() { close(c.idle) })
+	<-c.released
+}
+
+// Idle is closed once the search has stopped searching and waits for Released (WaitRelease): an infinite
+// search (CECP's analysis) that proved its result posts nothing more, and its front end may say so.
+func (c *Control) Idle() <-chan struct{} { return c.idle }
 
 // Stopped reports whether Stop was called, the hard time limit passed or Check saw the node limit; it
 // is one atomic load, cheap enough for any node loop.

@@ -53,9 +53,11 @@ type cecp struct {
 	// line is the command being handled, for error messages written from either goroutine.
 	line atomic.Pointer[string]
 
-	// lastInfo is the latest progress report of the running search, for the "." status command.
+	// lastInfo is the latest progress report of the running search, for the "." status command; lastPost
+	// the analysis's latest thinking line, which postDeeper repeats.
 	infoMu   sync.Mutex
 	lastInfo engine.Info
+	lastPost thinkingLine
 	// verdict is what the engine's searches of this game said of its chances, for draw offers and
 	// resigning; infoMu guards it, as the search goroutine writes it.
 	verdict verdict

@@ -3,11 +3,14 @@
 package protocol
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
 )
@@ -84,5 +87,89 @@ func TestCECPOptionsAsPythonChessReadsThem(t *testing.T) {
 	defer eng.mu.Unlock()
 	if len(eng.limits) != 2 || eng.limits[0].MoveOverhead != 100*time.Millisecond || eng.limits[1].MoveOverhead != 250*time.Millisecond {
 		t.Errorf("limits %+v, want overheads of 100 and 250 ms", eng.limits)
+	}
+}
+
+// pythonChessAnalyse runs an analysis as python-chess's analyse(board, Limit(depth=depth)) does in xboard
+// mode: it waits for a thinking line of that depth or more, then ends the analysis with ".", "exit" and a
+// ping, and takes any line but thinking lines, comments and the pong for unexpected output. It returns the
+// thinking lines.
+func pythonChessAnalyse(t *testing.T, tr *transcript, fen string, depth int) []string {
+	t.Helper()
+	tr.send("new", "force", "setboard "+fen, "post", "analyze")
+	var posts []string
+	for reached := false; !reached; {
+		line := tr.expect("")[0]
+		fields := strings.Fields(line)
+		if len(fields) < 4 || !isDigits(fields[0]) {
+			if !strings.HasPrefix(line, "#") {
+				t.Errorf("unexpected output %q", line)
+			}
+			continue
+		}
+		posts = append(posts, line)
+		d, _ := strconv.Atoi(fields[0])
+		reached = d >= depth
+	}
+	tr.send(".", "exit", "ping 41")
+	for _, line := range tr.expect("pong 41") {
+		fields := strings.Fields(line)
+		if line != "pong 41" && !strings.HasPrefix(line, "#") && (len(fields) < 4 || !isDigits(fields[0])) {
+			t.Errorf("unexpected output after the analysis: %q", line)
+		}
+	}
+	return posts
+}
+
+// isDigits reports whether s is a whole number without sign.
+func isDigits(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 64)
+	return err == nil
+}
+
+// TestCECPAnalysisGoesOnAfterAProvenMate: an analysis whose search proves a mate at depth 1 posted that line
+// and no deeper one, so python-chess's analyse with Limit(depth=5) never returned (issue #34); the line is
+// now posted at every depth up to the engine's deepest, and "." then gets no stat01 (nothing is searched).
+func TestCECPAnalysisGoesOnAfterAProvenMate(t *testing.T) {
+	const fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"
+	mate := after(t, chess.Game{}, fen)
+	m, err := mate.ParseMove("d1d8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eng := newFakeEngine(0)
+	eng.info = &engine.Info{Depth: 1, SelDepth: 1, Score: engine.MateScore - 1, Nodes: 26, PV: []games.Move{m}}
+	tr := startSession(t, eng, chess.Game{}, cecpConfig())
+	pythonChessHandshake(t, tr)
+	posts := pythonChessAnalyse(t, tr, fen, 5)
+	if len(posts) < 5 || posts[0] != "1 100001 0 26 d1d8" || !strings.HasPrefix(posts[4], "5 100001 ") ||
+		!strings.HasSuffix(posts[4], " 26 d1d8") {
+		t.Errorf("thinking lines %q, want the mate at depths 1 to 5", posts)
+	}
+	tr.quit()
+	if deepest := linesWith(tr.seen, " 100001 "); len(deepest) != engine.MaxDepth ||
+		!strings.HasPrefix(deepest[len(deepest)-1], fmt.Sprintf("%d 100001 ", engine.MaxDepth)) {
+		t.Errorf("%d mate lines, the last %q; want one per depth up to %d", len(deepest), deepest[len(deepest)-1], engine.MaxDepth)
+	}
+}
+
+// TestCECPStatusNotAfterTheAnalysisEnds: python-chess ends an analysis with ".", "exit" and "ping" at once and
+// took the stat01 line "." was answered with for unexpected output; "." alone still gets one.
+func TestCECPStatusNotAfterTheAnalysisEnds(t *testing.T) {
+	eng := newFakeEngine(0)
+	eng.waitForStop.Store(true)
+	tr := startSession(t, eng, chess.Game{}, cecpConfig())
+	tr.send("new", "force", "post", "analyze")
+	waitFor(t, eng.started, "the analysis")
+	tr.send(".", "exit", "ping 1")
+	tr.expect("pong 1")
+	time.Sleep(3 * statusDelay)
+	tr.send("analyze")
+	waitFor(t, eng.started, "the second analysis")
+	tr.send(".")
+	tr.expect("stat01: ")
+	tr.quit()
+	if status := linesWith(tr.seen, "stat01"); len(status) != 1 {
+		t.Errorf("stat01 lines %q, want only the one of the second analysis", status)
 	}
 }

@@ -165,7 +165,7 @@ func (s *Session) startSearch(lim engine.Limits) {
 		reportMu.Lock()
 		searching = false
 		reportMu.Unlock()
-		<-ctl.Released()
+		ctl.WaitRelease()
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if !r.silent {

@@ -428,7 +428,7 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	p.reportIdentified(report)
 	p.reportContempt(report)
 	if s == nil {
-		<-ctl.Released()
+		ctl.WaitRelease()
 		return engine.Result{}
 	}
 	fg := p.analyst.foreground()
