@@ -126,6 +126,10 @@ func budget(lim Limits, side games.Side) (soft, hard time.Duration) {
 	return 0, 0
 }
 
+// TimeBudget returns the soft and hard time limits a search under lim by side gets (see budget); zero means
+// no such limit. A front end that measures time in nodes (CECP's nps) converts them.
+func TimeBudget(lim Limits, side games.Side) (soft, hard time.Duration) { return budget(lim, side) }
+
 // Limits returns the limits the search was started with.
 func (c *Control) Limits() Limits { return c.limits }
 

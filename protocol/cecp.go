@@ -49,6 +49,8 @@ type cecp struct {
 	moveTime         time.Duration
 	depth            int
 	ourTime, oppTime time.Duration
+	// nps is the nps command's node rate: the engine's clock counts nodes, nps of them a second (0: off).
+	nps int64
 
 	// line is the command being handled, for error messages written from either goroutine.
 	line atomic.Pointer[string]
@@ -136,6 +138,7 @@ var cecpCommands = map[string]func(*cecp, command){
 	"level":     (*cecp).cmdLevel,
 	"st":        (*cecp).cmdST,
 	"sd":        (*cecp).cmdSD,
+	"nps":       (*cecp).cmdNPS,
 	"time":      func(c *cecp, cmd command) { c.cmdClock(cmd, &c.ourTime) },
 	"otim":      func(c *cecp, cmd command) { c.cmdClock(cmd, &c.oppTime) },
 	"name":      (*cecp).cmdName,

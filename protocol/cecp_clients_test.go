@@ -173,3 +173,51 @@ func TestCECPStatusNotAfterTheAnalysisEnds(t *testing.T) {
 		t.Errorf("stat01 lines %q, want only the one of the second analysis", status)
 	}
 }
+
+// TestCECPNodeLimit: python-chess's play(board, Limit(nodes=N)) in xboard mode sends "nps 1" and "st N" (and
+// refused to before, dossier announcing nps=0); the protocol's nps makes the engine's clock count nodes, so
+// xboard's "st 8" with "nps 10000" is 80,000 nodes, and a clock becomes its budget in nodes. new ends it.
+func TestCECPNodeLimit(t *testing.T) {
+	eng := newFakeEngine(0)
+	tr := startSession(t, eng, chess.Game{}, cecpConfig())
+	features := pythonChessHandshake(t, tr)
+	if !containsPrefix(linesWith(features, " nps=1 "), "feature ") {
+		t.Errorf("features %q do not announce nps=1", features)
+	}
+	tr.send("new", "force", "usermove e2e4", "nps 1", "st 5000000", "nopost", "easy", "go")
+	tr.expect("move ")
+	tr.send("new", "force", "usermove e2e4", "st 8", "nps 10000", "go")
+	tr.expect("move ")
+	tr.send("new", "force", "usermove e2e4", "level 0 1 0", "nps 1000", "time 6000", "otim 6000", "go")
+	tr.expect("move ")
+	tr.send("new", "force", "usermove e2e4", "st 2", "go") // new ended nps: 2 s of wall clock
+	tr.expect("move ")
+	tr.send("nps x", "ping 1")
+	got := tr.expect("pong 1")
+	tr.quit()
+	if errs := linesWith(got, "Error"); len(errs) != 1 || errs[0] != "Error (nps needs a number of nodes a second): nps x" {
+		t.Errorf("errors %q", errs)
+	}
+	eng.mu.Lock()
+	defer eng.mu.Unlock()
+	if len(eng.limits) != 4 {
+		t.Fatalf("%d searches, want 4", len(eng.limits))
+	}
+	noClock := func(lim engine.Limits) bool {
+		return lim.MoveTime == 0 && lim.Time == [2]time.Duration{} && lim.Inc == [2]time.Duration{}
+	}
+	if lim := eng.limits[0]; lim.Nodes != 5_000_000 || !noClock(lim) {
+		t.Errorf("nps 1, st 5000000: limits %+v, want 5,000,000 nodes and no clock", lim)
+	}
+	if lim := eng.limits[1]; lim.Nodes != 80_000 || !noClock(lim) {
+		t.Errorf("st 8, nps 10000: limits %+v, want 80,000 nodes", lim)
+	}
+	// 60 s, 40 moves to go: a soft budget of 1.5 s (a clock of nodes has no GUI delay to keep back), at
+	// 1,000 nodes a second.
+	if lim := eng.limits[2]; lim.Nodes != 1500 || !noClock(lim) {
+		t.Errorf("a clock of 60 s under nps 1000: limits %+v, want 1,500 nodes", lim)
+	}
+	if lim := eng.limits[3]; lim.Nodes != 0 || lim.MoveTime != 2*time.Second {
+		t.Errorf("st 2 after new: limits %+v, want 2 s and no node limit", lim)
+	}
+}

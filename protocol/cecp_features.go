@@ -18,7 +18,7 @@ func (c *cecp) cmdProtover(command) {
 	s.refreshOptions()
 	s.send("feature done=0")
 	s.send("feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 reuse=1 " +
-		"analyze=1 colors=0 name=1 ics=1 nps=0 debug=1 pause=0")
+		"analyze=1 colors=0 name=1 ics=1 nps=1 debug=1 pause=0")
 	s.send(fmt.Sprintf("feature myname=%q", s.cfg.Name))
 	s.send(fmt.Sprintf("feature variants=%q", strings.Join(c.variants(), ",")))
 	var resources []string

@@ -30,7 +30,7 @@ func (c *cecp) cmdNew(command) {
 	s.endGame()
 	s.game, c.newPending = c.defaultGame, true // the engine is told with the next command but variant
 	c.newRecord(c.defaultGame.Start())
-	c.force, c.engineSide, c.depth = false, games.Second, 0
+	c.force, c.engineSide, c.depth, c.nps = false, games.Second, 0, 0
 	c.ourTime, c.oppTime = -1, -1
 	if c.analyzing {
 		c.analyze()

@@ -54,7 +54,7 @@ func TestCECPHandshake(t *testing.T) {
 	out := runScript(t, newFakeEngine(0), chess.Game{}, testConfig(), "xboard\nprotover 2\nquit\n")
 	want := []string{
 		"feature done=0",
-		"feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=0 debug=1 pause=0",
+		"feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 reuse=1 analyze=1 colors=0 name=1 ics=1 nps=1 debug=1 pause=0",
 		`feature myname="dossier"`,
 		`feature variants="normal,checkers,cfour,tictactoe"`,
 		"feature memory=1",
