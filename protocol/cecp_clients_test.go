@@ -221,3 +221,57 @@ func TestCECPNodeLimit(t *testing.T) {
 		t.Errorf("st 2 after new: limits %+v, want 2 s and no node limit", lim)
 	}
 }
+
+// TestCECPPondersWhenHard: hard turns pondering on (python-chess sends it for play(..., ponder=True), xboard
+// for its pondering option): after its move the engine searches the position after the reply it expects
+// until the opponent's move comes, and answers ping at once meanwhile; the game's record is the moves
+// played. easy turns it off and ends a ponder search. Before, hard and easy changed nothing.
+func TestCECPPondersWhenHard(t *testing.T) {
+	eng := newFakeEngine(0)
+	eng.expectsReply = true
+	eng.waitForStop.Store(true) // a search runs until its clock or a stop ends it
+	tr := startSession(t, eng, chess.Game{}, cecpConfig())
+	tr.send("xboard", "protover 2")
+	tr.expect("feature done=1")
+	tr.send("new", "st 0.1", "hard", "nopost", "usermove e2e4")
+	waitFor(t, eng.started, "the move's search")
+	ours := strings.TrimPrefix(tr.expect("move ")[0], "move ")
+	waitFor(t, eng.started, "the ponder search")
+	tr.send("ping 1")
+	tr.expect("pong 1") // at once: a ponder search is no command in progress
+	afterOurs := after(t, chess.Game{}, "", "e2e4", ours)
+	guess := firstMove(t, afterOurs)
+	tr.send("time 6000", "otim 6000", "usermove "+guess) // the expected reply
+	waitFor(t, eng.started, "the search after the reply")
+	second := strings.TrimPrefix(tr.expect("move ")[0], "move ")
+	waitFor(t, eng.started, "the second ponder search")
+	tr.send("easy", "ping 2")
+	tr.expect("pong 2")
+	other := after(t, chess.Game{}, "", "e2e4", ours, guess, second)
+	tr.send("usermove "+firstMove(t, other))
+	tr.expect("move ")
+	tr.send("result 1/2-1/2 {agreed}", "ping 3")
+	tr.expect("pong 3")
+	tr.quit()
+
+	eng.mu.Lock()
+	roots, limits := eng.roots, eng.limits
+	eng.mu.Unlock()
+	want := []string{
+		after(t, chess.Game{}, "", "e2e4").FEN(),
+		after(t, chess.Game{}, "", "e2e4", ours, guess).FEN(), // pondering on the expected reply
+		after(t, chess.Game{}, "", "e2e4", ours, guess).FEN(), // the reply came: the move's search
+		after(t, chess.Game{}, "", "e2e4", ours, guess, second, firstMove(t, other)).FEN(), // pondering again
+		after(t, chess.Game{}, "", "e2e4", ours, guess, second, firstMove(t, other)).FEN(), // the move's; easy: no more
+	}
+	if !slices.Equal(roots, want) {
+		t.Errorf("searched\n%s\nwant\n%s", strings.Join(roots, "\n"), strings.Join(want, "\n"))
+	}
+	if len(limits) == len(want) && (!limits[1].Ponder || limits[2].Ponder || limits[2].MoveTime == 0 || !limits[3].Ponder) {
+		t.Errorf("limits %+v: want a ponder search, then the move's search under st", limits)
+	}
+	events := eng.events()
+	if len(events) < 2 || events[len(events)-2] != "over 1/2-1/2 agreed after 6 moves" {
+		t.Errorf("life cycle %q: want the game of 6 moves played", events)
+	}
+}

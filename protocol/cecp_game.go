@@ -258,7 +258,7 @@ func (c *cecp) think() {
 	}
 	s.record.lastLimits, s.record.hasLimits = lim, true
 	s.observe(len(s.record.moves), ours, elapsed)
-	s.startSearch(lim)
+	s.startSearchThenPonder(lim, c.hard.Load)
 }
 
 // joined plays the engine's move, once written, in the session's position and record.

@@ -34,13 +34,32 @@ type runningSearch struct {
 	best  games.Move
 	score float64
 
+	// pondersAfter, when set (CECP's hard), is asked once the move is written whether to ponder then on
+	// the reply the search expects (see ponderOnReply).
+	pondersAfter func() bool
+
 	// mu guards what the session goroutine and the search goroutine share at the search's end: silent
 	// (the search's move is not to be written: CECP's force, new, result), finished (the move is written)
-	// and the lines deferred until then (CECP's pong).
-	mu       sync.Mutex
-	silent   bool
-	finished bool
-	deferred []string
+	// and the lines deferred until then (CECP's pong); stopped once stop was called, and the control of
+	// the ponder search that follows the move, if one runs.
+	mu        sync.Mutex
+	silent    bool
+	finished  bool
+	deferred  []string
+	stopped   bool
+	pondering *engine.Control
+}
+
+// stop ends the search, and the ponder search that follows its move if one runs or is about to.
+func (r *runningSearch) stop() {
+	r.ctl.Stop()
+	r.mu.Lock()
+	r.stopped = true
+	ponder := r.pondering
+	r.mu.Unlock()
+	if ponder != nil {
+		ponder.Stop()
+	}
 }
 
 // discardSearch stops a running search without writing its move (if it has not been written yet) and
@@ -86,7 +105,7 @@ func (s *Session) finishSearch() {
 	if s.search == nil {
 		return
 	}
-	s.search.ctl.Stop()
+	s.search.stop()
 	s.joinSearch()
 }
 
@@ -140,13 +159,17 @@ func claimable(o games.Outcome) bool {
 func millis(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 
 // startSearch runs the engine's search of the current position on a goroutine of its own.
-func (s *Session) startSearch(lim engine.Limits) {
+func (s *Session) startSearch(lim engine.Limits) { s.startSearchThenPonder(lim, nil) }
+
+// startSearchThenPonder is startSearch, and once the move is written the same goroutine ponders on the reply
+// the search expects while pondersAfter (when not nil) says so (see ponderOnReply).
+func (s *Session) startSearchThenPonder(lim engine.Limits, pondersAfter func() bool) {
 	root := s.pos.Clone()
 	view := s.pos.Clone() // for writing moves while the engine plays on root
 	chk := &moveChecker{}
 	lim.MoveOverhead = s.moveOverhead
 	ctl := engine.NewControl(lim, root.ToMove())
-	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder}
+	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder, pondersAfter: pondersAfter}
 	s.search = r
 	sendInfo, sendBest := s.dialect.searchOutput()
 	go func() {
@@ -167,13 +190,16 @@ func (s *Session) startSearch(lim engine.Limits) {
 		reportMu.Unlock()
 		ctl.WaitRelease()
 		r.mu.Lock()
-		defer r.mu.Unlock()
 		if !r.silent {
 			r.best, r.score = sendBest(view, chk, res), res.Score
 		}
 		r.finished = true
 		for _, line := range r.deferred {
 			s.send(line)
+		}
+		r.mu.Unlock()
+		if r.pondersAfter != nil && r.best != games.NoMove {
+			s.ponderOnReply(r, view, chk, expectedReply(res, r.best), sendInfo)
 		}
 	}()
 }
