@@ -248,7 +248,7 @@ func TestCECPPondersWhenHard(t *testing.T) {
 	tr.send("easy", "ping 2")
 	tr.expect("pong 2")
 	other := after(t, chess.Game{}, "", "e2e4", ours, guess, second)
-	tr.send("usermove "+firstMove(t, other))
+	tr.send("usermove " + firstMove(t, other))
 	tr.expect("move ")
 	tr.send("result 1/2-1/2 {agreed}", "ping 3")
 	tr.expect("pong 3")
@@ -259,8 +259,8 @@ func TestCECPPondersWhenHard(t *testing.T) {
 	eng.mu.Unlock()
 	want := []string{
 		after(t, chess.Game{}, "", "e2e4").FEN(),
-		after(t, chess.Game{}, "", "e2e4", ours, guess).FEN(), // pondering on the expected reply
-		after(t, chess.Game{}, "", "e2e4", ours, guess).FEN(), // the reply came: the move's search
+		after(t, chess.Game{}, "", "e2e4", ours, guess).FEN(),                              // pondering on the expected reply
+		after(t, chess.Game{}, "", "e2e4", ours, guess).FEN(),                              // the reply came: the move's search
 		after(t, chess.Game{}, "", "e2e4", ours, guess, second, firstMove(t, other)).FEN(), // pondering again
 		after(t, chess.Game{}, "", "e2e4", ours, guess, second, firstMove(t, other)).FEN(), // the move's; easy: no more
 	}
