@@ -106,7 +106,7 @@ func (s *AlphaBeta) NewGame() {
 // better move the interrupted iteration already proved). When pondering or searching infinitely it does
 // not return before ctl is released (PonderHit or Stop), as UCI requires.
 func (s *AlphaBeta) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	defer func() { <-ctl.Released() }()
+	defer ctl.WaitRelease()
 	if s.opts.Contempt != 0 && s.searched && p.ToMove() != s.contemptSide {
 		s.tt.Clear()
 	}

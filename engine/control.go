@@ -30,6 +30,9 @@ type Limits struct {
 	MultiPV int
 }
 
+// MaxDepth is the deepest iteration any of the engine's searches runs.
+const MaxDepth = maxPly - 1
+
 // DefaultMoveOverhead is the Move Overhead a UCI session and a match start with.
 const DefaultMoveOverhead = 30 * time.Millisecond
 
@@ -61,8 +64,10 @@ type clock struct {
 	ponder   atomic.Bool
 	done     chan struct{} // closed at Stop, at the hard limit or at the node limit
 	released chan struct{} // closed once the search may report its move (not pondering or infinite any more)
+	idle     chan struct{} // closed once the search has nothing left to search (WaitRelease)
 	stopOnce sync.Once
 	relOnce  sync.Once
+	idleOnce sync.Once
 
 	mu       sync.Mutex
 	start    time.Time     // when the clock for this move started (reset by PonderHit)
@@ -73,7 +78,8 @@ type clock struct {
 
 // NewControl starts the clock for a search by side under the given limits.
 func NewControl(lim Limits, side games.Side) *Control {
-	c := &Control{limits: lim, clock: &clock{start: time.Now(), done: make(chan struct{}), released: make(chan struct{})}}
+	c := &Control{limits: lim, clock: &clock{start: time.Now(), done: make(chan struct{}), released: make(chan struct{}),
+		idle: make(chan struct{})}}
 	c.soft, c.hard = budget(lim, side)
 	c.ponder.Store(lim.Ponder)
 	if !lim.Ponder {
@@ -91,7 +97,9 @@ func NewControl(lim Limits, side games.Side) *Control {
 //   - movetime: search until the move time, less the overhead; no soft limit, as UCI asks for exactly
 //     that time.
 //   - the side's own clock: a share of what is left (movestogo moves, else 40) plus most of the increment,
-//     and at most a third of it (with the increment) when an iteration runs long.
+//     and at most a third of it (with the increment) when an iteration runs long; never more than half of
+//     what is left less the overhead, whatever the increment, since the increment is added only after
+//     the move (a clock below the increment would otherwise be overspent and the game lost on time).
 //   - only an increment for the side: the increment is the move's time, as under movetime.
 //   - clocks of the opponent only, and neither depth nor nodes: DefaultMoveTime, as under movetime.
 func budget(lim Limits, side games.Side) (soft, hard time.Duration) {
@@ -107,7 +115,7 @@ func budget(lim Limits, side games.Side) (soft, hard time.Duration) {
 		}
 		usable := keep(left)
 		soft = usable/time.Duration(movesToGo) + inc*3/4
-		hard = min(soft*4, usable/3+inc*3/4)
+		hard = min(soft*4, usable/3+inc*3/4, usable/2)
 		soft = min(soft, hard)
 		return max(soft, time.Millisecond), max(hard, time.Millisecond)
 	case inc > 0:
@@ -117,6 +125,10 @@ func budget(lim Limits, side games.Side) (soft, hard time.Duration) {
 	}
 	return 0, 0
 }
+
+// TimeBudget returns the soft and hard time limits a search under lim by side gets (see budget); zero means
+// no such limit. A front end that measures time in nodes (CECP's nps) converts them.
+func TimeBudget(lim Limits, side games.Side) (soft, hard time.Duration) { return budget(lim, side) }
 
 // Limits returns the limits the search was started with.
 func (c *Control) Limits() Limits { return c.limits }
@@ -193,6 +205,18 @@ func (c *Control) Done() <-chan struct{} { return c.done }
 // Released is closed once the search may report its move: immediately for a normal search, at PonderHit
 // for a ponder search, at Stop for an infinite one. UCI forbids "bestmove" before that.
 func (c *Control) Released() <-chan struct{} { return c.released }
+
+// WaitRelease is how a search that has nothing left to search (its depth limit reached, a proven result,
+// the last iteration done) waits for Released before it returns: it marks the search idle (Idle), then
+// blocks until the search may report its move.
+func (c *Control) WaitRelease() {
+	c.idleOnce.Do(func() { close(c.idle) })
+	<-c.released
+}
+
+// Idle is closed once the search has stopped searching and waits for Released (WaitRelease): an infinite
+// search (CECP's analysis) that proved its result posts nothing more, and its front end may say so.
+func (c *Control) Idle() <-chan struct{} { return c.idle }
 
 // Stopped reports whether Stop was called, the hard time limit passed or Check saw the node limit; it
 // is one atomic load, cheap enough for any node loop.

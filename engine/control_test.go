@@ -264,3 +264,42 @@ func TestHandOverLeavesTheSecondSearcherIterations(t *testing.T) {
 		t.Error("after the hand-over the second searcher should get iterations in the time that is left")
 	}
 }
+
+// TestBudgetNeverExceedsTheClock checks, over a grid of clocks, increments and moves to go, that no budget
+// reaches beyond the time left less the overhead: the increment is added after the move, so a clock below
+// the increment (a scramble at 1+1, 2+1, 3+2) would otherwise be overspent and the game lost on time.
+func TestBudgetNeverExceedsTheClock(t *testing.T) {
+	ms := time.Millisecond
+	lefts := []time.Duration{1 * ms, 10 * ms, 30 * ms, 31 * ms, 50 * ms, 100 * ms, 300 * ms, 999 * ms, 2 * time.Second,
+		10 * time.Second, time.Minute, time.Hour}
+	incs := []time.Duration{0, 10 * ms, 200 * ms, time.Second, 2 * time.Second, 3 * time.Second, time.Minute}
+	overheads := []time.Duration{0, DefaultMoveOverhead, 100 * ms}
+	for _, left := range lefts {
+		for _, inc := range incs {
+			for movesToGo := 0; movesToGo <= 41; movesToGo++ {
+				for _, overhead := range overheads {
+					lim := Limits{Time: [2]time.Duration{0, left}, Inc: [2]time.Duration{inc, inc}, MovesToGo: movesToGo,
+						MoveOverhead: overhead}
+					soft, hard := budget(lim, games.Second)
+					usable := left - overhead
+					if soft <= 0 || hard <= 0 || soft > hard {
+						t.Fatalf("left %v inc %v movestogo %d overhead %v: budget (%v, %v)", left, inc, movesToGo, overhead, soft, hard)
+					}
+					if usable > time.Millisecond && hard >= usable {
+						t.Fatalf("left %v inc %v movestogo %d overhead %v: hard limit %v, but only %v is left after the overhead",
+							left, inc, movesToGo, overhead, hard, usable)
+					}
+					if usable <= time.Millisecond && hard != time.Millisecond {
+						t.Fatalf("left %v inc %v overhead %v: no time to spare, yet a hard limit of %v", left, inc, overhead, hard)
+					}
+				}
+			}
+		}
+	}
+	// The scramble of issue #34: 300 ms left, 2 s increment.
+	_, hard := budget(Limits{Time: [2]time.Duration{2 * time.Second, 300 * ms}, Inc: [2]time.Duration{2 * time.Second, 2 * time.Second},
+		MoveOverhead: DefaultMoveOverhead}, games.Second)
+	if hard > 150*ms {
+		t.Errorf("300 ms left with a 2 s increment: hard limit %v", hard)
+	}
+}

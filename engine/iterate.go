@@ -48,7 +48,7 @@ type modelIteration func(depth int, first games.Move) ModelResult
 // move is always returned when there is one. Each completed iteration is reported with the predicted
 // reply. When pondering or searching infinitely it does not return before ctl is released, as UCI requires.
 func iterateModel(p games.Position, ctl *Control, report func(Info), search modelIteration) Result {
-	defer func() { <-ctl.Released() }()
+	defer ctl.WaitRelease()
 	if o := p.Status(); o.Result != games.Ongoing {
 		return Result{Score: rootOutcome(o.Result, p.ToMove())}
 	}

@@ -38,8 +38,10 @@ type cecp struct {
 	engineSide games.Side
 	// analyzing is analyze mode: the engine searches the position without end and never moves.
 	analyzing bool
-	// post is the thinking output, read by the search goroutine.
+	// post is the thinking output, read by the search goroutine; hard is pondering (hard and easy), read by
+	// it once the engine's move is written.
 	post atomic.Bool
+	hard atomic.Bool
 
 	// The time control: level's moves per period (0: the whole game), base and increment; st's fixed time
 	// a move (0: none, the clock rules); sd's depth limit (0: none). ourTime and oppTime are the clocks of
@@ -49,13 +51,17 @@ type cecp struct {
 	moveTime         time.Duration
 	depth            int
 	ourTime, oppTime time.Duration
+	// nps is the nps command's node rate: the engine's clock counts nodes, nps of them a second (0: off).
+	nps int64
 
 	// line is the command being handled, for error messages written from either goroutine.
 	line atomic.Pointer[string]
 
-	// lastInfo is the latest progress report of the running search, for the "." status command.
+	// lastInfo is the latest progress report of the running search, for the "." status command; lastPost
+	// the analysis's latest thinking line, which postDeeper repeats.
 	infoMu   sync.Mutex
 	lastInfo engine.Info
+	lastPost thinkingLine
 	// verdict is what the engine's searches of this game said of its chances, for draw offers and
 	// resigning; infoMu guards it, as the search goroutine writes it.
 	verdict verdict
@@ -123,8 +129,8 @@ var cecpCommands = map[string]func(*cecp, command){
 	"setboard":  (*cecp).cmdSetBoard,
 	"undo":      func(c *cecp, _ command) { c.takeBack(1) },
 	"remove":    func(c *cecp, _ command) { c.takeBack(2) },
-	"hard":      func(*cecp, command) {}, // dossier does not ponder, so pondering on or off changes nothing
-	"easy":      func(*cecp, command) {},
+	"hard":      func(c *cecp, _ command) { c.hard.Store(true) },
+	"easy":      (*cecp).cmdEasy,
 	"random":    func(*cecp, command) {},
 	"post":      func(c *cecp, _ command) { c.post.Store(true) },
 	"nopost":    func(c *cecp, _ command) { c.post.Store(false) },
@@ -134,6 +140,7 @@ var cecpCommands = map[string]func(*cecp, command){
 	"level":     (*cecp).cmdLevel,
 	"st":        (*cecp).cmdST,
 	"sd":        (*cecp).cmdSD,
+	"nps":       (*cecp).cmdNPS,
 	"time":      func(c *cecp, cmd command) { c.cmdClock(cmd, &c.ourTime) },
 	"otim":      func(c *cecp, cmd command) { c.cmdClock(cmd, &c.oppTime) },
 	"name":      (*cecp).cmdName,
@@ -195,3 +202,12 @@ func (c *cecp) report(isError bool, text string) {
 
 // recovered has nothing to add: a CECP GUI waits for no particular line after a failed command.
 func (*cecp) recovered(string) {}
+
+// cmdEasy turns pondering off, ending a ponder search that runs (the engine's move, already written, is
+// played in the session's game as the search is collected); a search for the engine's own move goes on.
+func (c *cecp) cmdEasy(command) {
+	c.hard.Store(false)
+	if r := c.s.search; r != nil && r.isPondering() {
+		c.s.finishSearch()
+	}
+}

@@ -16,6 +16,27 @@ import (
 // limits returns the limits of the engine's next search: st's fixed time, or the clocks of time and otim
 // (the level's base before they are sent) with the level's increment and moves to go; sd's depth on top.
 func (c *cecp) limits(ours games.Side) engine.Limits {
+	lim := c.clockLimits(ours)
+	if c.nps <= 0 {
+		return lim
+	}
+	// nps: the engine's clock runs in nodes, nps of them a second; the move's time becomes its node limit.
+	budget := lim.MoveTime
+	if budget <= 0 {
+		soft, hard := engine.TimeBudget(lim, ours)
+		if budget = soft; budget <= 0 {
+			budget = hard
+		}
+	}
+	nodes := budget.Seconds() * float64(c.nps)
+	return engine.Limits{Depth: c.depth, Nodes: uint64(max(min(nodes, maxNodes), 1))}
+}
+
+// maxNodes bounds the node limit nps gives.
+const maxNodes = 1 << 62
+
+// clockLimits returns the limits of the next search by the wall clock: st's fixed time, or the clocks.
+func (c *cecp) clockLimits(ours games.Side) engine.Limits {
 	lim := engine.Limits{Depth: c.depth}
 	if c.moveTime > 0 {
 		lim.MoveTime = c.moveTime
@@ -23,9 +44,9 @@ func (c *cecp) limits(ours games.Side) engine.Limits {
 	}
 	clock := func(t time.Duration) time.Duration {
 		if t < 0 {
-			return c.base
+			t = c.base
 		}
-		return max(t, time.Millisecond) // an overdrawn clock: move at once
+		return max(t, time.Millisecond) // an overdrawn or empty clock: move at once
 	}
 	lim.Time[ours], lim.Time[ours.Other()] = clock(c.ourTime), clock(c.oppTime)
 	lim.Inc[ours], lim.Inc[ours.Other()] = c.inc, c.inc
@@ -49,12 +70,17 @@ func (c *cecp) timeControl() string {
 	seconds := func(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) }
 	var tc string
 	switch {
+	case c.moveTime > 0 && c.nps > 0:
+		tc = fmt.Sprintf("nodes %d", c.limits(games.First).Nodes)
 	case c.moveTime > 0:
 		tc = fmt.Sprintf("movetime %d", c.moveTime.Milliseconds())
 	case c.mps > 0:
 		tc = fmt.Sprintf("%d/%s+%s", c.mps, seconds(c.base), seconds(c.inc))
 	default:
 		tc = seconds(c.base) + "+" + seconds(c.inc)
+	}
+	if c.nps > 0 && c.moveTime <= 0 {
+		tc += fmt.Sprintf(" nps %d", c.nps)
 	}
 	if c.depth > 0 {
 		tc += fmt.Sprintf(" depth %d", c.depth)
@@ -85,10 +111,9 @@ func (c *cecp) cmdLevel(cmd command) {
 		c.s.errorf("level: increment %s: %v", quoteToken(w[2]), err)
 		return
 	}
-	if base == 0 && inc == 0 {
-		c.s.errorf("level: no time at all")
-		return
-	}
+	// level 0 0:00 0 is no mistake: python-chess sends "level 0 M:SS INC" from the clock before every move,
+	// so a game without increment ends with it; the clock comes from time, and without one the engine
+	// moves at once (see limits).
 	c.mps, c.base, c.inc, c.moveTime = mps, base, inc, 0
 }
 
@@ -114,12 +139,18 @@ func parseLevelBase(text string) (time.Duration, error) {
 }
 
 // parseSeconds reads a non-negative number of seconds ("2", "0.5").
-func parseSeconds(text string) (time.Duration, error) {
+func parseSeconds(text string) (time.Duration, error) { return parseSecondsUpTo(text, maxMillis) }
+
+// maxSTMillis bounds st, which under nps 1 is a node count (python-chess's node limit: "nps 1", "st N").
+const maxSTMillis = 1_000_000_000_000 // 1e9 seconds, far from overflowing a time.Duration
+
+// parseSecondsUpTo reads a non-negative number of seconds, at most limit milliseconds.
+func parseSecondsUpTo(text string, limit float64) (time.Duration, error) {
 	sec, err := strconv.ParseFloat(text, 64)
 	if err != nil || sec < 0 || math.IsNaN(sec) || math.IsInf(sec, 0) {
 		return 0, fmt.Errorf("%s is not a number of seconds", quoteToken(text))
 	}
-	if sec*1000 > maxMillis {
+	if sec*1000 > limit {
 		return 0, fmt.Errorf("%s seconds is out of range", text)
 	}
 	return time.Duration(sec * float64(time.Second)).Round(time.Millisecond), nil
@@ -132,12 +163,29 @@ func (c *cecp) cmdST(cmd command) {
 		c.s.errorf("st needs a number of seconds")
 		return
 	}
-	d, err := parseSeconds(w[0])
+	d, err := parseSecondsUpTo(w[0], maxSTMillis)
 	if err != nil || d <= 0 {
 		c.s.errorf("st: %s is not a positive number of seconds", quoteToken(w[0]))
 		return
 	}
 	c.moveTime = d
+}
+
+// cmdNPS reads "nps RATE": from now until new the engine's clock counts nodes, RATE of them a second, as
+// the protocol asks (st 8 and nps 10000 are 80,000 nodes a move); nps 0 returns to the wall clock (the
+// protocol's user CPU time is not measured).
+func (c *cecp) cmdNPS(cmd command) {
+	w := cmd.words()
+	var n int64
+	var err error
+	if len(w) == 1 {
+		n, err = strconv.ParseInt(w[0], 10, 64)
+	}
+	if len(w) != 1 || err != nil || n < 0 || n > maxNodes {
+		c.s.errorf("nps needs a number of nodes a second")
+		return
+	}
+	c.nps = n
 }
 
 // cmdSD reads "sd DEPTH", a depth limit on top of the clock.

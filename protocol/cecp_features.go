@@ -17,8 +17,8 @@ func (c *cecp) cmdProtover(command) {
 	s := c.s
 	s.refreshOptions()
 	s.send("feature done=0")
-	s.send("feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 sigterm=0 reuse=1 " +
-		"analyze=1 colors=0 name=1 ics=1 nps=0 debug=1 pause=0")
+	s.send("feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=1 sigint=0 reuse=1 " +
+		"analyze=1 colors=0 name=1 ics=1 nps=1 debug=1 pause=0")
 	s.send(fmt.Sprintf("feature myname=%q", s.cfg.Name))
 	s.send(fmt.Sprintf("feature variants=%q", strings.Join(c.variants(), ",")))
 	var resources []string
@@ -67,9 +67,16 @@ func (c *cecp) playableGames() []games.Game {
 	return playable
 }
 
+// cecpOptionName is an option's name as CECP announces it: without spaces, since python-chess reads the
+// name of a feature option up to its first space ("Move Overhead -spin ..." became an option "Move" of no
+// known type, which no configure call could set). The option command takes either name.
+func cecpOptionName(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, " ", ""), `"`, "'")
+}
+
 // cecpOptionLine writes an option as the value of feature option="...".
 func cecpOptionLine(o play.Option) string {
-	name := strings.ReplaceAll(o.Name, `"`, "'")
+	name := cecpOptionName(o.Name)
 	switch o.Type {
 	case play.CheckType:
 		if o.Default == "true" {
@@ -93,11 +100,12 @@ func cecpOptionLine(o play.Option) string {
 	return name + " -string " + o.Default
 }
 
-// option returns the announced option called name (case-insensitively), or nil.
+// option returns the announced option called name (case-insensitively, by its own name or the one CECP
+// announces), or nil.
 func (c *cecp) option(name string) *play.Option {
 	options := c.options()
 	for i := range options {
-		if strings.EqualFold(options[i].Name, name) {
+		if strings.EqualFold(options[i].Name, name) || strings.EqualFold(cecpOptionName(options[i].Name), name) {
 			return &options[i]
 		}
 	}

@@ -31,7 +31,7 @@ func (c *cecp) cmdNew(command) {
 	s.endGame()
 	s.game, c.newPending = c.defaultGame, true // the engine is told with the next command but variant
 	c.newRecord(c.defaultGame.Start())
-	c.force, c.engineSide, c.depth = false, games.Second, 0
+	c.force, c.engineSide, c.depth, c.nps = false, games.Second, 0, 0
 	c.ourTime, c.oppTime = -1, -1
 	if c.analyzing {
 		c.analyze()
@@ -260,7 +260,7 @@ func (c *cecp) think() {
 	}
 	s.record.lastLimits, s.record.hasLimits = lim, true
 	s.observe(len(s.record.moves), ours, elapsed)
-	s.startSearch(lim)
+	s.startSearchThenPonder(lim, c.hard.Load)
 }
 
 // joined plays the engine's move, once written, in the session's position and record.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	"dossier/engine"
 	"dossier/games"
@@ -28,16 +29,35 @@ func (c *cecp) cmdExit(command) {
 	c.analyzing = false
 }
 
-// cmdStatus (.) reports the analysis's progress as stat01: time nodes depth moves-left moves-total.
+// statusDelay is how long the answer to "." waits for the analysis to be stopped: python-chess ends an
+// analysis with ".", "exit" and "ping" at once, and takes a stat01 line then for unexpected output.
+const statusDelay = 100 * time.Millisecond
+
+// cmdStatus (.) reports the analysis's progress as stat01: time nodes depth moves-left moves-total. The line
+// goes out statusDelay later, and only if the analysis still searches then: not after exit (or another
+// command that ends it), nor once it has nothing left to search (its last lines are posted).
 func (c *cecp) cmdStatus(command) {
-	if !c.analyzing || c.s.search == nil {
+	r := c.s.search
+	if !c.analyzing || r == nil {
 		return
 	}
 	c.infoMu.Lock()
 	info := c.lastInfo
 	c.infoMu.Unlock()
 	total := len(c.s.pos.AppendMoves(nil))
-	c.s.send(fmt.Sprintf("stat01: %d %d %d %d %d", max(info.TimeMS, 0)/10, info.Nodes, max(info.Depth, 0), 0, total))
+	line := fmt.Sprintf("stat01: %d %d %d %d %d", max(info.TimeMS, 0)/10, info.Nodes, max(info.Depth, 0), 0, total)
+	time.AfterFunc(statusDelay, func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		select {
+		case <-r.ctl.Idle():
+			return
+		default:
+		}
+		if !r.silent && !r.finished {
+			c.s.send(line)
+		}
+	})
 }
 
 // analyze starts an endless search of the position, unless the game is over there.
@@ -48,9 +68,42 @@ func (c *cecp) analyze() {
 		return
 	}
 	c.infoMu.Lock()
-	c.lastInfo = engine.Info{}
+	c.lastInfo, c.lastPost = engine.Info{}, thinkingLine{}
 	c.infoMu.Unlock()
 	s.startSearch(engine.Limits{Infinite: true})
+	go c.postDeeper(s.search)
+}
+
+// thinkingLine is a posted line of thinking output, its PV written out.
+type thinkingLine struct {
+	depth int
+	score int64
+	nodes uint64
+	pv    string
+}
+
+// postDeeper posts the analysis's last line again at every depth up to engine.MaxDepth once the search has
+// nothing left to search (a proven mate, a solved position): an analysis never moves, and a client that
+// waits for a depth (python-chess's analyse with Limit(depth=N) waits for a line of depth N or more) would
+// otherwise wait forever. A deeper search could only post the same line.
+func (c *cecp) postDeeper(r *runningSearch) {
+	select {
+	case <-r.ctl.Idle():
+	case <-r.ctl.Done():
+		return
+	}
+	c.infoMu.Lock()
+	last := c.lastPost
+	c.infoMu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if last.pv == "" || r.silent || r.finished {
+		return
+	}
+	centis := r.ctl.Elapsed().Milliseconds() / 10
+	for depth := last.depth + 1; depth <= engine.MaxDepth; depth++ {
+		c.s.send(fmt.Sprintf("%d %d %d %d %s", depth, last.score, centis, last.nodes, last.pv))
+	}
 }
 
 // searchOutput writes the thinking lines ("ply score time nodes pv", when post is on or analysing) and,
@@ -68,8 +121,13 @@ func (c *cecp) searchOutput() (func(games.Position, *moveChecker, engine.Info), 
 		if info.Depth <= 0 && len(pv) == 0 {
 			return
 		}
-		s.send(fmt.Sprintf("%d %d %d %d %s", max(info.Depth, 0), cecpScore(info.Score), max(info.TimeMS, 0)/10,
-			info.Nodes, strings.Join(pv, " ")))
+		line := thinkingLine{depth: max(info.Depth, 0), score: cecpScore(info.Score), nodes: info.Nodes, pv: strings.Join(pv, " ")}
+		if analyzing {
+			c.infoMu.Lock()
+			c.lastPost = line
+			c.infoMu.Unlock()
+		}
+		s.send(fmt.Sprintf("%d %d %d %d %s", line.depth, line.score, max(info.TimeMS, 0)/10, line.nodes, line.pv))
 	}
 	best := func(view games.Position, chk *moveChecker, res engine.Result) games.Move {
 		if analyzing {

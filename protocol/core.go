@@ -21,8 +21,10 @@
 //   - At go, the engine's side is the side to move. Every move of the record not yet accounted for that the
 //     other side played is observed, in order, and all moves become accounted for.
 //   - At go ponder the last move is the GUI's guess of the opponent's reply, not a move played: it stays
-//     unaccounted for. A ponderhit confirms it, and it is observed once the ponder search has finished; after
-//     a ponder miss (stop) the next position command replaces it with the move actually played.
+//     unaccounted for. A ponderhit confirms it, and it is observed once the ponder search has finished; a
+//     ponder search that ends without ponderhit (stop) drops it from the record, as it was never played:
+//     the next position command brings the move actually played, or the game ended while the engine
+//     pondered (a resignation, an agreed draw, a flag) and is reported over without it.
 //
 // Under CECP the moves themselves build it (new, setboard, usermove, the engine's own moves, undo and
 // remove), and the same rule observes them when the engine starts thinking.

@@ -51,6 +51,8 @@ type fakeEngine struct {
 	result *engine.Result
 	// score is the score of every search's result (set before the session starts).
 	score float64
+	// expectsReply makes every result's principal variation name the reply it expects (the first legal one).
+	expectsReply bool
 	// panics makes Search panic; panicIn names another method to panic in ("ObserveMove", "NewGame",
 	// "SetOpponent", "Hash").
 	panics  bool
@@ -65,6 +67,7 @@ type fakeEngine struct {
 	observed  []string // the observed moves
 	lifecycle []string // StartGame, ObserveMove, TakeBack, GameOver and Close calls, one line each
 	limits    []engine.Limits
+	roots     []string // the FEN of every searched position
 	hash      int
 	log       []string
 }
@@ -174,6 +177,7 @@ func (e *fakeEngine) observedMoves() []string {
 func (e *fakeEngine) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	e.mu.Lock()
 	e.limits = append(e.limits, ctl.Limits())
+	e.roots = append(e.roots, p.FEN())
 	e.mu.Unlock()
 	signal(e.started)
 	defer signal(e.finished)
@@ -204,7 +208,15 @@ func (e *fakeEngine) Search(p games.Position, ctl *engine.Control, report func(e
 	} else {
 		report(engine.Info{Depth: 1, SelDepth: 1, Score: 12.4, Nodes: 100, TimeMS: 2, PV: []games.Move{m}})
 	}
-	return engine.Result{Move: m, Score: e.score, Depth: 1, Nodes: 100, PV: []games.Move{m}}
+	pv := []games.Move{m}
+	if e.expectsReply {
+		p.Play(m)
+		if replies := p.AppendMoves(nil); len(replies) > 0 {
+			pv = append(pv, replies[0])
+		}
+		p.Undo()
+	}
+	return engine.Result{Move: m, Score: e.score, Depth: 1, Nodes: 100, PV: pv}
 }
 
 // signal sends on a one-slot channel without blocking.

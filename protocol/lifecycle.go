@@ -4,6 +4,8 @@
 package protocol
 
 import (
+	"fmt"
+	"slices"
 	"time"
 
 	"dossier/engine"
@@ -50,7 +52,17 @@ func (s *Session) closeGame(verdict *play.Verdict) {
 	if r.lastBestAt == len(r.moves) {
 		lastOwn = r.lastBest
 	}
-	if end, ok := r.tracker.End(r.moves, lastOwn, verdict); ok {
+	moves := r.moves
+	if verdict == nil {
+		if inferred := s.inferLoss(lastOwn); inferred != nil {
+			// Our last move was played: the GUI answered it with the move that ended the game.
+			verdict = inferred
+			if lastOwn != games.NoMove {
+				moves, lastOwn = append(slices.Clip(moves), lastOwn), games.NoMove
+			}
+		}
+	}
+	if end, ok := r.tracker.End(moves, lastOwn, verdict); ok {
 		s.debugf("game over: %s (%s)", end.Outcome.Result, end.Reason)
 	}
 }
@@ -77,4 +89,75 @@ func opponentElapsed(prev, now engine.Limits, opp games.Side) time.Duration {
 		return -1
 	}
 	return spent
+}
+
+// inferLoss returns the loss the record's game must have ended in when nothing says how it ended, or nil.
+// A UCI GUI never sends the opponent's move that mates us: the game just stops after our last bestmove
+// (lastOwn; NoMove when the record already holds our last move, as under CECP). When our last search saw
+// the opponent win on its next move whatever we played (its score a mate in one against us, or every legal
+// move of ours allowing a win at once) and our move indeed allows one, the game is inferred lost, and the
+// reason says so ("checkmate (inferred: ...)"), so that the memory tells it from a result the GUI sent.
+func (s *Session) inferLoss(lastOwn games.Move) *play.Verdict {
+	r := &s.record
+	ours := r.tracker.OurSide()
+	before := r.start.Clone()
+	for _, m := range r.moves {
+		before.Play(m)
+	}
+	if lastOwn == games.NoMove {
+		// Then our last move must be the record's last, and the one our last search chose.
+		n := len(r.moves)
+		if n == 0 || r.lastBestAt != n-1 || r.moves[n-1] != r.lastBest {
+			return nil
+		}
+		before.Undo()
+		lastOwn = r.lastBest
+	}
+	if before.ToMove() != ours || !games.IsLegal(before, lastOwn) || games.OutcomeOf(before).Result.Over() {
+		return nil
+	}
+	moves, mate := engine.IsMate(r.lastScore)
+	if !(mate && moves == -1) && !everyMoveLosesAtOnce(before) {
+		return nil
+	}
+	before.Play(lastOwn)
+	how, loses := winAtOnce(before)
+	if !loses {
+		return nil
+	}
+	return &play.Verdict{Result: games.WinFor(ours.Other()),
+		Reason: fmt.Sprintf("%s (inferred: our last search saw a loss in one whatever we played, and no position followed our move)", how.Reason)}
+}
+
+// everyMoveLosesAtOnce reports whether every legal move of the side to move in p lets the other side win
+// with its reply.
+func everyMoveLosesAtOnce(p games.Position) bool {
+	var buf [games.MaxMoves]games.Move
+	for _, m := range p.AppendMoves(buf[:0]) {
+		p.Play(m)
+		_, loses := winAtOnce(p)
+		p.Undo()
+		if !loses {
+			return false
+		}
+	}
+	return true
+}
+
+// winAtOnce reports whether the side to move in p has a move that wins the game, and the outcome it gives.
+func winAtOnce(p games.Position) (games.Outcome, bool) {
+	if games.OutcomeOf(p).Result.Over() {
+		return games.Outcome{}, false
+	}
+	mover := p.ToMove()
+	var buf [games.MaxMoves]games.Move
+	for _, m := range p.AppendMoves(buf[:0]) {
+		p.Play(m)
+		o := games.OutcomeOf(p)
+		p.Undo()
+		if winner, won := o.Result.Winner(); won && winner == mover {
+			return o, true
+		}
+	}
+	return games.Outcome{}, false
 }

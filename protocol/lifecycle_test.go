@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"dossier/engine"
+	"dossier/games"
 	"dossier/games/chess"
 	"dossier/games/connect4"
 )
@@ -80,6 +81,34 @@ func TestLifecycle(t *testing.T) {
 			"over * unknown after 0 moves",
 			"close",
 		}},
+		// lichess-bot ponders (Ponder on) and stops the ponder search when the game ends while it runs
+		// (a resignation, an agreed draw, a flag): the guessed reply was never played (issue #34).
+		{"a game that ends while we ponder is filed without the guess", []string{
+			"position startpos moves e2e4", "go wtime 60000 btime 60000",
+			"position startpos moves e2e4 e7e5 g1f3", "go ponder wtime 60000 btime 60000", "stop", "ucinewgame",
+		}, []string{
+			"start chess chess as second from " + startFEN + " (60+0)",
+			"observe 0 e2e4 -1ns",
+			"over * unknown after 2 moves",
+			"close",
+		}},
+		{"a game that ends while we ponder, then quit", []string{
+			"position startpos", "go wtime 60000 btime 60000",
+			"position startpos moves e2e4 e7e5", "go ponder wtime 60000 btime 60000", "stop", "quit",
+		}, []string{
+			"start chess chess as first from " + startFEN + " (60+0)",
+			"over * unknown after 1 moves",
+			"close",
+		}},
+		{"a guess confirmed by ponderhit was played", []string{
+			"position startpos", "go wtime 60000 btime 60000",
+			"position startpos moves e2e4 e7e5", "go ponder wtime 60000 btime 60000", "ponderhit", "ucinewgame",
+		}, []string{
+			"start chess chess as first from " + startFEN + " (60+0)",
+			"observe 1 e7e5 -1ns",
+			"over * unknown after 2 moves",
+			"close",
+		}},
 		{"perft and a position without go start no game", []string{
 			"position startpos moves e2e4", "go perft 1", "ucinewgame", "quit",
 		}, []string{"close"}},
@@ -128,5 +157,61 @@ func TestLifecycleOurMateEndsTheGame(t *testing.T) {
 	events := eng.events()
 	if !slices.Contains(events, "over 0-1 checkmate after 4 moves") {
 		t.Errorf("life cycle %q: no win by our mate", events)
+	}
+}
+
+// TestLifecycleInferredLoss: the opponent's mating move never reaches a UCI engine; when our last search saw
+// a loss in one whatever we played, the game is filed lost, its reason saying it was inferred (issue #34).
+// A mate or stalemate we deliver is the final position's own result.
+func TestLifecycleInferredLoss(t *testing.T) {
+	const (
+		matedNext   = "6k1/8/8/8/8/1r6/r7/4K3 w - - 0 1"      // White has Kd1 and Kf1, both met by Rb1#
+		blunder     = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1" // Kh8 allows Rd8#, h6 does not
+		stalemating = "k7/8/1Q6/8/8/8/8/7K w - - 0 1"         // Qc7 stalemates
+	)
+	const inferred = "checkmate (inferred: our last search saw a loss in one whatever we played, and no position followed our move)"
+	move := func(fen, text string) games.Move {
+		p, err := chess.Game{}.ParsePosition(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.ParseMove(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	tests := []struct {
+		name     string
+		result   *engine.Result
+		commands []string
+		want     string
+	}{
+		{"every move is mated: the loss is inferred at ucinewgame", nil,
+			[]string{"position fen " + matedNext, "go depth 2", "ucinewgame"}, "over 0-1 " + inferred + " after 1 moves"},
+		{"and at quit", nil,
+			[]string{"position fen " + matedNext, "go depth 2", "quit"}, "over 0-1 " + inferred + " after 1 moves"},
+		{"and at a position of another game", nil,
+			[]string{"position fen " + matedNext, "go depth 2", "position startpos", "go depth 1"}, "over 0-1 " + inferred + " after 1 moves"},
+		{"a search that says mate -1", &engine.Result{Move: move(blunder, "g8h8"), Score: -(engine.MateScore - 2)},
+			[]string{"position fen " + blunder, "go depth 2", "ucinewgame"}, "over 1-0 " + inferred + " after 1 moves"},
+		{"a blunder the search did not see coming is not inferred", &engine.Result{Move: move(blunder, "g8h8"), Score: -50},
+			[]string{"position fen " + blunder, "go depth 2", "ucinewgame"}, "over * unknown after 0 moves"},
+		{"the GUI sent the mate: a plain checkmate", nil,
+			[]string{"position fen " + matedNext, "go depth 2", "position fen " + matedNext + " moves e1d1 b3b1", "isready", "ucinewgame"},
+			"over 0-1 checkmate after 2 moves"},
+		{"our stalemate", &engine.Result{Move: move(stalemating, "b6c7")},
+			[]string{"position fen " + stalemating, "go depth 1", "ucinewgame"}, "over 1/2-1/2 stalemate after 1 moves"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			eng := newFakeEngine(0)
+			eng.result = tc.result
+			runScript(t, eng, chess.Game{}, testConfig(), strings.Join(tc.commands, "\n")+"\n")
+			events := eng.events()
+			if !slices.Contains(events, tc.want) {
+				t.Errorf("life cycle %q, want %q", events, tc.want)
+			}
+		})
 	}
 }

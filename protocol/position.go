@@ -24,9 +24,11 @@ type gameRecord struct {
 	// engine's own.
 	tracker play.Tracker
 	// lastBest is the engine's last bestmove, played after the first lastBestAt moves: the move that may
-	// have ended the game when no position command follows it.
+	// have ended the game when no position command follows it. lastScore is the value its search gave the
+	// position it was played in.
 	lastBest   games.Move
 	lastBestAt int
+	lastScore  float64
 	// lastLimits are the limits of the last search (hasLimits once there was one), whose clocks tell how
 	// long the opponent thought about its reply.
 	lastLimits engine.Limits

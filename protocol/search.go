@@ -29,16 +29,37 @@ type runningSearch struct {
 	// perft is set for go perft, a count that the end of the input lets finish (Stockfish counts before
 	// it reads on).
 	perft bool
-	// best is the move the bestmove line gave (NoMove for 0000 or a perft); set before done is closed.
-	best games.Move
+	// best is the move the bestmove line gave (NoMove for 0000 or a perft) and score the search's value of
+	// the position for the side to move; both set before done is closed.
+	best  games.Move
+	score float64
+
+	// pondersAfter, when set (CECP's hard), is asked once the move is written whether to ponder then on
+	// the reply the search expects (see ponderOnReply).
+	pondersAfter func() bool
 
 	// mu guards what the session goroutine and the search goroutine share at the search's end: silent
 	// (the search's move is not to be written: CECP's force, new, result), finished (the move is written)
-	// and the lines deferred until then (CECP's pong).
-	mu       sync.Mutex
-	silent   bool
-	finished bool
-	deferred []string
+	// and the lines deferred until then (CECP's pong); stopped once stop was called, and the control of
+	// the ponder search that follows the move, if one runs.
+	mu        sync.Mutex
+	silent    bool
+	finished  bool
+	deferred  []string
+	stopped   bool
+	pondering *engine.Control
+}
+
+// stop ends the search, and the ponder search that follows its move if one runs or is about to.
+func (r *runningSearch) stop() {
+	r.ctl.Stop()
+	r.mu.Lock()
+	r.stopped = true
+	ponder := r.pondering
+	r.mu.Unlock()
+	if ponder != nil {
+		ponder.Stop()
+	}
 }
 
 // discardSearch stops a running search without writing its move (if it has not been written yet) and
@@ -84,7 +105,7 @@ func (s *Session) finishSearch() {
 	if s.search == nil {
 		return
 	}
-	s.search.ctl.Stop()
+	s.search.stop()
 	s.joinSearch()
 }
 
@@ -98,18 +119,34 @@ func (s *Session) endOfInput() {
 	s.finishSearch()
 }
 
-// joinSearch waits for the search goroutine and observes a guessed move the GUI confirmed with ponderhit.
+// joinSearch waits for the search goroutine and observes a guessed move the GUI confirmed with ponderhit;
+// a guess it never confirmed leaves the game.
 func (s *Session) joinSearch() {
 	r := s.search
 	<-r.done
 	s.search = nil
-	if r.best != games.NoMove {
-		s.record.lastBest, s.record.lastBestAt = r.best, len(s.record.moves)
+	if r.ponder && !r.ponderHit {
+		s.dropGuess()
+	} else if r.best != games.NoMove {
+		s.record.lastBest, s.record.lastBestAt, s.record.lastScore = r.best, len(s.record.moves), r.score
 	}
 	if r.ponder && r.ponderHit {
 		s.observe(len(s.record.moves), s.pos.ToMove(), -1)
 	}
 	s.dialect.joined(r)
+}
+
+// dropGuess takes the GUI's guess of the opponent's reply, the last move of a go ponder's position, out of
+// the record and the position once the ponder search ended without ponderhit: the move was never played.
+// The next position command would replace it; but a game that ends while the engine ponders (a
+// resignation, an agreed draw, a flag) is followed by ucinewgame or quit instead, and would be filed with
+// a move that was never made. A position without the guess in its move list (a FEN) has nothing to drop.
+func (s *Session) dropGuess() {
+	r := &s.record
+	if n := len(r.moves); n > 0 && n > r.tracker.Observed() {
+		r.moves = r.moves[:n-1]
+		s.pos.Undo()
+	}
 }
 
 // claimable reports whether a game end is a draw a player must claim (repetition, a move rule) rather than
@@ -122,13 +159,17 @@ func claimable(o games.Outcome) bool {
 func millis(n int64) time.Duration { return time.Duration(n) * time.Millisecond }
 
 // startSearch runs the engine's search of the current position on a goroutine of its own.
-func (s *Session) startSearch(lim engine.Limits) {
+func (s *Session) startSearch(lim engine.Limits) { s.startSearchThenPonder(lim, nil) }
+
+// startSearchThenPonder is startSearch, and once the move is written the same goroutine ponders on the reply
+// the search expects while pondersAfter (when not nil) says so (see ponderOnReply).
+func (s *Session) startSearchThenPonder(lim engine.Limits, pondersAfter func() bool) {
 	root := s.pos.Clone()
 	view := s.pos.Clone() // for writing moves while the engine plays on root
 	chk := &moveChecker{}
 	lim.MoveOverhead = s.moveOverhead
 	ctl := engine.NewControl(lim, root.ToMove())
-	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder}
+	r := &runningSearch{ctl: ctl, done: make(chan struct{}), ponder: lim.Ponder, pondersAfter: pondersAfter}
 	s.search = r
 	sendInfo, sendBest := s.dialect.searchOutput()
 	go func() {
@@ -147,15 +188,18 @@ func (s *Session) startSearch(lim engine.Limits) {
 		reportMu.Lock()
 		searching = false
 		reportMu.Unlock()
-		<-ctl.Released()
+		ctl.WaitRelease()
 		r.mu.Lock()
-		defer r.mu.Unlock()
 		if !r.silent {
-			r.best = sendBest(view, chk, res)
+			r.best, r.score = sendBest(view, chk, res), res.Score
 		}
 		r.finished = true
 		for _, line := range r.deferred {
 			s.send(line)
+		}
+		r.mu.Unlock()
+		if r.pondersAfter != nil && r.best != games.NoMove {
+			s.ponderOnReply(r, view, chk, expectedReply(res, r.best), sendInfo)
 		}
 	}()
 }

@@ -388,7 +388,7 @@ func TestGoLimits(t *testing.T) {
 		{chess.Game{}, "go infinite searchmoves e2e4 d2d4 e2e5 wtime 10", engine.Limits{Infinite: true, Time: [2]time.Duration{10 * ms}, MoveOverhead: keep}, 1},
 		{chess.Game{}, "go wtime -500 btime 0", engine.Limits{Time: [2]time.Duration{ms, ms}, MoveOverhead: keep}, 0},
 		{chess.Game{}, "go winc -5 depth -3 nodes 0 movetime -1", engine.Limits{Depth: 1, Nodes: 1, MoveTime: ms, MoveOverhead: keep}, 4},
-		{chess.Game{}, "go wtime 99999999999999999999999 depth 1e9 movestogo 0", engine.Limits{Time: [2]time.Duration{maxMillis * ms}, MovesToGo: 1, MoveOverhead: keep}, 3},
+		{chess.Game{}, "go wtime 99999999999999999999999 depth 1e9 movestogo 0", engine.Limits{Time: [2]time.Duration{maxMillis * ms}, Depth: 1, MovesToGo: 1, MoveOverhead: keep}, 3}, // depth 1e9 is no whole number: its smallest
 		{chess.Game{}, "go depth depth 4 foo", engine.Limits{Depth: 4, MoveOverhead: keep}, 2},
 		{chess.Game{}, "go ponder wtime 100 mate", engine.Limits{Ponder: true, Time: [2]time.Duration{100 * ms}, MoveOverhead: keep}, 1},
 		{chess.Game{}, "setoption name Move Overhead value 250\ngo movetime 1000",

@@ -316,12 +316,23 @@ func (s *Session) parseGo(words []string) (lim engine.Limits, perftDepth int) {
 	return lim, perftDepth
 }
 
+// limitKeys are the go words whose value ends a search: one the GUI wrote unreadably ("go nodes abc") is
+// taken at its smallest, since dropping it could leave a search without end, and a GUI waiting for its
+// bestmove.
+var limitKeys = map[string]bool{"wtime": true, "btime": true, "depth": true, "nodes": true, "mate": true,
+	"movetime": true, "perft": true}
+
 // goValue reads a go value and clamps it into [lo, hi], reporting a value outside (a number too large for
-// 64 bits included) rather than refusing it; ok is false for text that is not a whole number.
+// 64 bits included) rather than refusing it. Text that is not a whole number is reported too: a limit
+// (limitKeys) is then lo, and ok is false for the others (increments, movestogo), which are left out.
 func (s *Session) goValue(key, text string, lo, hi int64) (n int64, ok bool) {
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		if ne, isNum := err.(*strconv.NumError); !isNum || ne.Err != strconv.ErrRange {
+			if limitKeys[key] {
+				s.errorf("go: %s %s is not a whole number; using %d", key, quoteToken(text), lo)
+				return lo, true
+			}
 			s.errorf("go: %s %s is not a whole number", key, quoteToken(text))
 			return 0, false
 		}

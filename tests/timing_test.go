@@ -91,6 +91,37 @@ func TestClocksThatGiveTheSideToMoveNothing(t *testing.T) {
 	}
 }
 
+// TestScrambleBelowTheIncrement: with less on the clock than the increment (300 ms left at 2+2), the move
+// must come well within the time left, since online platforms add the increment only after the move; it
+// came after 0.9-1.1 s (issue #34), a loss on time.
+func TestScrambleBelowTheIncrement(t *testing.T) {
+	p := startDossier(t)
+	handshake(p)
+	r := newReplay(t, "chess")
+	for _, m := range strings.Fields("e2e4 g8f6 e4e5 f6d5 c2c4 d5f4 d2d4 f4e6 d4d5 e6c5 b2b4 c5a6 b1c3 a6b4 g1f3") {
+		r.play(p, m)
+	}
+	p.send(r.positionCommand())
+	p.send("go depth 1") // the first search builds the searcher and its table, which a game does before its scramble
+	bestMove(p, r.pos, searchTimeout)
+	for _, c := range []struct {
+		goCmd string
+		bound time.Duration
+	}{
+		{"go btime 300 wtime 2000 winc 2000 binc 2000", 270 * time.Millisecond}, // 300 ms less the Move Overhead
+		{"go btime 10 wtime 2000 winc 200 binc 200", 0},                         // logged: the bound is the machine's
+	} {
+		p.send(r.positionCommand())
+		move, took := timedGo(p, r.pos, c.goCmd, promptTimeout)
+		t.Logf("%s: bestmove %s after %v", c.goCmd, move, took.Round(time.Millisecond))
+		if c.bound > 0 && took > c.bound {
+			t.Errorf("%s answered after %v, want within %v", c.goCmd, took.Round(time.Millisecond), c.bound)
+		}
+	}
+	p.send("quit")
+	p.wait(10 * time.Second)
+}
+
 // TestLargeHashKeepsReadyOKPrompt: with a large Hash, readyok must follow ucinewgame and a resize well
 // within a GUI's time-out (cutechess and lichess-bot wait 10 s or less). Clearing a 1 GB table page by
 // page took 4 s here, mapping the Connect-Four solver's share of it 3 s.

@@ -197,10 +197,7 @@ func (p *Engine) Options() []play.Option {
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
 			func(n int) { p.configure(func(c *searchers.Config) { c.Threads = n }) }),
 		play.ComboOption("Search", search, searchers.SearchAlgorithms(), func(v string) { p.configure(func(c *searchers.Config) { c.Search = v }) }),
-		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: func(v string) error {
-			p.configure(func(c *searchers.Config) { c.Model = v })
-			return p.checkModel()
-		}},
+		{Name: "OpponentModel", Type: play.StringType, Default: cfg.Model, Apply: p.setModel},
 		{Name: "Preset", Type: play.ComboType, Default: preset, Vars: presets.Names(g.Name()), AcceptsOthers: true,
 			Apply: p.setPreset},
 		play.SpinOption("Depth", cfg.Depth, 0, searchers.MaxDepth,
@@ -241,6 +238,21 @@ func (p *Engine) setPreset(name string) error {
 		}
 	}
 	return fmt.Errorf("no preset %s (%s has %s)", searchers.ShortQuote(name), g.Name(), strings.Join(presets.Names(g.Name()), ", "))
+}
+
+// setModel is the OpponentModel option. A model checkModel refuses is not kept: the previous model stays,
+// so that the error shows once, at setoption, rather than at every later go.
+func (p *Engine) setModel(model string) error {
+	previous := p.Config().Model
+	p.configure(func(c *searchers.Config) { c.Model = model })
+	if err := p.checkModel(); err != nil {
+		p.configure(func(c *searchers.Config) { c.Model = previous })
+		if previous == "" {
+			return fmt.Errorf("%w; no opponent model is set", err)
+		}
+		return fmt.Errorf("%w; the opponent model stays %s", err, searchers.ShortQuote(previous))
+	}
+	return nil
 }
 
 // checkModel checks the configured opponent model against the game and, when the search is a model search,
@@ -425,7 +437,7 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	p.reportIdentified(report)
 	p.reportContempt(report)
 	if s == nil {
-		<-ctl.Released()
+		ctl.WaitRelease()
 		return engine.Result{}
 	}
 	began := time.Now()

@@ -336,29 +336,29 @@ func TestPlayerModelSearchOverUCI(t *testing.T) {
 		t.Errorf("mstar mat-tot25@3: depth %d, move %s, info strings %q", depth, move, texts)
 	}
 
-	// A malformed model is reported at once and the engine keeps serving, with alpha-beta.
+	// A malformed model is reported at once and refused: the engine keeps the model it had (issue #34: a
+	// refused model stayed set, and every later go repeated the error).
 	tr.send("setoption name OpponentModel value mat-tot25@x")
 	tr.send("isready")
 	lines := tr.until("readyok")
-	if !slices.Contains(lines, `info string error: setoption OpponentModel: opponent model "mat-tot25@x": term "mat-tot25@x": depth "x" is not a whole number in 1..100`) {
+	if !slices.Contains(lines, `info string error: setoption OpponentModel: opponent model "mat-tot25@x": term "mat-tot25@x": depth "x" is not a whole number in 1..100; the opponent model stays "mat-tot25@3"`) {
 		t.Errorf("malformed model: %q", lines)
 	}
 	_, texts, move = tr.search("depth 2")
-	if !legalText(g.Start(), move) || len(texts) == 0 || !strings.HasPrefix(texts[0], "error: ") ||
-		!strings.Contains(texts[0], "playing checkers mat-tot25 with alphabeta") {
-		t.Errorf("malformed model: move %s, info strings %q", move, texts)
+	if !legalText(g.Start(), move) || slices.ContainsFunc(texts, func(s string) bool { return strings.HasPrefix(s, "error: ") }) ||
+		!slices.ContainsFunc(texts, func(s string) bool { return strings.HasPrefix(s, "predicted reply ") }) {
+		t.Errorf("after a refused model: move %s, info strings %q, want the model search and no error", move, texts)
 	}
 
-	// A model naming a preset the game lacks is reported at setoption, and again when the search plays
-	// alpha-beta instead.
+	// A model naming a preset the game lacks is refused at setoption, and the search does not repeat it.
 	tr.send("setoption name OpponentModel value sp")
 	_, texts, move = tr.search("depth 2")
-	if !legalText(g.Start(), move) || len(texts) < 2 ||
-		!strings.Contains(texts[0], `error: setoption OpponentModel: opponent model term "sp": checkers has no preset "sp"`) ||
-		!strings.Contains(texts[1], `error: opponent model term "sp": checkers has no preset "sp"`) {
+	if !legalText(g.Start(), move) || len(texts) < 1 ||
+		!strings.Contains(texts[0], `error: setoption OpponentModel: opponent model term "sp": checkers has no preset "sp" (presets: strongest, mat-tot25, mat+tot25, mat12-tot25, mat12+tot25); the opponent model stays "mat-tot25@3"`) ||
+		slices.ContainsFunc(texts[1:], func(s string) bool { return strings.HasPrefix(s, "error: ") }) {
 		t.Errorf("foreign model: move %s, info strings %q", move, texts)
 	}
-	if got := player.Config(); got.Model != "sp" || got.Search != "mstar" {
+	if got := player.Config(); got.Model != "mat-tot25@3" || got.Search != "mstar" {
 		t.Errorf("configuration %+v", got)
 	}
 	tr.send("quit")

@@ -88,7 +88,7 @@ func (s *solverSearcher) playSolved(pos *connect4.Position, ctl *engine.Control,
 		report(engine.Info{Depth: res.Depth, SelDepth: res.Depth, Score: res.Score, Nodes: res.Nodes,
 			TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Text: text})
 	}
-	<-ctl.Released()
+	ctl.WaitRelease()
 	return res
 }
 

@@ -146,7 +146,7 @@ func (s *guardSearcher) Search(p games.Position, ctl *engine.Control, report fun
 	side := p.ToMove()
 	own := s.runOwn(p, ctl, share(ctl, lim, side, guardOwnShare), side)
 	if own.res.Move == games.NoMove {
-		<-ctl.Released()
+		ctl.WaitRelease()
 		return own.res
 	}
 	modelLim := share(ctl, lim, side, guardModelShare)

@@ -61,7 +61,7 @@ func (s *LiveSearcher) Search(p games.Position, ctl *engine.Control, report func
 	inner := s.inner
 	s.mu.Unlock()
 	if inner == nil {
-		<-ctl.Released()
+		ctl.WaitRelease()
 		return engine.Result{}
 	}
 	return inner.Search(p, ctl, report)

@@ -265,7 +265,7 @@ func (s *symmetricSearcher) Search(p games.Position, ctl *engine.Control, report
 		if report != nil {
 			report(engine.Info{Text: "error: symmetric search: " + err.Error()})
 		}
-		<-ctl.Released()
+		ctl.WaitRelease()
 		var buf [games.MaxMoves]games.Move
 		if moves := p.AppendMoves(buf[:0]); len(moves) > 0 {
 			return engine.Result{Move: moves[0]}

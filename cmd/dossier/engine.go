@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"syscall"
 
 	"dossier/bots/player"
 	"dossier/bots/searchers"
@@ -72,7 +73,9 @@ func runEngine(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmd.Fail("%v", err)
 	}
 	logOption := play.Option{Name: "LogFile", Type: play.StringType, Default: *logFile, Apply: sink.setFile}
-	session := protocol.NewSession(eng, g, stdin, stdout, protocol.Config{Lookup: catalog.Lookup,
+	input, stopWatching := endInputOnSignal(stdin, syscall.SIGTERM)
+	defer stopWatching()
+	session := protocol.NewSession(eng, g, input, stdout, protocol.Config{Lookup: catalog.Lookup,
 		Options: []play.Option{logOption}, Protocol: *proto})
 	if err := session.Run(); err != nil {
 		return cmd.Fail("%v", err)
