@@ -121,12 +121,9 @@ func (a *analyst) foreground() *foreground {
 // the analysis, when lg asks for it, the worker prepares for the next game against the opponent within lg.prepare
 // of search time (see prepareAfterGame).
 func (a *analyst) start(lg lostGame, f *filer, budget time.Duration) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := f.recordAndWait(ctx, memory.Event{Job: analysisJobOf(lg, budget, time.Now())}); err != nil {
-		f.logger().Warn("the game's analysis could not be filed; it is not done", zap.String("game", lg.gameID), zap.Error(err))
-		return
-	}
+	// Filed without waiting (the Player's lock is held): the memory takes events and operations in order, so the
+	// worker's claim sees the job.
+	f.record(memory.Event{Job: analysisJobOf(lg, budget, time.Now())})
 	a.kick(f)
 }
 
@@ -405,8 +402,6 @@ func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.P
 	lg := lostGame{game: p.game, preset: our.Name, start: start, moves: append([]games.Move(nil), end.Moves...),
 		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, won: score == 1,
 		depth: p.analysisDepth, prepare: p.background.prepare, nice: p.background.nice}
-	key, g, gm := lg.key, p.game, p.gameMemory
-	lg.prepared = func(fd prepare.Finding) { gm.addPrepared(key, g, fd) }
 	if lg.depth == 0 {
 		lg.depth = deeperThan(p.use.depth())
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"dossier/bots/prepare"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/engine"
@@ -98,6 +99,8 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	p.ident = &identifier{}
 	p.gameMemory = &gameMemory{}
 	p.learning = newLearningPart(p.filer, background{fg: p.analyst.foreground(), nice: p.background.nice})
+	gm := p.gameMemory
+	p.analyst.prepared = func(key string, g games.Game, fd prepare.Finding) { gm.addPrepared(key, g, fd) }
 	return p
 }
 
@@ -318,6 +321,7 @@ func (p *Engine) prepareParts() {
 		p.prepareLearning()
 		p.prepareIdentifier()
 		p.prepareLedger()
+		p.analyst.kick(p.filer) // the analyses other processes left, in this one's idle time
 	})
 }
 

@@ -49,6 +49,13 @@ Commands:
                          with us to move, most frequent first, for D in all (10m; progress on stderr), and
                          file the moves found as experience: the next game plays them where its own search
                          is shallower
+  study [--follow] [--time D] [--nice N]
+                         do the work left after games (the analyses of finished games, the deep pass after
+                         the quick one, the preparation when asked for) that no engine did yet, one job at a
+                         time, the lost games first, then fold the learners of the opponents studied;
+                         progress on stderr. --follow keeps waiting for new jobs (beside an engine that plays
+                         one process per game, as under lichess-bot), --time bounds the whole (the job in
+                         progress goes back to the queue), --nice sets the priority (19: idle CPU only)
   identify FILE.pgn      which stored opponent played a side of the games (dossier memory identify --help)
 `
 
@@ -72,6 +79,9 @@ type memoryContext struct {
 	game     string
 	budget   time.Duration
 	minCount int
+	// study's flags (budget is its --time too)
+	follow bool
+	nice   int
 }
 
 // memoryCommands lists the subcommands of dossier memory.
@@ -85,6 +95,7 @@ var memoryCommands = map[string]memoryCommand{
 	"merge":   {2, memoryMerge},
 	"compact": {0, memoryCompact},
 	"prepare": {1, memoryPrepare},
+	"study":   {0, memoryStudy},
 }
 
 func runMemory(args []string, stdout, stderr io.Writer) int {
@@ -100,16 +111,18 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 	game := cmd.Flags.String("game", "chess", "prepare: the game to prepare")
 	budget := cmd.Flags.Duration("time", 10*time.Minute, "prepare: the time for all positions together")
 	minCount := cmd.Flags.Int("min-count", 2, "prepare: how many stored games must have reached a position")
+	follow := cmd.Flags.Bool("follow", false, "study: keep waiting for new jobs")
+	nice := cmd.Flags.Int("nice", 19, "study: the priority of its thread (19: only the CPU nothing else wants)")
 	if code, stop := cmd.Parse(args, 0, -1); stop {
 		return code
 	}
 	if len(cmd.Args()) == 0 {
-		return cmd.UsageError("which command? (ls, show, games, dump, import, forget, merge, compact, prepare)")
+		return cmd.UsageError("which command? (ls, show, games, dump, import, forget, merge, compact, prepare, study)")
 	}
 	name := cmd.Args()[0]
 	sub, ok := memoryCommands[name]
 	if !ok {
-		return cmd.UsageError("unknown command %q (ls, show, games, dump, import, forget, merge, compact, prepare)", name)
+		return cmd.UsageError("unknown command %q (ls, show, games, dump, import, forget, merge, compact, prepare, study)", name)
 	}
 	rest := cmd.Args()[1:]
 	if name == "import" && len(rest) == 0 {
@@ -119,7 +132,8 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 		return cmd.UsageError("%s wants %d argument(s), got %d: %q", name, sub.args, len(rest), rest)
 	}
 	for flag, allowed := range map[string]bool{"svg": name == "show", "out": name == "games" || name == "dump", "yes": name == "forget",
-		"game": name == "prepare", "time": name == "prepare", "min-count": name == "prepare"} {
+		"game": name == "prepare", "time": name == "prepare" || name == "study", "min-count": name == "prepare",
+		"follow": name == "study", "nice": name == "study"} {
 		if cmd.Changed(flag) && !allowed {
 			return cmd.UsageError("--%s is not a flag of %s", flag, name)
 		}
@@ -139,8 +153,16 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 			return cmd.UsageError("prepare: --game: %v", err)
 		}
 	}
+	if name == "study" {
+		if !cmd.Changed("time") {
+			*budget = 0 // no bound
+		}
+		if *budget < 0 || *nice < 0 || *nice > 19 {
+			return cmd.UsageError("study: --time must not be negative and --nice must be 0 to 19")
+		}
+	}
 	c := &memoryContext{args: rest, json: *asJSON, svg: *svg, out: *out, yes: *yes, stdout: stdout, stderr: stderr,
-		game: *game, budget: *budget, minCount: *minCount}
+		game: *game, budget: *budget, minCount: *minCount, follow: *follow, nice: *nice}
 	runErr := sub.run(m, c)
 	closeErr := m.Close()
 	if runErr != nil {

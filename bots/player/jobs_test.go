@@ -1,0 +1,170 @@
+// The analyses as jobs of the memory: done once whichever process takes them, in the idle time of a later game
+// under one process per game, by a study, and never by two studies at once.
+package player
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"dossier/bots/searchers"
+	"dossier/games"
+	"dossier/games/chess"
+	"dossier/memory"
+	"dossier/play"
+)
+
+// countJobsDone counts, by game, the analysis jobs this process marks done until the test ends.
+func countJobsDone(t *testing.T) func() map[string]int {
+	t.Helper()
+	var mu sync.Mutex
+	done := map[string]int{}
+	jobDone = func(job *memory.Job) {
+		mu.Lock()
+		defer mu.Unlock()
+		done[job.GameID+" "+job.Kind]++
+	}
+	t.Cleanup(func() { jobDone = nil })
+	return func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		out := map[string]int{}
+		for k, v := range done {
+			out[k] = v
+		}
+		return out
+	}
+}
+
+// foolsMate is a game White loses in four plies: dossier plays White.
+var foolsMate = []string{"f2f3", "e7e5", "g2g4", "d8h4"}
+
+// TestOneProcessPerGameAnalysesEveryGameOnce plays a series of lost games as lichess-bot does, one Player (an
+// engine process) per game that quits as soon as its game ends: no Player has time for its own game's analysis,
+// each does the one the previous left, between its searches, and a study does the last.
+func TestOneProcessPerGameAnalysesEveryGameOnce(t *testing.T) {
+	g := chess.Game{}
+	dir := filepath.Join(t.TempDir(), "memory")
+	count := countJobsDone(t)
+	rival := play.Opponent{Name: "rival", Source: "match"}
+	var ids []string
+	for i := range 3 {
+		p := New(g, searchers.Config{HashMB: 1})
+		p.analysisDepth = analysisDepth // no deep pass: one job a game
+		if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+			t.Fatal(err)
+		}
+		p.SetOpponent(rival)
+		p.NewGame(g)
+		p.WaitPrepared()
+		p.analyst.wait() // the idle time before the game's first move
+		if i > 0 {
+			if n := count()[ids[i-1]+" "+jobAnalysis]; n != 1 {
+				t.Fatalf("process %d: the previous game's analysis done %d times before its first move, want once", i+1, n)
+			}
+		}
+		playedGame(t, p, g, games.SecondWins, foolsMate...)
+		ids = append(ids, p.Current().ID)
+		if err := p.Close(); err != nil { // quit at once: the analysis is given back to the queue
+			t.Fatal(err)
+		}
+	}
+	mem, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	var progress bytes.Buffer
+	rep, err := Study(context.Background(), mem, StudyOptions{Nice: 19, Progress: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Done != 1 || rep.GivenBack != 0 || rep.Failed != 0 {
+		t.Errorf("the study: %+v, want the last game's job alone done\n%s", rep, progress.String())
+	}
+	if !strings.Contains(progress.String(), "analysis of game "+ids[2]+" against rival") {
+		t.Errorf("the study's progress does not name the last game:\n%s", progress.String())
+	}
+	done := count()
+	for _, id := range ids {
+		if done[id+" "+jobAnalysis] != 1 {
+			t.Errorf("game %s analysed %d times, want once (%v)", id, done[id+" "+jobAnalysis], done)
+		}
+	}
+	if left, err := mem.Jobs(context.Background()); err != nil || len(left) != 0 {
+		t.Errorf("jobs left: %v (%v)", left, err)
+	}
+	prof, err := mem.Profile(rival.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prof.Mistakes) != 3 {
+		t.Errorf("%d mistakes filed for the 3 lost games, want 3", len(prof.Mistakes))
+	}
+}
+
+// TestTwoStudiesNeverDoTheSameJob runs two studies on one memory directory at once (the store's owner and a
+// client of it, as two processes are): every job is done by one of them, once.
+func TestTwoStudiesNeverDoTheSameJob(t *testing.T) {
+	g := chess.Game{}
+	dir := filepath.Join(t.TempDir(), "memory")
+	count := countJobsDone(t)
+	// Six lost games' analyses, filed as a Player files them at a game's end.
+	first, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for range 6 {
+		lg := lostGame{game: g, preset: "strongest", start: g.Start(), ourSide: games.First, key: "rival",
+			gameID: memory.NewGameID(), depth: analysisDepth, nice: 19}
+		pos := g.Start()
+		for _, text := range foolsMate {
+			m, err := pos.ParseMove(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lg.moves = append(lg.moves, m)
+			pos.Play(m)
+		}
+		if err := first.Record(memory.Event{Job: analysisJobOf(lg, analysisBudget, time.Now())}).Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, lg.gameID)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	reports := make([]StudyReport, 2)
+	for i := range 2 {
+		mem, err := memory.Open(memory.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer mem.Close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rep, err := Study(context.Background(), mem, StudyOptions{Nice: 19})
+			if err != nil {
+				t.Error(err)
+			}
+			reports[i] = rep
+		}()
+	}
+	wg.Wait()
+	done := count()
+	for _, id := range ids {
+		if done[id+" "+jobAnalysis] != 1 {
+			t.Errorf("game %s analysed %d times, want once", id, done[id+" "+jobAnalysis])
+		}
+	}
+	if total := reports[0].Done + reports[1].Done; total != len(ids) {
+		t.Errorf("the studies did %d and %d jobs, want %d in all", reports[0].Done, reports[1].Done, len(ids))
+	}
+}
