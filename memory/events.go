@@ -30,6 +30,9 @@ type Event struct {
 	Model *ModelUpdate
 	// Analysis is what the analysis of a finished game found (see experience.go).
 	Analysis *Analysis
+	// Job files work left after a game for whichever process takes it (see jobs.go); filing a job of the
+	// same kind about the same opponent and game again keeps the one filed first.
+	Job *Job
 }
 
 // Sighting is an opponent as a front end described it at one moment.
@@ -125,6 +128,7 @@ type eventRec struct {
 	TakeBack *takeBackRec `json:"takeback,omitempty"`
 	Model    *modelRec    `json:"model,omitempty"`
 	Analysis *analysisRec `json:"analysis,omitempty"`
+	Job      *jobRec      `json:"job,omitempty"`
 }
 
 // The event kinds of eventRec.Type that have no record type of their own.
@@ -136,7 +140,7 @@ const (
 func (r *eventRec) check() error {
 	set := 0
 	for _, p := range []bool{r.Sighting != nil, r.Game != nil, r.Move != nil, r.TakeBack != nil, r.Model != nil,
-		r.Analysis != nil} {
+		r.Analysis != nil, r.Job != nil} {
 		if p {
 			set++
 		}
@@ -171,6 +175,8 @@ func (r *eventRec) check() error {
 		return r.Model.check()
 	case r.Type == typeAnalysis && r.Analysis != nil:
 		return r.Analysis.check()
+	case r.Type == typeJob && r.Job != nil:
+		return r.Job.check()
 	}
 	return errField("event type %q does not match its record", r.Type)
 }
@@ -258,6 +264,10 @@ func (ev Event) record(now time.Time) (*eventRec, error) {
 	if a := ev.Analysis; a != nil {
 		n++
 		rec = a.record(stamp)
+	}
+	if j := ev.Job; j != nil {
+		n++
+		rec = &eventRec{Type: typeJob, Job: j.record(stamp)}
 	}
 	if n != 1 {
 		return nil, fmt.Errorf("an event must set exactly one of its fields; %d are set", n)

@@ -446,7 +446,7 @@ func decodeStrict(data []byte, v any) error {
 
 // decodeValue decodes and checks the value stored under key: the one decoder of every stored record, which
 // the store's reads, the dump and the fuzz test go through. It returns a *opponentRec, *aliasRec, *gameRec,
-// *moveRec, *modelRec, *mistakeRec or *experienceRec, and checks that the record agrees with its key.
+// *moveRec, *modelRec, *mistakeRec, *experienceRec or *jobRec, and checks that the record agrees with its key.
 func decodeValue(key, value []byte) (any, error) {
 	k := string(key)
 	var rec interface{ check() error }
@@ -473,6 +473,9 @@ func decodeValue(key, value []byte) (any, error) {
 	case strings.HasPrefix(k, prefExperience), strings.HasPrefix(k, prefCommonExperience):
 		r := &experienceRec{}
 		rec, keyOf = r, func() []byte { return experienceKey(r.Key, r.Game, r.Hash) }
+	case strings.HasPrefix(k, prefJob):
+		r := &jobRec{}
+		rec, keyOf = r, func() []byte { return jobKey(r.ID) }
 	default:
 		return nil, fmt.Errorf("key %q holds no record", k)
 	}
