@@ -305,21 +305,40 @@ func (s *store) scanJobs(txn kvTxn, f func(j *jobRec) error) error {
 // claimJob takes the best free job of the kinds (all when none), in one transaction: the jobs are scanned, then
 // each candidate is read again under its key's lock (PostgreSQL: another process may have claimed or finished
 // it since the scan; the lock holds until the commit, so of two claimers the second reads the first's claim).
-// A candidate already claimed maxJobAttempts times is given up instead.
+// A candidate already claimed maxJobAttempts times is given up instead. A worker holds one job of the kinds at a
+// time: one that holds such a job already gets it again, its lease renewed.
 func (s *store) claimJob(c *jobCall, now time.Time) (*claimReply, error) {
 	out := &claimReply{}
 	err := s.batch(func(b batcher) error {
 		return b.do(func(txn kvTxn) error {
 			*out = claimReply{} // a backend may run the step again
-			var candidates []*jobRec
+			var candidates, held []*jobRec
 			err := s.scanJobs(txn, func(j *jobRec) error {
-				if j.free(now) && (len(c.Kinds) == 0 || slices.Contains(c.Kinds, j.Kind)) {
+				switch {
+				case len(c.Kinds) > 0 && !slices.Contains(c.Kinds, j.Kind):
+				case j.free(now):
 					candidates = append(candidates, j)
+				case j.Worker == c.Worker:
+					held = append(held, j)
 				}
 				return nil
 			})
 			if err != nil {
 				return err
+			}
+			slices.SortFunc(held, compareJobs)
+			for _, cand := range held {
+				rec, err := s.get(txn, jobKey(cand.ID))
+				if err != nil {
+					return err
+				}
+				if j, _ := rec.(*jobRec); j != nil && j.Worker == c.Worker && !j.free(now) {
+					// The worker holds it already: a claim resent after its reply was lost (the owner killed
+					// between its commit and its answer) takes no second job and counts no second attempt.
+					j.Lease = now.Add(c.Lease)
+					out.Job = j
+					return txn.set(jobKey(j.ID), encodeValue(j))
+				}
 			}
 			slices.SortFunc(candidates, compareJobs)
 			for _, cand := range candidates {
@@ -470,6 +489,11 @@ func (s *store) importJob(txn kvTxn, r *jobRec) (bool, error) {
 // LeaseUntil (now + lease on the store's clock: the owner's, or this host's for PostgreSQL) and counts an
 // attempt. It returns nil, nil when no job is free. A job claimed maxJobAttempts (3) times without being
 // finished is given up instead of claimed again: removed, with a warning in this Memory's log.
+//
+// A worker holds one job of the kinds at a time: a worker that holds one already (its lease not run out) gets
+// that job again, its lease renewed and no attempt counted, so that a claim sent again after its reply was lost
+// (a client whose owner was killed between the claim's commit and its answer) takes no second job. Name each
+// worker uniquely (host, process id and a counter, say).
 func (m *Memory) ClaimJob(ctx context.Context, worker string, lease time.Duration, kinds ...string) (*Job, error) {
 	var got claimReply
 	err := m.call(ctx, wireRequest{Op: opClaimJob, Job: &jobCall{Worker: worker, Lease: lease, Kinds: kinds}}, &got)

@@ -108,6 +108,13 @@ func conformJobsFileClaimFinish(t *testing.T, open opener) {
 	if got.LeaseUntil.Before(before.Add(time.Minute-time.Second)) || got.LeaseUntil.After(time.Now().Add(time.Minute+time.Second)) {
 		t.Errorf("lease until %v, want a minute after %v", got.LeaseUntil, before)
 	}
+	// A claim sent again (its reply lost) takes no second job: the worker gets the one it holds, no attempt counted.
+	for _, kinds := range [][]string{{"analysis"}, nil} {
+		if again := mustClaim(t, m, "w1", time.Minute, kinds...); again == nil || again.ID != c.ID || again.Attempts != 1 ||
+			again.LeaseUntil.Before(got.LeaseUntil) {
+			t.Fatalf("w1 claiming %q again got %+v, want %s still at attempt 1", kinds, again, c.ID)
+		}
+	}
 	if got := mustClaim(t, m, "w2", time.Minute); got == nil || got.ID != b.ID {
 		t.Fatalf("w2 claimed %+v, want the priority 0 job %s", got, b.ID)
 	}
@@ -145,7 +152,7 @@ func conformJobsFileClaimFinish(t *testing.T, open opener) {
 	if got := mustClaim(t, m, "w1", time.Minute); got != nil {
 		t.Errorf("claimed %+v from an empty queue", got)
 	}
-	// A job finished may be filed anew (the next game's analysis of the same kind reuses no name: a new game).
+	// A finished job is gone with its name: filing it again files new work.
 	again := fileJob(t, m, Job{Kind: "analysis", OpponentKey: "leela", Game: "chess", GameID: "g1"})
 	if jobs := mustJobs(t, m); len(jobs) != 1 || jobs[0].ID != again.ID {
 		t.Errorf("after filing a finished job anew: %+v", jobs)
