@@ -396,11 +396,13 @@ func (s *store) updateHeldJob(c *jobCall, f func(txn kvTxn, j *jobRec) error) er
 	})
 }
 
-// jobs lists every job in the order they are taken.
+// jobs lists every job in the order they are taken, without their payloads: a reply holds at most maxRequest
+// bytes, which a score of jobs of 1 MiB would pass.
 func (s *store) jobs() ([]jobRec, error) {
 	var out []*jobRec
 	err := s.kv.view(func(txn kvTxn) error {
 		return s.scanJobs(txn, func(j *jobRec) error {
+			j.Payload = nil
 			out = append(out, j)
 			return nil
 		})
@@ -530,7 +532,8 @@ func (m *Memory) ReleaseJob(ctx context.Context, id, worker string) error {
 	return m.call(ctx, wireRequest{Op: opReleaseJob, Job: &jobCall{ID: id, Worker: worker}}, nil)
 }
 
-// Jobs lists every job, held or free, in the order they would be taken.
+// Jobs lists every job, held or free, in the order they would be taken, without their payloads (ClaimJob
+// returns a job's payload; Dump holds them all).
 func (m *Memory) Jobs(ctx context.Context) ([]Job, error) {
 	var recs []jobRec
 	if err := m.call(ctx, wireRequest{Op: opJobs}, &recs); err != nil {
