@@ -1,5 +1,6 @@
 // The conformance suite: one table of tests of what the memory promises (profiles, move records, take-backs,
-// idempotent events, bad events, merges, forgetting, dumps and imports), run against every backend.
+// idempotent events, bad events, merges, forgetting, dumps and imports, analyses, the job queue), run against
+// every backend.
 package memory
 
 import (
@@ -65,6 +66,12 @@ var conformance = []struct {
 	{"AnalysesFollowMergeAndForget", conformAnalysesFollowMergeAndForget},
 	{"AnalysesDumpAndImport", conformAnalysesDumpAndImport},
 	{"ExperienceTablesKeepTheirLimit", conformExperienceTablesKeepTheirLimit},
+	{"JobsFileClaimFinish", conformJobsFileClaimFinish},
+	{"JobLeaseExpires", conformJobLeaseExpires},
+	{"JobsAreDoneOnce", conformJobsAreDoneOnce},
+	{"JobGivenUpAfterThreeClaims", conformJobGivenUpAfterThreeClaims},
+	{"JobsDumpImportMergeForget", conformJobsDumpImportMergeForget},
+	{"BadJobsAreRefused", conformBadJobsAreRefused},
 }
 
 func TestConformance(t *testing.T) {

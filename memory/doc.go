@@ -24,8 +24,9 @@
 // finds (one a killed owner left) before it does.
 //
 // The protocol is newline-delimited JSON: a request carries a sequence number and an operation (hello, event,
-// profile, opponents, games, experience, dump, import, forget, merge, compact; protocol version 2, which an
-// owner or client of version 1 refuses at hello); its reply carries the number, the result
+// profile, opponents, games, experience, dump, import, forget, merge, compact, and the job queue's jobs,
+// claim_job, renew_job, finish_job, release_job; protocol version 3, which an owner or client of an older
+// version refuses at hello); its reply carries the number, the result
 // and an error with a code that maps back to this package's sentinel errors, so errors.Is (and errors.As, for
 // an *Error) works the same in a client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or
 // was killed) the client loops: connect to the socket, else take the lock and become the owner, else back off
@@ -140,6 +141,8 @@
 //	x/<key>/<game id>                     the mistake an analysis of the game blamed (mistake record)
 //	e/<key>/<game>/<hash %016x>           the opponent's experience of a position (experience record)
 //	c/<game>/<hash %016x>                 every opponent's experience of a position (experience record, no key)
+//	j/<job id>                            work left after a game, for any process to take (job record)
+//	q/<kind>/<key>/<game id>              the id of the one job of a kind about an opponent's game
 //
 // Keys of opponents are opponent.NameKey of their names; opponent.UnknownKey files the unnamed opponent, which is
 // recorded like any other and never merged. Game ids come from NewGameID: the UTC time to the nanosecond and 48
@@ -161,6 +164,14 @@
 // first among equally deep, until a tenth of the room is free. Merge moves the mistakes and the opponent's
 // table; Forget removes them (the table of every opponent keeps what it learned).
 //
+// A job (Event.Job; jobs.go) is work left after a game for whichever process takes it: filed as an event, named
+// by its kind, opponent and game so that filing it twice keeps one, claimed by one worker at a time under a
+// lease (ClaimJob: one transaction of the owner's writer; on PostgreSQL the job is read again under its key's
+// lock before it is taken), finished (removed), handed back, or given up after three claims that never
+// finished it. The job prefixes came without a schema step: a dossier of schema 3 that knows no jobs reads
+// only its own prefixes (its listings, dumps, forget and merge skip j/ and q/), and refuses a dump's job lines
+// by name. Dumps hold the jobs with their claims; Forget removes an opponent's, Merge moves them.
+//
 // # Dump format
 //
 // Dump writes JSON lines: first {"type":"schema","version":3}, then one record a line in key order, each with a
@@ -180,13 +191,17 @@
 //	 "move":"d8b6","value":-180,"best":"a8c8","best_value":10,"depth":18,"at":"..."}
 //	{"type":"experience","key":"stockfish 16","game":"chess","hash":"<16 hex>","fen":"<FEN>","move":"a8c8",
 //	 "value":10,"depth":18,"bound":"lower","v":1,"id":"<id>","at":"..."}
+//	{"type":"job","id":"<job id>","kind":"analysis","key":"stockfish 16","game":"chess","game_id":"<id>",
+//	 "priority":1,"payload":{...},"created":"...","attempts":1,"worker":"host 4711 1","lease":"..."}
 //
 // Absent fields are omitted: "opp" when the move is ours, "ms" when the time is unknown, "prob" when no model
-// gave one, "eval" when there was none (an evaluation of NaN), "score" while unknown. "hash" is the Zobrist key
+// gave one, "eval" when there was none (an evaluation of NaN), "score" while unknown, a job's "worker" and "lease"
+// while it is free and "attempts" at 0. "hash" is the Zobrist key
 // of the position before the move, in 16 hex digits; "side" is 0 when we moved first. Import reads the whole
 // input and checks every line (unknown types and fields are refused) before it writes anything, naming the
 // first bad line; it then merges opponents (names, aliases and ratings as unions), aliases (as Merge does),
-// games, moves, models, mistakes and experience (by the table's rule), each only where it changes something, so importing a dump twice changes nothing.
+// games, moves, models, mistakes, experience (by the table's rule) and jobs (kept where the store has one of the
+// same id or name), each only where it changes something, so importing a dump twice changes nothing.
 //
 // # Sizes
 //

@@ -26,10 +26,11 @@ type dumpPage struct {
 	Done  bool              `json:"done"`
 }
 
-// dumpPrefixes are the key prefixes a dump holds; the game index (g/) follows from the games and the schema
-// version is the dump's first line.
+// dumpPrefixes are the key prefixes a dump holds; the game index (g/) follows from the games, the jobs' names
+// (q/) from the jobs, and the schema version is the dump's first line. Jobs are operational state, but a dump
+// moved to another store (or restored) keeps the work that was left.
 var dumpPrefixes = []string{prefAlias, prefGame, prefMove, prefProfile, prefModel, prefMistake, prefExperience,
-	prefCommonExperience}
+	prefCommonExperience, prefJob}
 
 // page reads up to a page of records after the key cursor ("" for the start).
 func (s *store) page(after string) (*dumpPage, error) {
@@ -99,12 +100,14 @@ func dumpType(rec any) (field *string, name string) {
 		return &r.Type, typeMistake
 	case *experienceRec:
 		return &r.Type, typeExperience
+	case *jobRec:
+		return &r.Type, typeJob
 	}
 	return nil, ""
 }
 
 // parseLine reads one dump line into its checked record (a *schemaRec, *opponentRec, *aliasRec, *gameRec,
-// *moveRec, *modelRec, *mistakeRec or *experienceRec, without its type).
+// *moveRec, *modelRec, *mistakeRec, *experienceRec or *jobRec, without its type).
 func parseLine(line []byte) (any, error) {
 	var head struct {
 		Type string `json:"type"`
@@ -138,6 +141,8 @@ func parseLine(line []byte) (any, error) {
 		rec = &mistakeRec{}
 	case typeExperience:
 		rec = &experienceRec{}
+	case typeJob:
+		rec = &jobRec{}
 	case "":
 		return nil, errors.New(`the line has no "type"`)
 	default:
@@ -161,7 +166,7 @@ func clearType(rec any) {
 }
 
 // importOrder ranks the record kinds in the order an import applies them: opponents before the aliases that
-// merge them, games before their moves, models, mistakes and experience last.
+// merge them, games before their moves, models, mistakes, experience and jobs last.
 func importOrder(rec any) int {
 	switch rec.(type) {
 	case *opponentRec:
@@ -318,6 +323,8 @@ func (s *store) importOne(txn kvTxn, rec any) (bool, error) {
 			}
 		}
 		return s.mergeExperience(txn, key, r)
+	case *jobRec:
+		return s.importJob(txn, r)
 	}
 	return false, fmt.Errorf("record %T cannot be imported", rec)
 }

@@ -32,6 +32,9 @@ var (
 	ErrBadLocation = errors.New("bad memory location")
 	// ErrDiskFull says the disk holding the store has too little space left to write safely.
 	ErrDiskFull = errors.New("disk full")
+	// ErrJobLost says a worker no longer holds a job: it was finished, given up or forgotten, or claimed by
+	// another worker after this one's lease ran out.
+	ErrJobLost = errors.New("job lost")
 )
 
 // Error is an error of the memory; its message is "memory DIR: KIND: DOING: CAUSE", leaving out the parts that

@@ -30,6 +30,9 @@ type Event struct {
 	Model *ModelUpdate
 	// Analysis is what the analysis of a finished game found (see experience.go).
 	Analysis *Analysis
+	// Job files work left after a game for whichever process takes it (see jobs.go); filing a job of the
+	// same kind about the same opponent and game again keeps the one filed first.
+	Job *Job
 }
 
 // Sighting is an opponent as a front end described it at one moment.
@@ -116,6 +119,68 @@ type ModelUpdate struct {
 	At     time.Time
 }
 
+// eventRec is an Event as the owner applies it: Type names the one field that is set.
+type eventRec struct {
+	Type     string       `json:"type"`
+	Sighting *sightingRec `json:"sighting,omitempty"`
+	Game     *gameRec     `json:"game,omitempty"` // start (its start fields) and end (its end fields)
+	Move     *moveRec     `json:"move,omitempty"`
+	TakeBack *takeBackRec `json:"takeback,omitempty"`
+	Model    *modelRec    `json:"model,omitempty"`
+	Analysis *analysisRec `json:"analysis,omitempty"`
+	Job      *jobRec      `json:"job,omitempty"`
+}
+
+// The event kinds of eventRec.Type that have no record type of their own.
+const (
+	eventStart = "start"
+	eventEnd   = "end"
+)
+
+func (r *eventRec) check() error {
+	set := 0
+	for _, p := range []bool{r.Sighting != nil, r.Game != nil, r.Move != nil, r.TakeBack != nil, r.Model != nil,
+		r.Analysis != nil, r.Job != nil} {
+		if p {
+			set++
+		}
+	}
+	if set == 0 || (set > 1 && !(r.Type == eventStart && set == 2 && r.Sighting != nil && r.Game != nil)) {
+		return errField("event %q must carry exactly one record", r.Type)
+	}
+	switch {
+	case r.Type == typeSighting && r.Sighting != nil:
+		return r.Sighting.check()
+	case r.Type == eventStart && r.Game != nil && r.Sighting != nil:
+		if r.Game.Key == "" {
+			return errField("game %s has no opponent", r.Game.ID)
+		}
+		if err := r.Sighting.check(); err != nil {
+			return err
+		}
+		return r.Game.check()
+	case r.Type == eventEnd && r.Game != nil && r.Sighting == nil:
+		if r.Game.Key != "" {
+			return errField("the end of game %s names an opponent", r.Game.ID)
+		}
+		return r.Game.check()
+	case r.Type == typeMove && r.Move != nil:
+		return r.Move.check()
+	case r.Type == typeTakeBack && r.TakeBack != nil:
+		if r.TakeBack.ToPly < 0 || r.TakeBack.ToPly > maxPly {
+			return errField("take back to ply %d is not in [0, %d]", r.TakeBack.ToPly, maxPly)
+		}
+		return checkID("game id", r.TakeBack.Game)
+	case r.Type == typeModel && r.Model != nil:
+		return r.Model.check()
+	case r.Type == typeAnalysis && r.Analysis != nil:
+		return r.Analysis.check()
+	case r.Type == typeJob && r.Job != nil:
+		return r.Job.check()
+	}
+	return errField("event type %q does not match its record", r.Type)
+}
+
 // gameIDTime is the layout of NewGameID's time part: fixed width, so identifiers sort by time.
 const gameIDTime = "20060102T150405.000000000Z"
 
@@ -199,6 +264,10 @@ func (ev Event) record(now time.Time) (*eventRec, error) {
 	if a := ev.Analysis; a != nil {
 		n++
 		rec = a.record(stamp)
+	}
+	if j := ev.Job; j != nil {
+		n++
+		rec = &eventRec{Type: typeJob, Job: j.record(stamp)}
 	}
 	if n != 1 {
 		return nil, fmt.Errorf("an event must set exactly one of its fields; %d are set", n)

@@ -26,6 +26,8 @@ func FuzzDecodeValue(f *testing.F) {
 		{"x/x/g1", `{"key":"x","id":"g1","game":"chess","ply":4,"fen":"f","move":"d1h5","value":-815,"best":"b1c3","best_value":35,"depth":8,"at":"2026-01-01T00:00:00Z"}`},
 		{"e/x/chess/0000000000001111", `{"key":"x","game":"chess","hash":"0000000000001111","fen":"f","move":"b1c3","value":35,"depth":8,"bound":"lower","v":1,"id":"g1","at":"2026-01-01T00:00:00Z"}`},
 		{"c/chess/0000000000002222", `{"game":"chess","hash":"0000000000002222","fen":"f","value":815,"depth":7,"bound":"exact","v":1,"at":"2026-01-01T00:00:00Z"}`},
+		{"j/j1", `{"id":"j1","kind":"analysis","key":"x","game":"chess","game_id":"g1","priority":-1,"payload":{ "ply": 4 },"created":"2026-01-01T00:00:00Z","attempts":2,"worker":"w","lease":"2026-01-01T00:01:00Z"}`},
+		{"j/j%2F2", `{"id":"j/2","kind":"fold","created":"2026-01-01T00:00:00Z","worker":"w"}`},
 	}
 	for _, s := range seeds {
 		f.Add(s.key, []byte(s.value))
@@ -57,6 +59,8 @@ func FuzzImport(f *testing.F) {
 	f.Add(schema + `{"type":"mistake","key":"x","id":"g","game":"chess","ply":4,"fen":"f","move":"a","value":-2,"best":"b","best_value":1,"depth":8,"at":"2026-01-01T00:00:00Z"}` + "\n")
 	f.Add(schema + `{"type":"experience","key":"x","game":"chess","hash":"0000000000000001","fen":"f","value":1,"depth":8,"bound":"upper","v":1,"at":"2026-01-01T00:00:00Z"}` + "\n" +
 		`{"type":"experience","game":"chess","hash":"0000000000000001","fen":"f","value":2,"depth":9,"bound":"exact","v":2,"at":"2026-01-01T00:00:00Z"}` + "\n")
+	f.Add(schema + `{"type":"job","id":"j1","kind":"fold","key":"x","created":"2026-01-01T00:00:00Z"}` + "\n" +
+		`{"type":"job","id":"j2","kind":"fold","key":"x","payload":[1],"created":"2026-01-01T00:00:00Z","attempts":1,"worker":"w","lease":"2026-01-01T00:01:00Z"}` + "\n")
 	f.Add(`{"type":"opponent","key":"x"}`)
 	f.Add("")
 	m := openTemp(f)

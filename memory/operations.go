@@ -172,13 +172,15 @@ func (m *Memory) Import(r io.Reader) (ImportStats, error) {
 	return stats, nil
 }
 
-// Forget removes an opponent with its games, models and aliases.
+// Forget removes an opponent with its games, models, aliases, analyses and jobs (a forgotten opponent's work
+// is not to be done; a worker holding one of them gets ErrJobLost).
 func (m *Memory) Forget(key string) error {
 	return m.call(context.Background(), wireRequest{Op: opForget, Key: key}, nil)
 }
 
-// Merge makes the opponent alias an alias of into: its names, games and models move to into, and later
-// sightings of alias are filed under into. The unnamed opponent is never merged.
+// Merge makes the opponent alias an alias of into: its names, games, models and jobs move to into (where into
+// has a job of the same kind about the same game, alias's is dropped), and later sightings of alias are filed
+// under into. The unnamed opponent is never merged.
 func (m *Memory) Merge(alias, into string) error {
 	return m.call(context.Background(), wireRequest{Op: opMerge, Key: alias, Into: into}, nil)
 }

@@ -232,7 +232,7 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 			return
 		}
 		o.submit(&writeItem{ev: req.Event, seq: seq, reply: reply})
-	case opProfile, opOpponents, opGames, opDump, opExperience:
+	case opProfile, opOpponents, opGames, opDump, opExperience, opJobs:
 		o.read(seq, reply, func() (any, error) { return st.read(req) })
 	case opCompact:
 		o.read(seq, reply, func() (any, error) {
@@ -246,6 +246,8 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 		o.submit(&writeItem{seq: seq, reply: reply, op: func() (any, error) { return nil, st.forget(req.Key) }})
 	case opMerge:
 		o.submit(&writeItem{seq: seq, reply: reply, op: func() (any, error) { return nil, st.mergeOp(req.Key, req.Into) }})
+	case opClaimJob, opRenewJob, opFinishJob, opReleaseJob:
+		o.submit(&writeItem{seq: seq, reply: reply, op: func() (any, error) { return st.jobOp(req.Op, req.Job) }})
 	default:
 		reply(newReply(seq, nil, fail(st.dir, ErrBadEvent, fmt.Errorf("unknown operation %q", req.Op))))
 	}
@@ -254,7 +256,7 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 // isRead reports whether an operation only reads the store.
 func isRead(op string) bool {
 	switch op {
-	case opProfile, opOpponents, opGames, opDump, opExperience:
+	case opProfile, opOpponents, opGames, opDump, opExperience, opJobs:
 		return true
 	}
 	return false
@@ -273,6 +275,8 @@ func (s *store) read(req *wireRequest) (any, error) {
 		return s.page(req.After)
 	case opExperience:
 		return s.experience(req.Key, req.Game)
+	case opJobs:
+		return s.jobs()
 	}
 	return nil, fail(s.dir, ErrBadEvent, fmt.Errorf("%q is not a read", req.Op))
 }

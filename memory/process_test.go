@@ -120,9 +120,16 @@ type worker struct {
 // to its environment (envSchema, envSpool).
 func startWorker(t *testing.T, name, dir string, d time.Duration, env ...string) *worker {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestWorker$", "-test.v=false")
-	cmd.Env = append(os.Environ(), envWorker+"="+name, envDir+"="+dir, envDuration+"="+d.String())
-	cmd.Env = append(cmd.Env, env...)
+	env = append([]string{envWorker + "=" + name, envDir + "=" + dir, envDuration + "=" + d.String()}, env...)
+	return startHelper(t, "TestWorker", env...)
+}
+
+// startHelper starts the test binary as the helper process the test function helper is, with env added to its
+// environment.
+func startHelper(t *testing.T, helper string, env ...string) *worker {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$", "-test.v=false")
+	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // no worker outlives the test
 	out, err := cmd.StdoutPipe()
 	if err != nil {

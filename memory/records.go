@@ -183,23 +183,6 @@ type takeBackRec struct {
 	ToPly int    `json:"to_ply"`
 }
 
-// eventRec is an Event as the owner applies it: Type names the one field that is set.
-type eventRec struct {
-	Type     string       `json:"type"`
-	Sighting *sightingRec `json:"sighting,omitempty"`
-	Game     *gameRec     `json:"game,omitempty"` // start (its start fields) and end (its end fields)
-	Move     *moveRec     `json:"move,omitempty"`
-	TakeBack *takeBackRec `json:"takeback,omitempty"`
-	Model    *modelRec    `json:"model,omitempty"`
-	Analysis *analysisRec `json:"analysis,omitempty"`
-}
-
-// The event kinds of eventRec.Type that have no record type of their own.
-const (
-	eventStart = "start"
-	eventEnd   = "end"
-)
-
 // errField is the error of a record that breaks a rule; it is wrapped into ErrBadEvent or ErrBadImport.
 func errField(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
@@ -433,48 +416,6 @@ func (r *sightingRec) check() error {
 	return checkTime("sighting time", r.At)
 }
 
-func (r *eventRec) check() error {
-	set := 0
-	for _, p := range []bool{r.Sighting != nil, r.Game != nil, r.Move != nil, r.TakeBack != nil, r.Model != nil,
-		r.Analysis != nil} {
-		if p {
-			set++
-		}
-	}
-	if set == 0 || (set > 1 && !(r.Type == eventStart && set == 2 && r.Sighting != nil && r.Game != nil)) {
-		return errField("event %q must carry exactly one record", r.Type)
-	}
-	switch {
-	case r.Type == typeSighting && r.Sighting != nil:
-		return r.Sighting.check()
-	case r.Type == eventStart && r.Game != nil && r.Sighting != nil:
-		if r.Game.Key == "" {
-			return errField("game %s has no opponent", r.Game.ID)
-		}
-		if err := r.Sighting.check(); err != nil {
-			return err
-		}
-		return r.Game.check()
-	case r.Type == eventEnd && r.Game != nil && r.Sighting == nil:
-		if r.Game.Key != "" {
-			return errField("the end of game %s names an opponent", r.Game.ID)
-		}
-		return r.Game.check()
-	case r.Type == typeMove && r.Move != nil:
-		return r.Move.check()
-	case r.Type == typeTakeBack && r.TakeBack != nil:
-		if r.TakeBack.ToPly < 0 || r.TakeBack.ToPly > maxPly {
-			return errField("take back to ply %d is not in [0, %d]", r.TakeBack.ToPly, maxPly)
-		}
-		return checkID("game id", r.TakeBack.Game)
-	case r.Type == typeModel && r.Model != nil:
-		return r.Model.check()
-	case r.Type == typeAnalysis && r.Analysis != nil:
-		return r.Analysis.check()
-	}
-	return errField("event type %q does not match its record", r.Type)
-}
-
 // parseHash reads a Zobrist key written as 16 hex digits.
 func parseHash(s string) (uint64, error) {
 	if len(s) != 16 {
@@ -505,7 +446,7 @@ func decodeStrict(data []byte, v any) error {
 
 // decodeValue decodes and checks the value stored under key: the one decoder of every stored record, which
 // the store's reads, the dump and the fuzz test go through. It returns a *opponentRec, *aliasRec, *gameRec,
-// *moveRec, *modelRec, *mistakeRec or *experienceRec, and checks that the record agrees with its key.
+// *moveRec, *modelRec, *mistakeRec, *experienceRec or *jobRec, and checks that the record agrees with its key.
 func decodeValue(key, value []byte) (any, error) {
 	k := string(key)
 	var rec interface{ check() error }
@@ -532,6 +473,9 @@ func decodeValue(key, value []byte) (any, error) {
 	case strings.HasPrefix(k, prefExperience), strings.HasPrefix(k, prefCommonExperience):
 		r := &experienceRec{}
 		rec, keyOf = r, func() []byte { return experienceKey(r.Key, r.Game, r.Hash) }
+	case strings.HasPrefix(k, prefJob):
+		r := &jobRec{}
+		rec, keyOf = r, func() []byte { return jobKey(r.ID) }
 	default:
 		return nil, fmt.Errorf("key %q holds no record", k)
 	}

@@ -45,6 +45,11 @@ func (s *store) forget(keyOrName string) error {
 			return err
 		}
 		doomed = append(doomed, analysed...)
+		jobs, err := s.jobKeysOf(txn, key)
+		if err != nil {
+			return err
+		}
+		doomed = append(doomed, jobs...)
 		// The profile goes last, so an interrupted forget can be run again.
 		doomed = append(doomed, profileKey(key))
 		return nil
@@ -142,6 +147,9 @@ func (s *store) merge(b batcher, alias, into string) (bool, error) {
 		}
 	}
 	if err := s.moveAnalysisRecords(b, alias, into); err != nil {
+		return false, err
+	}
+	if err := s.moveJobs(b, alias, into); err != nil {
 		return false, err
 	}
 	err = b.do(func(txn kvTxn) error {

@@ -48,6 +48,8 @@ func (s *store) apply(txn kvTxn, ev *eventRec) error {
 		return err
 	case typeAnalysis:
 		return s.applyAnalysis(txn, ev.Analysis)
+	case typeJob:
+		return s.fileJob(txn, ev.Job)
 	}
 	return fail(s.dir, ErrBadEvent, fmt.Errorf("event type %q", ev.Type))
 }

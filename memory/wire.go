@@ -15,7 +15,7 @@ import (
 
 // protocolVersion changes whenever requests or replies change meaning; a client and an owner of different
 // versions refuse each other at hello.
-const protocolVersion = 2
+const protocolVersion = 3
 
 // Files of the memory directory besides the store.
 const (
@@ -54,6 +54,7 @@ type wireRequest struct {
 	Into    string            `json:"into,omitempty"`    // merge
 	After   string            `json:"after,omitempty"`   // dump: the cursor
 	Records []json.RawMessage `json:"records,omitempty"` // import: dump lines
+	Job     *jobCall          `json:"job,omitempty"`     // the job operations (protocol version 3)
 }
 
 // wireReply answers the request with the same Seq; Code names the sentinel error of Err, if any.
@@ -77,6 +78,7 @@ var errorCodes = map[string]error{
 	"merge":            ErrMerge,
 	"disk_full":        ErrDiskFull,
 	"bad_location":     ErrBadLocation,
+	"job_lost":         ErrJobLost,
 }
 
 // newReply builds the reply to seq from a result and an error.

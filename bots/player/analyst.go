@@ -392,7 +392,7 @@ func deeperThan(gameDepth int) int {
 // analyseAfterGame starts the analysis of the game that just ended when its result is known (p.mu held; the
 // analysis itself runs in the background).
 func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.Position, gameID string) {
-	if score < 0 || start == nil || gameID == "" || p.filer.memory() == nil {
+	if score < 0 || start == nil || gameID == "" || p.filer.memory() == nil || p.analysisOff {
 		return
 	}
 	our, err := learnedPreset(p.game, p.cfg)

@@ -77,8 +77,10 @@ type Engine struct {
 	memoryRiskSet bool
 	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
 	analyst       analyst      // the analysis of the last game, with its own lock (see analyst.go)
-	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it.
+	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it, and
+	// analysisOff, to see another part's doing alone.
 	analysisDepth int
+	analysisOff   bool
 	// background is what the work between games may take (see background.go).
 	background backgroundLimits
 	use        memoryUse // what the memory did in the game in progress (see memoryuse.go)

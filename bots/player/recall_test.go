@@ -39,6 +39,7 @@ func recallGame(t *testing.T, dir string, us match.PlayerSpec, risk, oppDepth in
 	t.Helper()
 	g := checkers.Game{}
 	var rec match.GameRecord
+	var ours *Engine
 	cfg := match.Config{Game: g, Games: 1, MaxMoves: 80, MoveTimeout: time.Minute, Limits: lim,
 		Players: [2]match.PlayerSpec{us, {Name: "fixed", Preset: "mat-tot25", Depth: oppDepth}},
 		NewSearcher: func(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
@@ -48,6 +49,11 @@ func recallGame(t *testing.T, dir string, us match.PlayerSpec, risk, oppDepth in
 				return match.InProcess{Engine: match.SearcherEngine(s), Name: spec.Name, Depth: spec.Depth}, err
 			}
 			p := New(g, cfg)
+			// No analysis: what the games show is the game memory's doing (the analysis of the first draw, done
+			// before the next game, turns that game into a win by itself; cut short by the Player's end, it
+			// changed the next game or not by how far it got).
+			p.analysisOff = !recallWithAnalysis
+			ours = p
 			if dir != "" {
 				if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
 					return match.InProcess{}, err
@@ -58,12 +64,44 @@ func recallGame(t *testing.T, dir string, us match.PlayerSpec, risk, oppDepth in
 			}
 			return match.InProcess{Engine: p, Name: spec.Name, Depth: spec.Depth}, nil
 		},
-		OnGame: func(r match.GameRecord, _ match.Summary) { rec = r },
+		// The game's analysis is done before the next game (the Player's end), as a study or a later game would do
+		// it: what the memory holds at the next game does not depend on how far the analysis got before the end.
+		OnGame: func(r match.GameRecord, _ match.Summary) {
+			rec = r
+			if ours != nil {
+				ours.analyst.wait()
+			}
+		},
 	}
 	if _, err := match.Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	return rec
+}
+
+// recallWithAnalysis has recallGame's Player analyse its games (done before the next game).
+var recallWithAnalysis bool
+
+// TestTheDrawsAnalysisWinsTheNextGame: the deterministic draw of depth 4 against depth 2, analysed after the game
+// (as a later game or a study does it), leaves the next game where the analysis found better, and that game is
+// won: one game's experience is enough against an opponent that repeats itself.
+func TestTheDrawsAnalysisWinsTheNextGame(t *testing.T) {
+	recallWithAnalysis = true
+	defer func() { recallWithAnalysis = false }()
+	dir := filepath.Join(t.TempDir(), "memory")
+	drawn := recallMatch(t, dir, 4, 50)
+	if drawn.Result != games.Draw {
+		t.Fatalf("depth 4 against depth 2: %s (%s), want a draw", drawn.Result, drawn.Termination)
+	}
+	next := recallMatch(t, dir, 4, 50)
+	if next.Result != games.FirstWins {
+		t.Fatalf("the game after the draw's analysis: %s after %d plies, want a win", next.Result, len(next.Moves))
+	}
+	same := 0
+	for same < min(len(next.Moves), len(drawn.Moves)) && next.Moves[same] == drawn.Moves[same] {
+		same++
+	}
+	t.Logf("the draw (%d plies) was left at ply %d and the game won in %d", len(drawn.Moves), same, len(next.Moves))
 }
 
 func TestGameMemoryWinsAWonGameAgain(t *testing.T) {
