@@ -7,7 +7,6 @@ package player
 import (
 	"context"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -187,12 +186,20 @@ func (a *analyst) claim(ctx context.Context, f *filer) (*memory.Job, error) {
 	if mem == nil {
 		return nil, nil
 	}
-	run, leave := a.foreground().enter(ctx)
-	defer leave()
-	if run.Err() != nil {
+	_, leave := a.foreground().enter(ctx) // between our searches
+	leave()
+	if ctx.Err() != nil {
 		return nil, nil
 	}
-	return mem.ClaimJob(run, a.worker, jobLease, analysisKinds...)
+	// The claim itself is not cut short: a claim cancelled after it was sent may still be made, and its job would
+	// then wait for its lease to end. One made as the Player ends is given back at once.
+	cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	job, err := mem.ClaimJob(cctx, a.worker, jobLease, analysisKinds...)
+	if job != nil && ctx.Err() != nil {
+		return nil, mem.ReleaseJob(cctx, job.ID, a.worker)
+	}
+	return job, err
 }
 
 // preparedSink returns where the preparation's findings go.

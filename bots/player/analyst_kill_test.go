@@ -169,6 +169,10 @@ func TestKillNineDuringTheAnalysis(t *testing.T) {
 		}
 		switch {
 		case len(mistakes) == 0 && entries == 0:
+			// Not analysed: the analysis, acknowledged as a job with the game, waits for the next process.
+			if !queuedAnalysis(t, dir, game.ID) {
+				t.Errorf("the analysis of the killed helper's game is neither filed nor queued")
+			}
 		case len(mistakes) == 1 && entries == refEntries && mistakes[0].Move == refMistakes[0].Move:
 			filed++
 		default:
@@ -214,4 +218,24 @@ func killAtMoments(t *testing.T, run, env, done string, checkReference func(dir 
 			checkKilled(t, dir)
 		})
 	}
+}
+
+// queuedAnalysis reports whether the memory in dir holds an analysis job of the game gameID.
+func queuedAnalysis(t *testing.T, dir, gameID string) bool {
+	t.Helper()
+	m, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	jobs, err := m.Jobs(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		if j.GameID == gameID && (j.Kind == jobAnalysis || j.Kind == jobAnalysisDeep) {
+			return true
+		}
+	}
+	return false
 }

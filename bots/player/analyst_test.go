@@ -245,9 +245,14 @@ func TestAnalysisDeeperThanItsQuickPass(t *testing.T) {
 
 	deep := analysisJob{lg: lostGame{depth: 12, deep: true}}
 	quick := analysisJob{lg: lostGame{depth: 12, won: true}}
-	a := &analyst{queue: []analysisJob{deep, quick}}
-	if i := a.next(); a.queue[i].lg.deep {
-		t.Error("a deep pass of a lost game went before the quick pass of a won one")
+	// In the memory's queue the lower priority is taken first.
+	at := time.Now()
+	if pd, pq := analysisPriority(deep.rank(), at), analysisPriority(quick.rank(), at.Add(-time.Hour)); pd <= pq {
+		t.Errorf("a deep pass of a lost game (priority %d) goes before the quick pass of a won one (%d)", pd, pq)
+	}
+	lost := analysisJob{lg: lostGame{depth: 8}}
+	if older, newer := analysisPriority(lost.rank(), at), analysisPriority(lost.rank(), at.Add(time.Minute)); newer >= older {
+		t.Errorf("of two lost games the older (priority %d) goes before the latest (%d)", older, newer)
 	}
 	if first, then, ok := quick.quickPass(); !ok || first.lg.depth != analysisDepth || then.lg.depth != 12 || !then.lg.deep {
 		t.Errorf("the passes of a 12-ply analysis: %+v then %+v (%v)", first.lg, then.lg, ok)

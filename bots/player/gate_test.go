@@ -5,6 +5,11 @@ package player
 
 import (
 	"context"
+	"path/filepath"
+	"slices"
+
+	"dossier/games/chess"
+	"dossier/memory"
 	"runtime"
 	"testing"
 	"time"
@@ -119,22 +124,42 @@ func TestBudgetGateCountsOnlyTheTimeItRan(t *testing.T) {
 	}
 }
 
-// TestAnalystTakesLostGamesFirst: of the games waiting, the latest lost one is analysed first, and when too many
-// wait the oldest won one is dropped.
+// TestAnalystTakesLostGamesFirst: of the analysis jobs waiting in the memory, lost games come first, the latest
+// first, then drawn ones, then won ones; none is dropped (each is done once, by some process).
 func TestAnalystTakesLostGamesFirst(t *testing.T) {
-	job := func(id string, won, drawn bool) analysisJob {
-		return analysisJob{lg: lostGame{gameID: id, won: won, drawn: drawn}}
+	g := chess.Game{}
+	mem, err := memory.Open(memory.Options{Dir: filepath.Join(t.TempDir(), "memory")})
+	if err != nil {
+		t.Fatal(err)
 	}
-	a := &analyst{queue: []analysisJob{job("won 1", true, false), job("lost 2", false, false),
-		job("drawn 3", false, true), job("lost 4", false, false), job("won 5", true, false)}}
-	if got := a.queue[a.next()].lg.gameID; got != "lost 4" {
-		t.Errorf("analysed first: %s, want the latest lost game", got)
+	defer mem.Close()
+	at := time.Now().Add(-time.Hour)
+	for i, j := range []struct {
+		id         string
+		won, drawn bool
+	}{{"won 1", true, false}, {"lost 2", false, false}, {"drawn 3", false, true}, {"lost 4", false, false}, {"won 5", true, false}} {
+		lg := lostGame{game: g, preset: "strongest", start: g.Start(), key: "rival", gameID: j.id, won: j.won, drawn: j.drawn,
+			depth: analysisDepth}
+		if err := mem.Record(memory.Event{Job: analysisJobOf(lg, time.Second, at.Add(time.Duration(i)*time.Minute))}).
+			Wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if got := a.queue[a.last()].lg.gameID; got != "won 1" {
-		t.Errorf("dropped: %s, want the oldest won game", got)
+	var order []string
+	for {
+		job, err := mem.ClaimJob(context.Background(), "tester", time.Minute, analysisKinds...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job == nil {
+			break
+		}
+		order = append(order, job.GameID)
+		if err := mem.FinishJob(context.Background(), job.ID, "tester"); err != nil {
+			t.Fatal(err)
+		}
 	}
-	a.queue = a.queue[2:3] // drawn 3 alone
-	if a.next() != 0 || a.last() != 0 {
-		t.Error("a queue of one game")
+	if want := []string{"lost 4", "lost 2", "drawn 3", "won 5", "won 1"}; !slices.Equal(order, want) {
+		t.Errorf("the jobs were taken in the order %q, want %q", order, want)
 	}
 }

@@ -5,6 +5,8 @@ package player
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -167,4 +169,86 @@ func TestTwoStudiesNeverDoTheSameJob(t *testing.T) {
 	if total := reports[0].Done + reports[1].Done; total != len(ids) {
 		t.Errorf("the studies did %d and %d jobs, want %d in all", reports[0].Done, reports[1].Done, len(ids))
 	}
+}
+
+// envStudyWorker names the memory directory of the study helper process; set only in it.
+const envStudyWorker = "DOSSIER_STUDY_WORKER_DIR"
+
+// TestStudyWorker is not a test: re-executed with envStudyWorker set, it plays killedGame without analysing it,
+// files its analysis as a job, prints "acked" once the memory acknowledged both, runs a study, prints "studied"
+// and waits to be killed.
+func TestStudyWorker(t *testing.T) {
+	dir, g, p := workerPlayer(t, envStudyWorker, "TestKillNineDuringTheStudy")
+	p.analysisOff = true
+	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: dir}); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	p.SetOpponent(play.Opponent{Name: "rival", Source: "match"})
+	p.WaitPrepared()
+	playedGame(t, p, g, games.SecondWins, killedGame...)
+	lg := lostGame{game: g, preset: "materialist", start: g.Start(), ourSide: games.First, key: "rival",
+		gameID: p.Current().ID, depth: 7, nice: 19}
+	pos := g.Start()
+	for _, text := range killedGame {
+		m, _ := pos.ParseMove(text)
+		lg.moves = append(lg.moves, m)
+		pos.Play(m)
+	}
+	mem := p.Memory()
+	if err := mem.Record(memory.Event{Job: analysisJobOf(lg, analysisBudget, time.Now())}).Wait(context.Background()); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	if err := mem.Flush(context.Background()); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	fmt.Println("acked")
+	if _, err := Study(context.Background(), mem, StudyOptions{Nice: 19}); err != nil {
+		fmt.Println("error", err)
+		os.Exit(3)
+	}
+	fmt.Println("studied")
+	time.Sleep(time.Hour)
+}
+
+// TestKillNineDuringTheStudy kills a study (SIGKILL) at moments spread over its work: the game and its job, both
+// acknowledged, are never lost; the analysis is there whole, its job gone, or not at all, its job still queued
+// (taken by the killed study until its lease ends, then by the next).
+func TestKillNineDuringTheStudy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs helper processes")
+	}
+	var refMistakes []memory.Mistake
+	var refEntries, done, queued int
+	killAtMoments(t, "^TestStudyWorker$", envStudyWorker, "studied", func(refDir string) {
+		_, refMistakes, refEntries = storedAnalysis(t, refDir)
+		if len(refMistakes) != 1 || refEntries == 0 {
+			t.Fatalf("the finished study filed %d mistakes and %d entries", len(refMistakes), refEntries)
+		}
+	}, func(t *testing.T, dir string) {
+		game, mistakes, entries := storedAnalysis(t, dir)
+		if game.Result != "0-1" || len(game.Moves) != len(killedGame) {
+			t.Errorf("the acknowledged game: %s after %d moves, want 0-1 after %d", game.Result, len(game.Moves), len(killedGame))
+		}
+		m, err := memory.Open(memory.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		jobs, err := m.Jobs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case len(mistakes) == 0 && entries == 0 && len(jobs) == 1 && jobs[0].GameID == game.ID:
+			queued++
+		case len(mistakes) == 1 && entries == refEntries && mistakes[0].Move == refMistakes[0].Move && len(jobs) == 0:
+			done++
+		default:
+			t.Errorf("%d mistakes, %d entries of %d, jobs %+v", len(mistakes), entries, refEntries, jobs)
+		}
+	})
+	t.Logf("killed studies: %d had done the job, %d left it queued", done, queued)
 }

@@ -78,7 +78,7 @@ type Engine struct {
 	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
 	analyst       analyst      // the analysis of the last game, with its own lock (see analyst.go)
 	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it, and
-	// analysisOff, to see another part's doing alone.
+	// analysisOff (no analysis filed or taken), to see another part's doing alone.
 	analysisDepth int
 	analysisOff   bool
 	// background is what the work between games may take (see background.go).
@@ -323,7 +323,9 @@ func (p *Engine) prepareParts() {
 		p.prepareLearning()
 		p.prepareIdentifier()
 		p.prepareLedger()
-		p.analyst.kick(p.filer) // the analyses other processes left, in this one's idle time
+		if !p.analysisOff {
+			p.analyst.kick(p.filer) // the analyses other processes left, in this one's idle time
+		}
 	})
 }
 

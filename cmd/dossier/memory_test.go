@@ -38,6 +38,12 @@ func TestMemoryCommandLines(t *testing.T) {
 			Move: "e7e5", TimeMS: 1200, Predicted: "e7e5", Probability: -1, At: now}},
 		{End: &memory.GameEnd{GameID: id, Result: "1-0", Reason: "checkmate", OurScore: 1,
 			Moves: []string{"e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"}, At: now}},
+		// The analysis of a lost game, as an engine files it when the game ends (the payload is the Player's
+		// order: its form is what a study of another version reads).
+		{Job: &memory.Job{Kind: "analysis", OpponentKey: bob.Key(), Game: "chess", GameID: "lost-1", Created: now,
+			Payload: json.RawMessage(`{"version":1,"game":"chess","preset":"strongest",` +
+				`"start_fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",` +
+				`"moves":["f2f3","e7e5","g2g4","d8h4"],"our_side":0,"depth":8,"budget_ms":30000,"nice":19}`)}},
 	} {
 		if err := m.Record(ev).Wait(t.Context()); err != nil {
 			t.Fatal(err)
@@ -62,6 +68,11 @@ func TestMemoryCommandLines(t *testing.T) {
 		{"prepare without time", []string{"memory", "prepare", "bob", "--time", "0s", "--memory", dir}, 2, "", "--time must be positive"},
 		{"prepare of an unknown game", []string{"memory", "prepare", "bob", "--game", "go", "--memory", dir}, 2, "", "--game"},
 		{"a flag of prepare elsewhere", []string{"memory", "ls", "--time", "1s", "--memory", dir}, 2, "", "--time is not a flag of ls"},
+		{"study a lost game's analysis", []string{"memory", "study", "--memory", dir}, 0,
+			"studied: 1 jobs done, 0 given back, 0 failed; learners folded for 1 opponents", "study: analysis of game lost-1 against bob"},
+		{"nothing left to study", []string{"memory", "study", "--memory", dir}, 0, "studied: 0 jobs done", ""},
+		{"study at a priority that is none", []string{"memory", "study", "--nice", "20", "--memory", dir}, 2, "", "--nice must be 0 to 19"},
+		{"a flag of study elsewhere", []string{"memory", "ls", "--follow", "--memory", dir}, 2, "", "--follow is not a flag of ls"},
 		{"forget without --yes", []string{"memory", "forget", "bob", "--memory", dir}, 2, "", "add --yes"},
 		{"an argument too many", []string{"memory", "ls", "extra", "--memory", dir}, 2, "", "wants 0 argument"},
 		{"a flag of another command", []string{"memory", "ls", "--svg", "x.svg", "--memory", dir}, 2, "", "--svg is not a flag of ls"},
