@@ -104,9 +104,16 @@ func (m *Memory) Opponents() ([]Summary, error) {
 }
 
 // Games returns an opponent's games with their move records, oldest first.
-func (m *Memory) Games(key string) ([]Game, error) {
+func (m *Memory) Games(key string) ([]Game, error) { return m.games(key, false) }
+
+// GamesBrief is Games without the move records (Game.Records) of the games whose end filed their moves: their
+// moves, start and final positions and results, read at a fraction of the cost. A game cut off before its end
+// still has the moves its records give.
+func (m *Memory) GamesBrief(key string) ([]Game, error) { return m.games(key, true) }
+
+func (m *Memory) games(key string, brief bool) ([]Game, error) {
 	var wire []gameData
-	if err := m.call(context.Background(), wireRequest{Op: opGames, Key: key}, &wire); err != nil {
+	if err := m.call(context.Background(), wireRequest{Op: opGames, Key: key, Brief: brief}, &wire); err != nil {
 		return nil, err
 	}
 	out := make([]Game, len(wire))

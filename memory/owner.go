@@ -270,7 +270,7 @@ func (s *store) read(req *wireRequest) (any, error) {
 	case opOpponents:
 		return s.opponents()
 	case opGames:
-		return s.games(req.Key)
+		return s.gamesRead(req.Key, req.Brief)
 	case opDump:
 		return s.page(req.After)
 	case opExperience:

@@ -239,7 +239,11 @@ func (g *gameData) public() Game {
 	return out
 }
 
-func (s *store) games(keyOrName string) ([]gameData, error) {
+func (s *store) games(keyOrName string) ([]gameData, error) { return s.gamesRead(keyOrName, false) }
+
+// gamesRead is games, without the move records of the games whose end filed their moves when brief (the
+// moves, the positions and the results alone: what the Player's readings need, at a fraction of the cost).
+func (s *store) gamesRead(keyOrName string, brief bool) ([]gameData, error) {
 	var out []gameData
 	err := s.kv.view(func(txn kvTxn) error {
 		key, _, err := s.lookup(txn, keyOrName)
@@ -256,6 +260,10 @@ func (s *store) games(keyOrName string) ([]gameData, error) {
 				return err
 			}
 			g := gameData{Summary: sum, StartFEN: h.StartFEN, FinalFEN: h.FinalFEN, Moves: h.Moves}
+			if brief && len(g.Moves) > 0 {
+				out = append(out, g)
+				continue
+			}
 			recs, err := s.movesOf(txn, h.ID)
 			if err != nil {
 				return err

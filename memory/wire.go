@@ -50,6 +50,7 @@ type wireRequest struct {
 	Version int               `json:"version,omitempty"` // hello
 	Event   *eventRec         `json:"event,omitempty"`
 	Key     string            `json:"key,omitempty"`     // profile, games, forget, merge (the alias), experience
+	Brief   bool              `json:"brief,omitempty"`   // games: without the move records
 	Game    string            `json:"game,omitempty"`    // experience
 	Into    string            `json:"into,omitempty"`    // merge
 	After   string            `json:"after,omitempty"`   // dump: the cursor

@@ -298,7 +298,7 @@ func prepareAfterGame(ctx context.Context, lg lostGame, f *filer, gate *budgetGa
 	if err := mem.Flush(ctx); err != nil {
 		return
 	}
-	stored, err := mem.Games(lg.key)
+	stored, err := mem.GamesBrief(lg.key)
 	if err != nil {
 		log.Debug("no preparation: the games do not read", zap.Error(err))
 		return

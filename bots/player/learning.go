@@ -184,14 +184,16 @@ type learnPrep struct {
 // game's start. The order is the Player's lock, then this one's, then the filer's; the worker's sink takes
 // this lock alone.
 type learningPart struct {
-	mu       sync.Mutex
-	filer    *filer
-	bg       background     // where the workers and folds run (set at New; nice follows BackgroundNice)
-	worker   *learning      // the current game's worker (nil: none)
-	prepared *learnPrep     // what prepare read for the next game (nil: nothing)
-	live     map[int]string // the current game's opponent moves by ply, as observed and not taken back
-	auto     autoChoice     // what Search auto plays in the game in progress
-	serial   uint64         // counts the games auto chose for
+	mu    sync.Mutex
+	filer *filer
+	bg    background // where the workers and folds run (set at New; nice follows BackgroundNice)
+	// readingDone waits for the Player's reading of the memory for the next game (set at New; nil: none).
+	readingDone func()
+	worker      *learning      // the current game's worker (nil: none)
+	prepared    *learnPrep     // what prepare read for the next game (nil: nothing)
+	live        map[int]string // the current game's opponent moves by ply, as observed and not taken back
+	auto        autoChoice     // what Search auto plays in the game in progress
+	serial      uint64         // counts the games auto chose for
 
 	foldMu sync.Mutex     // one fold of the stored games at a time (see foldLearners)
 	folds  sync.WaitGroup // the folds after a game's end still running
@@ -298,8 +300,22 @@ func (l *learningPart) start(gameID, key string, g games.Game, cfg searchers.Con
 	}
 	l.auto.Why = "auto: alphabeta (the game started without a new game or the opponent's name: its profile is read during the game)"
 	log := l.filer.logger()
-	// The worker reads the profile itself, before the first move it learns, so that no search waits for it.
+	// The worker reads the profile itself, before the first move it learns, so that no search waits for it: what
+	// the reading of the memory for this game finds when it is under way (a front end that sent go without
+	// isready), else its own reading.
+	readingDone := l.readingDone
 	load := func() *learners {
+		if readingDone != nil {
+			readingDone()
+			l.mu.Lock()
+			prep := l.prepared
+			if prep != nil && prep.key == key && prep.game == g.Name() {
+				l.prepared = nil
+				l.mu.Unlock()
+				return prep.l
+			}
+			l.mu.Unlock()
+		}
 		our, err := learnedPreset(g, cfg)
 		if err != nil {
 			return nil

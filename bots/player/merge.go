@@ -183,7 +183,7 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 	if done == len(items) {
 		return models, prof, 0, 0, nil
 	}
-	stored, err := mem.Games(key)
+	stored, err := mem.GamesBrief(key)
 	if err != nil {
 		return nil, nil, 0, 0, err
 	}
@@ -198,7 +198,7 @@ func foldLearnersOnce(mem *memory.Memory, key string, g games.Game, our presets.
 			continue
 		}
 		read[from] = true
-		other, err := mem.Games(from)
+		other, err := mem.GamesBrief(from)
 		if err != nil {
 			return nil, nil, 0, 0, err
 		}

@@ -101,6 +101,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	p.ident = &identifier{}
 	p.gameMemory = &gameMemory{}
 	p.learning = newLearningPart(p.filer, background{fg: p.analyst.foreground(), nice: p.background.nice})
+	p.learning.readingDone = p.reading.wait
 	gm := p.gameMemory
 	p.analyst.prepared = func(key string, g games.Game, fd prepare.Finding) { gm.addPrepared(key, g, fd) }
 	return p

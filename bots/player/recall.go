@@ -118,7 +118,7 @@ func (p *Engine) loadRecall() {
 		return
 	}
 	x := loadExperience(mem, key, g, log)
-	stored, err := mem.Games(key)
+	stored, err := mem.GamesBrief(key)
 	if err != nil {
 		log.Debug("no game memory for the opponent", zap.String("opponent", key), zap.Error(err))
 		p.gameMemory.set(key, nil, x)

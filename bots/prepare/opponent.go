@@ -72,7 +72,7 @@ func ForOpponent(ctx context.Context, mem *memory.Memory, name string, g games.G
 	if err != nil {
 		return Summary{}, err
 	}
-	stored, err := mem.Games(prof.Key)
+	stored, err := mem.GamesBrief(prof.Key)
 	if err != nil {
 		return Summary{}, err
 	}
