@@ -60,8 +60,13 @@ type clock struct {
 	soft time.Duration // do not start an iteration after half of it (0: no such limit)
 	hard time.Duration // stop the search then (0: no such limit)
 
-	stopped  atomic.Bool // cheap for the node loops; set just before done is closed
-	ponder   atomic.Bool
+	stopped atomic.Bool // cheap for the node loops; set just before done is closed
+	ponder  atomic.Bool
+	// deadline is the hard limit's moment in Unix nanoseconds once the timer is armed (0: none): Check stops the
+	// search there itself. The timer alone is not enough: Go runs a timer on the P it was set on, and a P held
+	// by a thread of the lowest priority (the memory's work beside the search, on a busy core) may not run it for
+	// a second or more, which a search that waited for it would pay on its clock.
+	deadline atomic.Int64
 	done     chan struct{} // closed at Stop, at the hard limit or at the node limit
 	released chan struct{} // closed once the search may report its move (not pondering or infinite any more)
 	idle     chan struct{} // closed once the search has nothing left to search (WaitRelease)
@@ -179,6 +184,7 @@ func (c *clock) armTimer() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.timer == nil && !c.stopped.Load() {
+		c.deadline.Store(c.start.Add(c.hard).UnixNano())
 		c.timer = time.AfterFunc(c.hard-time.Since(c.start), c.halt)
 	}
 }
@@ -237,6 +243,10 @@ func (c *Control) Budget() (soft, hard time.Duration) { return c.soft, c.hard }
 // the search) once the node limit is reached, or after a stop or the hard time limit.
 func (c *Control) Check(nodes uint64) bool {
 	if c.stopped.Load() {
+		return true
+	}
+	if d := c.deadline.Load(); d != 0 && time.Now().UnixNano() >= d {
+		c.halt()
 		return true
 	}
 	if c.limits.Nodes > 0 && nodes >= c.limits.Nodes {

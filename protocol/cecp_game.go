@@ -9,7 +9,6 @@ import (
 
 	"dossier/engine"
 	"dossier/games"
-	"dossier/play"
 )
 
 // newRecord makes p the start of a new, empty game record and the current position.
@@ -131,7 +130,7 @@ func (c *cecp) cmdPing(cmd command) {
 		reply += " " + sanitize(w[0])
 	}
 	s.collectFinished()
-	s.safely("WaitPrepared", func() { play.WaitPrepared(s.engine) }) // as UCI's isready: the GUI waits for the pong
+	s.waitPrepared() // as UCI's isready: the GUI waits for the pong
 	if c.analyzing {
 		s.send(reply)
 		return

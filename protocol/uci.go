@@ -427,6 +427,15 @@ func (s *Session) sendInfo(view games.Position, chk *moveChecker, info engine.In
 // cmdIsReady answers isready once the engine's preparation for the game (play.Preparer) is done: a GUI that
 // asks waits for the answer before it starts the clock, so the preparation costs no time of the game.
 func (s *Session) cmdIsReady(command) {
-	s.safely("WaitPrepared", func() { play.WaitPrepared(s.engine) })
+	s.waitPrepared()
 	s.send("readyok")
+}
+
+// waitPrepared waits for the engine's preparation for the game (play.Preparer) unless a search runs: isready
+// and ping are answered at once during a search (pondering, go infinite), as UCI asks.
+func (s *Session) waitPrepared() {
+	s.collectFinished()
+	if s.search == nil {
+		s.safely("WaitPrepared", func() { play.WaitPrepared(s.engine) })
+	}
 }

@@ -9,7 +9,9 @@ package memorycost
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -36,15 +38,24 @@ type Options struct {
 	Moves    int
 	// Rounds is how many times each Player plays the measured game, alternating (the machine's load drifts).
 	Rounds int
+	// AskReady waits for the Player's reading of the memory after NewGame, as a front end that asks isready
+	// before it starts the clock does (cutechess-cli); false sends the first move's request at once, as
+	// python-chess (lichess-bot) does, so that the reading runs beside the first searches.
+	AskReady bool
 	// Progress receives a line per step (nil: none).
 	Progress io.Writer
 }
 
 // Side is what one Player's searches measured.
 type Side struct {
-	Searches   int
-	Nodes      uint64
-	SearchTime time.Duration
+	Searches int
+	// Nodes and SearchTime are the searches' own, as their last depth reported them (their nodes per second
+	// is what the memory costs the search); MoveTime is the time from the move's request to its answer, all
+	// the Player did included, and LongestMove the longest.
+	Nodes       uint64
+	SearchTime  time.Duration
+	MoveTime    time.Duration
+	LongestMove time.Duration
 	// FirstInfo is, for each search, the time from the call to its first depth report.
 	FirstInfo []time.Duration
 	DepthSum  int
@@ -71,10 +82,15 @@ func (s Side) FirstInfoMedian() time.Duration {
 	return d[len(d)/2]
 }
 
+// MeanMove is the mean time from a move's request to its answer.
+func (s Side) MeanMove() time.Duration { return s.MoveTime / time.Duration(max(s.Searches, 1)) }
+
 func (s *Side) add(o Side) {
 	s.Searches += o.Searches
 	s.Nodes += o.Nodes
 	s.SearchTime += o.SearchTime
+	s.MoveTime += o.MoveTime
+	s.LongestMove = max(s.LongestMove, o.LongestMove)
 	s.FirstInfo = append(s.FirstInfo, o.FirstInfo...)
 	s.DepthSum += o.DepthSum
 }
@@ -82,6 +98,7 @@ func (s *Side) add(o Side) {
 // Report is a measurement: the memory's size, the searches with and without it, and their ratios.
 type Report struct {
 	Game             string
+	AskReady         bool
 	Games, Entries   int // as the memory holds them against the opponent (its own experience entries)
 	MoveTime         time.Duration
 	With, Without    Side
@@ -91,13 +108,20 @@ type Report struct {
 	ExperienceLoaded int           // the experience entries of the game the Player read for the opponent
 }
 
-// String writes the report in two lines.
+// String writes the report in a line.
 func (r Report) String() string {
-	return fmt.Sprintf("memory cost (%s, %d games and %d experience entries against the opponent, %v a move, one processor): "+
-		"nodes/s %.0f with the memory, %.0f without (ratio %.3f); first depth after %v with, %v without (%+v); mean depth %.2f with, %.2f without (%+.2f)",
-		r.Game, r.Games, r.Entries, r.MoveTime, r.With.NPS(), r.Without.NPS(), r.NPSRatio,
+	flow := "go at once after ucinewgame"
+	if r.AskReady {
+		flow = "isready before the game"
+	}
+	return fmt.Sprintf("memory cost (%s, %d games and %d experience entries against the opponent, %v a move, one processor, %s): "+
+		"search nodes/s %.0f with the memory, %.0f without (ratio %.3f); first depth after %v with, %v without (%+v); "+
+		"a move took %v with (longest %v), %v without (longest %v); mean depth %.2f with, %.2f without",
+		r.Game, r.Games, r.Entries, r.MoveTime, flow, r.With.NPS(), r.Without.NPS(), r.NPSRatio,
 		r.With.FirstInfoMedian().Round(10*time.Microsecond), r.Without.FirstInfoMedian().Round(10*time.Microsecond),
-		r.FirstInfoDelta.Round(10*time.Microsecond), r.With.MeanDepth(), r.Without.MeanDepth(), r.MeanDepthDelta)
+		r.FirstInfoDelta.Round(10*time.Microsecond), r.With.MeanMove().Round(100*time.Microsecond),
+		r.With.LongestMove.Round(100*time.Microsecond), r.Without.MeanMove().Round(100*time.Microsecond),
+		r.Without.LongestMove.Round(100*time.Microsecond), r.With.MeanDepth(), r.Without.MeanDepth())
 }
 
 // opponentName is the opponent the synthesized memory holds.
@@ -124,16 +148,25 @@ func Measure(o Options) (Report, error) {
 			fmt.Fprintf(o.Progress, format+"\n", args...)
 		}
 	}
-	rep := Report{Game: o.Game.Name(), MoveTime: o.MoveTime}
+	rep := Report{Game: o.Game.Name(), MoveTime: o.MoveTime, AskReady: o.AskReady}
 	if err := prepareMemory(dir, o, say, &rep); err != nil {
 		return rep, err
 	}
-	line := referenceLine(o.Game, 2*o.Moves+2)
+	// Two lines: the first game's, lost and analysed in the opponent's time of the second, and the measured
+	// game's, which the memory knows nothing of (else its experience of the line would change the searches
+	// measured, and each run would find more: the cost measured is the memory's, not what it learned).
+	warmUp, line := referenceLine(o.Game, 2*o.Moves+2, 1), referenceLine(o.Game, 2*o.Moves+2, 0)
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
 	for round := range o.Rounds {
 		for _, withMemory := range []bool{false, true} {
-			side, loaded, err := playMeasured(o, dir, withMemory, line)
+			// Every run from the memory as synthesized: a copy, which the run's own games do not outlive.
+			runDir, err := copyMemory(dir)
+			if err != nil {
+				return rep, err
+			}
+			side, loaded, err := playMeasured(o, runDir, withMemory, warmUp, line)
+			os.RemoveAll(runDir)
 			if err != nil {
 				return rep, err
 			}
@@ -143,8 +176,9 @@ func Measure(o Options) (Report, error) {
 			} else {
 				rep.Without.add(side)
 			}
-			say("round %d, memory %v: %d searches, %.0f nodes/s, first depth after %v, mean depth %.2f",
-				round+1, withMemory, side.Searches, side.NPS(), side.FirstInfoMedian(), side.MeanDepth())
+			say("round %d, memory %v: %d searches, %.0f nodes/s, first depth after %v, a move in %v (longest %v), mean depth %.2f",
+				round+1, withMemory, side.Searches, side.NPS(), side.FirstInfoMedian(), side.MeanMove(), side.LongestMove,
+				side.MeanDepth())
 		}
 	}
 	if w := rep.Without.NPS(); w > 0 {
@@ -194,16 +228,17 @@ func prepareMemory(dir string, o Options, say func(string, ...any), rep *Report)
 	return nil
 }
 
-// referenceLine is the line both Players follow: the game's default player at a fixed shallow depth plays
-// both sides (deterministic, and the same positions for both Players whatever they would play).
-func referenceLine(g games.Game, plies int) []games.Move {
+// referenceLine is a line both Players follow: the game's default player at a fixed shallow depth plays
+// both sides (deterministic, and the same positions for both Players whatever they would play), from the
+// first move of rank first (0: the one it finds best, 1: the next legal move after it).
+func referenceLine(g games.Game, plies, first int) []games.Move {
 	s, err := searchers.New(g, searchers.Config{Depth: 4})
 	if err != nil {
 		return nil
 	}
 	p := g.Start()
 	var line []games.Move
-	for range plies {
+	for ply := range plies {
 		if games.OutcomeOf(p).Result != games.Ongoing {
 			break
 		}
@@ -211,16 +246,22 @@ func referenceLine(g games.Game, plies int) []games.Move {
 		if res.Move == games.NoMove {
 			break
 		}
-		line = append(line, res.Move)
-		p.Play(res.Move)
+		m := res.Move
+		if ply == 0 && first > 0 {
+			legal := p.AppendMoves(nil)
+			i := slices.Index(legal, m)
+			m = legal[(i+first)%len(legal)]
+		}
+		line = append(line, m)
+		p.Play(m)
 	}
 	return line
 }
 
-// playMeasured plays two games of the line as White with one Player: the first, lost, leaves its analysis
-// to run in the opponent's time of the second, whose searches are measured, as in a match that keeps the
-// process; the opponent's turns take as long as ours.
-func playMeasured(o Options, dir string, withMemory bool, line []games.Move) (Side, int, error) {
+// playMeasured plays two games as White with one Player: the first, along warmUp and lost, leaves its analysis
+// to run in the opponent's time of the second, along line, whose searches are measured, as in a match that
+// keeps the process; the opponent's turns take as long as ours.
+func playMeasured(o Options, dir string, withMemory bool, warmUp, line []games.Move) (Side, int, error) {
 	p := player.New(o.Game, searchers.Config{})
 	if err := p.UseMemory(player.MemoryConfig{Enabled: withMemory, Dir: dir}); err != nil {
 		return Side{}, 0, err
@@ -228,11 +269,14 @@ func playMeasured(o Options, dir string, withMemory bool, line []games.Move) (Si
 	defer p.Close()
 	opp := play.Opponent{Name: opponentName, Kind: opponent.Computer}
 	var side Side
-	for game := range 2 {
+	for game, line := range [][]games.Move{warmUp, line} {
 		measured := game == 1
 		p.SetOpponent(opp)
 		p.NewGame(o.Game)
 		start := o.Game.Start()
+		if o.AskReady {
+			p.WaitPrepared()
+		}
 		p.StartGame(play.GameStart{Game: o.Game, OurSide: start.ToMove(), Start: start.Clone(), TimeControl: "2+0.05"})
 		pos := start.Clone()
 		var played []games.Move
@@ -244,17 +288,23 @@ func playMeasured(o Options, dir string, withMemory bool, line []games.Move) (Si
 			}
 			ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
 			var first time.Duration
+			var last engine.Info
 			began := time.Now()
 			res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
-				if i.Depth > 0 && first == 0 {
-					first = time.Since(began)
+				if i.Depth > 0 {
+					if first == 0 {
+						first = time.Since(began)
+					}
+					last = i
 				}
 			})
 			took := time.Since(began)
 			if measured {
 				side.Searches++
-				side.Nodes += res.Nodes
-				side.SearchTime += took
+				side.Nodes += last.Nodes
+				side.SearchTime += time.Duration(last.TimeMS) * time.Millisecond
+				side.MoveTime += took
+				side.LongestMove = max(side.LongestMove, took)
 				side.FirstInfo = append(side.FirstInfo, first)
 				side.DepthSum += res.Depth
 			}
@@ -292,3 +342,59 @@ func experienceLoaded(p *player.Engine, g games.Game) int {
 
 // WriteText writes the report as dossier bench prints it.
 func (r Report) WriteText(w io.Writer) { fmt.Fprintln(w, r.String()) }
+
+// copyMemory copies the memory directory dir (its files; the owner's lock and socket are made anew) into a new
+// temporary directory.
+func copyMemory(dir string) (string, error) {
+	to, err := os.MkdirTemp("", "dossier-memorycost-run-")
+	if err != nil {
+		return "", err
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		target := filepath.Join(to, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(target, 0o700)
+		case !d.Type().IsRegular():
+			return nil // the socket
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o600)
+	})
+	if err != nil {
+		os.RemoveAll(to)
+	}
+	return to, err
+}
+
+// Reports are measurements of several front ends' ways (see MeasureBoth).
+type Reports []Report
+
+// WriteText writes a line a measurement.
+func (rs Reports) WriteText(w io.Writer) {
+	for _, r := range rs {
+		r.WriteText(w)
+	}
+}
+
+// MeasureBoth measures as a front end that asks isready before the game (cutechess-cli) and as one that sends
+// the first move's request at once (python-chess, lichess-bot), in that order, on one synthesized memory.
+func MeasureBoth(o Options) (Reports, error) {
+	var out Reports
+	for _, ask := range []bool{true, false} {
+		o.AskReady = ask
+		rep, err := Measure(o)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, rep)
+	}
+	return out, nil
+}

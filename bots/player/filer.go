@@ -32,9 +32,11 @@ type MemoryConfig struct {
 }
 
 // commitWait bounds how long a search's answer waits for the commit of the moves observed before it: the
-// commit runs while the search does and is nearly always done first; a memory slower than this costs the
-// move no more, and the event stays queued.
-const commitWait = time.Second
+// commit runs while the search does and is nearly always done first; a memory slower than this (one busy with
+// the reading of 1,000 games for the next game, a PostgreSQL server far away) costs the move no more, and the
+// event stays queued. A second here (until session 19) cost moves of 300 ms and more at 50 ms a move while
+// the reading ran beside the game.
+const commitWait = 10 * time.Millisecond
 
 // closeWait bounds how long Close waits for the memory to acknowledge what it was sent.
 const closeWait = 5 * time.Second

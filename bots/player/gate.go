@@ -68,6 +68,13 @@ func (f *foreground) hold() time.Duration {
 	return time.Since(begun)
 }
 
+// busy reports whether a search of ours runs.
+func (f *foreground) busy() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.searching > 0
+}
+
 // release marks a search of ours as over; background work goes on when none runs.
 func (f *foreground) release() {
 	f.mu.Lock()

@@ -1,15 +1,16 @@
 // The memory's work beside our search runs on threads of its own at the lowest priority, and the Go runtime
-// keeps a processor (P) for it beside the search's: the memory is free on our clock only if nothing it does can
+// keeps processors (Ps) for it beside the search's: the memory is free on our clock only if nothing it does can
 // keep our search from a CPU.
 //
 // Why both. Under taskset, a one-CPU container or an arena that gives each engine one core, Go runs with
 // GOMAXPROCS 1: a single P that every goroutine shares, whatever the niceness of its thread. A niced background
 // thread that holds that P (the analysis, the learners) keeps the search from running until the operating system
 // gives the niced thread its turn to see the stop, which on a core shared with the opponent can take many
-// milliseconds (priority inversion: session 19 measured 0.82 of the nodes per second with the memory, 1.00 with
-// this, docs/memory.md). With one P more than the search threads, the search's thread and the background's each
-// have a P, and the operating system's scheduler decides: a SCHED_IDLE thread runs only when the core has nothing
-// else to run, so it takes nothing from our search nor from the opponent's on a shared core.
+// milliseconds (priority inversion). With Ps beyond the search threads' (backgroundPs), the search's thread and
+// the background's each have a P, and the operating system's scheduler decides: a SCHED_IDLE thread runs only
+// when the core has nothing else to run, so it takes nothing from our search nor from the opponent's on a shared
+// core; and the spare P runs what a starved background thread's P holds (session 19's measurements:
+// docs/memory.md, The memory on our clock).
 
 package player
 
@@ -74,6 +75,14 @@ func countBackgroundCPU() (stop func()) {
 	return func() { backgroundCPU.Add(int64(threadCPU() - began)) }
 }
 
+// backgroundPs is how many Ps the runtime keeps beyond the search threads': one for each of the memory's threads
+// that may run at once (the reading for the next game, the learner, the fold after a game, the analysis) and one
+// more. A P held by a thread of the lowest priority on a busy core runs nothing else (the goroutines queued on it,
+// its timers) until that thread gets the CPU; a P left idle takes them over (Go's work stealing), so the search's
+// own needs (the memory's commits it waits for at its end, the front end's stop) are never queued behind it.
+// Idle Ps cost nothing.
+const backgroundPs = 5
+
 var processors struct {
 	mu      sync.Mutex
 	search  int  // the most search threads asked for
@@ -81,8 +90,8 @@ var processors struct {
 	fixed   bool // GOMAXPROCS set by the user: left as it is
 }
 
-// reserveBackgroundP makes sure the runtime has a P for the background beside searchThreads search threads
-// (GOMAXPROCS at least searchThreads + 1), unless the user set GOMAXPROCS. Extra Ps cost nothing when idle;
+// reserveBackgroundP makes sure the runtime has Ps for the background beside searchThreads search threads
+// (GOMAXPROCS at least searchThreads + backgroundPs), unless the user set GOMAXPROCS. Extra Ps cost nothing when idle;
 // on a single core the operating system shares it between the threads by their priorities.
 func reserveBackgroundP(searchThreads int) {
 	processors.mu.Lock()
@@ -95,7 +104,7 @@ func reserveBackgroundP(searchThreads int) {
 	if processors.fixed {
 		return
 	}
-	if want := processors.search + 1; runtime.GOMAXPROCS(0) < want {
+	if want := processors.search + backgroundPs; runtime.GOMAXPROCS(0) < want {
 		runtime.GOMAXPROCS(want)
 	}
 }

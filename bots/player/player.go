@@ -319,11 +319,16 @@ func (p *Engine) prepareParts() {
 	p.mu.Lock()
 	nice := p.background.nice
 	p.mu.Unlock()
+	fg := p.analyst.foreground()
 	p.reading.start(nice, func() {
-		p.loadRecall()
-		p.prepareLearning()
-		p.prepareIdentifier()
-		p.prepareLedger()
+		// Each part between our searches (unless a front end waits for the reading): a part allocates much (a
+		// memory of 1,000 games decoded), and the garbage collector's workers, which that wakes, run at the
+		// search's priority.
+		for _, part := range []func(){p.loadRecall, p.prepareLearning, p.prepareIdentifier, p.prepareLedger} {
+			_, leave := fg.enter(p.reading.gate())
+			part()
+			leave()
+		}
 		if !p.analysisOff {
 			p.analyst.kick(p.filer) // the analyses other processes left, in this one's idle time
 		}

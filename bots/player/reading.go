@@ -7,18 +7,34 @@
 
 package player
 
-import "sync"
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// readingQuiet is how long a request to read waits for another before the reading begins: front ends send
+// ucinewgame and UCI_Opponent (CECP: new and name) one after the other, and a reading begun at the first would
+// read the memory for an unnamed opponent (every opponent's games, for the identifier) only to read it again
+// for the named one. isready does not wait for it.
+const readingQuiet = 20 * time.Millisecond
 
 // reading runs the parts' reading of the memory one at a time; a request made while one runs is done after it
 // (once, however many were made meanwhile), so the last state of the Player is always the one read.
 type reading struct {
-	mu      sync.Mutex
-	running bool
-	again   bool
+	mu sync.Mutex
+	// urgent is cancelled by wait: a front end waits (isready), so the parts no longer wait for our searches
+	// to end (see gate).
+	urgent  context.Context
+	hurry   context.CancelFunc
+	running bool // a reading runs, or waits for readingQuiet to begin
+	again   bool // another was asked for meanwhile
+	begin   chan struct{}
 	idle    *sync.Cond // signalled when running turns false
 }
 
-// start reads with read in the background at the priority nice gives (see lowerThreadPriority).
+// start reads with read in the background at the priority nice gives (see lowerThreadPriority), after
+// readingQuiet without another request (or at once when wait asks for it).
 func (r *reading) start(nice int, read func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -30,32 +46,66 @@ func (r *reading) start(nice int, read func()) {
 		return
 	}
 	r.running = true
+	begin := make(chan struct{})
+	r.begin = begin
+	r.urgent, r.hurry = context.WithCancel(context.Background())
 	runAtLowPriority(nice, func() {
 		for {
+			select {
+			case <-begin:
+			case <-time.After(readingQuiet):
+			}
+			r.mu.Lock()
+			r.again = false
+			r.mu.Unlock()
 			stopCounting := countBackgroundCPU()
 			read()
 			stopCounting()
 			r.mu.Lock()
 			if !r.again {
 				r.running = false
+				r.begin = nil
+				r.hurry()
 				r.idle.Broadcast()
 				r.mu.Unlock()
 				return
 			}
-			r.again = false
 			r.mu.Unlock()
 		}
 	})
 }
 
-// wait returns when no reading runs or is asked for.
+// wait returns when no reading runs or is asked for, beginning a waiting one at once.
 func (r *reading) wait() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for r.running {
+		if r.begin != nil {
+			close(r.begin)
+			r.begin = nil
+		}
+		r.hurry()
 		r.idle.Wait()
 	}
 }
 
-// WaitPrepared implements play.Preparer: it returns when the memory's reading for the game is done.
-func (p *Engine) WaitPrepared() { p.reading.wait() }
+// gate returns the context a part of the reading waits between our searches under: done once a front end
+// waits for the reading.
+func (r *reading) gate() context.Context {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.urgent == nil {
+		return context.Background()
+	}
+	return r.urgent
+}
+
+// WaitPrepared implements play.Preparer: it returns when the memory's reading for the game is done, or at once
+// while a search of ours runs (pondering, go infinite): the reading waits for our searches, and a front end's
+// isready must be answered while one runs.
+func (p *Engine) WaitPrepared() {
+	if p.analyst.foreground().busy() {
+		return
+	}
+	p.reading.wait()
+}

@@ -36,8 +36,10 @@ changes exactly when a search's or an evaluation's behaviour changes, whatever t
 --memory-cost measures what the memory costs the search on the clock: a memory of 1,000 games and 100,000
 experience entries against one opponent (synthesized into --memory-cost-dir, kept there for the next run; a
 temporary directory by default), the Player with it and without a memory play the same chess line at 50 ms a
-move on one processor, twice each, alternating, and it prints their nodes per second and first depth times.
-The target (issue 33): nodes per second within 3% and the first depth within 1 ms of no memory.`
+move on one processor, three times each, alternating, and it prints the searches' nodes per second, the first
+depth's time and the moves' times: once with isready before each game (cutechess-cli), once with the first
+move asked at once (python-chess). The target (issue 33): nodes per second within 3% and the first depth
+within 1 ms of no memory.`
 
 func runBench(args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier bench", benchHelp, stdout, stderr)
@@ -72,8 +74,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return cmd.Exit(err)
 		}
-		rep, err := memorycost.Measure(memorycost.Options{Game: g, Games: 1000, Entries: 100000,
-			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 2, Progress: stderr})
+		rep, err := memorycost.MeasureBoth(memorycost.Options{Game: g, Games: 1000, Entries: 100000,
+			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 3, Progress: stderr})
 		return printReport(cmd, stdout, *asJSON, rep, err)
 	}
 	if *signature {
