@@ -4,8 +4,6 @@
 package protocol
 
 import (
-	"sync"
-
 	"dossier/engine"
 	"dossier/games"
 )
@@ -51,19 +49,8 @@ func (s *Session) ponderOnReply(r *runningSearch, view games.Position, chk *move
 	}
 	r.pondering = ctl
 	r.mu.Unlock()
-	// As for the move's search, a report arriving after the search returned is dropped: view is undone then.
-	var reportMu sync.Mutex
-	searching := true
-	s.callSearch(view.Clone(), ctl, func(info engine.Info) {
-		reportMu.Lock()
-		defer reportMu.Unlock()
-		if searching {
-			report(view, chk, info)
-		}
-	})
-	reportMu.Lock()
-	searching = false
-	reportMu.Unlock()
+	// As for the move's search, a report arriving after the search returned is dropped (callSearch).
+	s.callSearch(view.Clone(), ctl, func(info engine.Info) { report(view, chk, info) })
 	ctl.WaitRelease()
 }
 

@@ -174,20 +174,7 @@ func (s *Session) startSearchThenPonder(lim engine.Limits, pondersAfter func() b
 	sendInfo, sendBest := s.dialect.searchOutput()
 	go func() {
 		defer close(r.done)
-		// A report arriving after Search returned (from a helper goroutine the engine left behind) is
-		// dropped: view belongs to the bestmove then.
-		var reportMu sync.Mutex
-		searching := true
-		res := s.callSearch(root, ctl, func(info engine.Info) {
-			reportMu.Lock()
-			defer reportMu.Unlock()
-			if searching {
-				sendInfo(view, chk, info)
-			}
-		})
-		reportMu.Lock()
-		searching = false
-		reportMu.Unlock()
+		res := s.callSearch(root, ctl, func(info engine.Info) { sendInfo(view, chk, info) })
 		ctl.WaitRelease()
 		r.mu.Lock()
 		if !r.silent {
@@ -207,13 +194,26 @@ func (s *Session) startSearchThenPonder(lim engine.Limits, pondersAfter func() b
 // callSearch runs the engine's search, turning a panic into an error report and an empty result, for which
 // sendBestMove still finds a legal move.
 func (s *Session) callSearch(root games.Position, ctl *engine.Control, report func(engine.Info)) (res engine.Result) {
+	// A report arriving after Search returned (from a helper goroutine the engine left behind) is dropped: the
+	// caller's position belongs to the bestmove, or is undone, then.
+	var reportMu sync.Mutex
+	searching := true
 	defer func() {
+		reportMu.Lock()
+		searching = false
+		reportMu.Unlock()
 		if r := recover(); r != nil {
 			s.errorf("internal error in the search: %v", r)
 			res = engine.Result{}
 		}
 	}()
-	return s.engine.Search(root, ctl, report)
+	return s.engine.Search(root, ctl, func(info engine.Info) {
+		reportMu.Lock()
+		defer reportMu.Unlock()
+		if searching {
+			report(info)
+		}
+	})
 }
 
 // clampScore keeps an engine's score finite and within the mate range, so that nothing downstream

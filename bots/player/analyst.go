@@ -59,10 +59,9 @@ type analyst struct {
 	prepared func(key string, g games.Game, fd prepare.Finding)
 }
 
-// analysisJob is one finished game to analyse and the budget of its searches.
+// analysisJob is one finished game to analyse (its budget travels in the memory's job: analysisJobOf).
 type analysisJob struct {
-	lg     lostGame
-	budget time.Duration
+	lg lostGame
 }
 
 // quickPass returns the job of the quick pass over j's game at analysisDepth, and the deep pass that follows
