@@ -58,6 +58,11 @@ type Options struct {
 	// ConnectTimeout bounds how long Open, and a read, wait for an owner to answer or the store to free; 0
 	// means 5 s. Events are never dropped when it passes: they stay queued and are resent.
 	ConnectTimeout time.Duration
+	// ReadPause, when set, is called between the records a read takes when this process's store answers it
+	// (every few records; see pause.go): a caller that reads in the background blocks in it while something
+	// more urgent runs. It must return at once for a caller that must not wait (it is called on the reading
+	// caller's goroutine, whatever that is), and must not read or write the memory itself.
+	ReadPause func()
 }
 
 // DefaultDir returns the memory directory used when Options.Dir is empty: $XDG_DATA_HOME/dossier, else

@@ -81,6 +81,7 @@ func becomeOwner(dir, sock string, opts Options, log *zap.Logger) (*owner, error
 		return nil, err
 	}
 	st.experienceLimit = opts.ExperienceLimit
+	st.readPause = opts.ReadPause
 	o := &owner{st: st, log: log, lock: lock, sock: sock, conns: map[net.Conn]struct{}{},
 		writes: make(chan *writeItem, writeQueue), stopGC: make(chan struct{})}
 	if err := o.listen(dir); err != nil {
@@ -264,6 +265,7 @@ func isRead(op string) bool {
 
 // read runs a read operation.
 func (s *store) read(req *wireRequest) (any, error) {
+	s = s.pausing(s.readPause)
 	switch req.Op {
 	case opProfile:
 		return s.profile(req.Key)

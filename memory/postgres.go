@@ -52,7 +52,7 @@ func openPostgresMemory(opts Options) (*Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &store{kv: kv, dir: loc, log: opts.Logger, experienceLimit: opts.ExperienceLimit}
+	st := &store{kv: kv, dir: loc, log: opts.Logger, experienceLimit: opts.ExperienceLimit, readPause: opts.ReadPause}
 	connect := func() error {
 		if err := kv.prepare(opts.Logger); err != nil {
 			return err

@@ -19,6 +19,8 @@ type store struct {
 	log *zap.Logger
 	// experienceLimit bounds each experience table (Options.ExperienceLimit; 0: defaultExperienceLimit).
 	experienceLimit int
+	// readPause is Options.ReadPause: the reads of read call it between records (see pause.go).
+	readPause func()
 }
 
 // readSchema reads the store's schema version: 0 for an empty store. A newer version, a store with keys but no

@@ -152,6 +152,8 @@ func (a *analyst) work(ctx context.Context, f *filer, fg *foreground, done chan 
 	defer close(done)
 	reserveBackgroundP(0)
 	runtime.LockOSThread() // the priority of each job is this thread's alone; the thread ends with the goroutine
+	defer unmarkBackgroundThread()
+	nameThread("dossier-analyse")
 	log := f.logger()
 	for ctx.Err() == nil {
 		job, err := a.claim(ctx, f)

@@ -53,16 +53,23 @@ var experienceBounds = map[string]engine.Bound{
 	memory.BoundUpper: engine.BoundUpper,
 }
 
-// buildExperience builds the table of game g from the memory's entries. Where the opponent's table and every
+// pauseEvery is how many entries or games a loop over what the memory read takes between two calls of its pause
+// (see Engine.pauseReading): an entry costs a few microseconds.
+const pauseEvery = 16
+
+// buildExperience builds the table of game g from the memory's entries (pausing in pause, nil for none). Where the opponent's table and every
 // opponent's hold the same position the opponent's entry wins, else the deeper. Entries of another game, of
 // another version (stale), whose position does not read in g or whose move is not legal there are ignored,
 // with one warning for each reason saying how many and one example; an entry filed under a hash that is not
 // its position's (the hashing changed since) is taken under its position's hash.
-func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger) *experienceTable {
+func buildExperience(g games.Game, entries []memory.Experience, log *zap.Logger, pause func()) *experienceTable {
 	x := newExperienceTable(g)
 	ignored := map[string][]string{} // reason -> the entries' positions
 	rehashed := 0
-	for _, e := range entries {
+	for i, e := range entries {
+		if pause != nil && i%pauseEvery == 0 {
+			pause()
+		}
 		bound, okBound := experienceBounds[e.Bound]
 		var reason string
 		var pos games.Position
@@ -152,7 +159,7 @@ func (x *experienceTable) put(hash uint64, e engine.ExperienceEntry, own, prepar
 
 // loadExperience reads the experience of game g (the opponent's, key "" for none, and every opponent's) from
 // the memory; nil when there is none or it cannot be read.
-func loadExperience(mem *memory.Memory, key string, g games.Game, log *zap.Logger) *experienceTable {
+func loadExperience(mem *memory.Memory, key string, g games.Game, log *zap.Logger, pause func()) *experienceTable {
 	entries, err := mem.Experience(key, g.Name())
 	if err != nil {
 		log.Warn("experience: cannot read it; playing without", zap.String("game", g.Name()), zap.Error(err))
@@ -161,7 +168,7 @@ func loadExperience(mem *memory.Memory, key string, g games.Game, log *zap.Logge
 	if len(entries) == 0 {
 		return nil
 	}
-	return buildExperience(g, entries, log)
+	return buildExperience(g, entries, log, pause)
 }
 
 // installExperience hands the searcher the experience of the game played (none when the table is of another

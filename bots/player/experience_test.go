@@ -194,7 +194,7 @@ func TestBuildExperienceKeepsTheOpponentsEntryThenTheDeeper(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			core, logs := observer.New(zapcore.WarnLevel)
-			x := buildExperience(g, c.entries, zap.New(core))
+			x := buildExperience(g, c.entries, zap.New(core), nil)
 			e, ok := x.Lookup(p.Hash())
 			if !ok || e.Score != c.want || e.Bound != engine.BoundLower || e.Move != mustMove(t, p, "e2e4") {
 				t.Errorf("entry %+v (%v), want value %v", e, ok, c.want)
@@ -222,7 +222,7 @@ func TestBuildExperienceWarnsOfEntriesOfAnotherGame(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			core, logs := observer.New(zapcore.WarnLevel)
-			x := buildExperience(g, []memory.Experience{c.entry}, zap.New(core))
+			x := buildExperience(g, []memory.Experience{c.entry}, zap.New(core), nil)
 			if x.size() != 0 {
 				t.Errorf("%d entries taken", x.size())
 			}
@@ -253,7 +253,7 @@ func TestRecallNamesTheGameOfEachMistake(t *testing.T) {
 		mistakes = append(mistakes, memory.Mistake{GameID: c.id, Game: "chess", FEN: c.fen})
 	}
 	mistakes = append(mistakes, memory.Mistake{GameID: "g2", Game: "checkers", FEN: "a checkers position"})
-	r := newRecall("rival", g, stored, mistakes)
+	r := newRecall("rival", g, stored, mistakes, nil)
 	for _, c := range cases {
 		t.Run(c.id, func(t *testing.T) {
 			if got := r.mistakes[c.fen].game; got != c.want {

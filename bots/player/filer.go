@@ -55,6 +55,10 @@ type filer struct {
 	// channel, as the memory's writer sends them and must never wait for f.mu (Close holds it while the
 	// writer stops).
 	alerts chan string
+	// restoreGC restores the garbage collector's percent that opening the memory raised (see memoryGCPercent).
+	restoreGC func()
+	// readPause is the memory's ReadPause (set once by the Player; nil: reads never pause).
+	readPause func()
 
 	pending []*memory.Pending // events not known to be committed yet
 
@@ -205,7 +209,7 @@ func (f *filer) ensureOpenLocked() {
 	alerts := f.alerts
 	// A database that is down when the engine starts must not cost the games it plays meanwhile: they are
 	// spooled and written once it answers, as they are when it goes away later.
-	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, SpoolWhenUnreachable: true, Notify: func(msg string) {
+	m, err := memory.Open(memory.Options{Dir: f.cfg.Dir, Logger: f.log, SpoolWhenUnreachable: true, ReadPause: f.readPause, Notify: func(msg string) {
 		select {
 		case alerts <- msg:
 		default: // the front end has not heard the last ones yet; the log has them all
@@ -218,6 +222,7 @@ func (f *filer) ensureOpenLocked() {
 		return
 	}
 	f.mem = m
+	f.restoreGC = collectLessOften()
 	f.log.Info("memory open", zap.String("dir", m.Dir()), zap.Bool("owner", m.Owner()))
 }
 
@@ -452,6 +457,10 @@ func (f *filer) closeLocked() error {
 	flushErr := f.mem.Flush(ctx)
 	closeErr := f.mem.Close()
 	f.mem, f.pending, f.tried = nil, nil, false
+	if f.restoreGC != nil {
+		f.restoreGC()
+		f.restoreGC = nil
+	}
 	return errors.Join(flushErr, closeErr)
 }
 

@@ -7,6 +7,7 @@ package player
 import (
 	"context"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -15,10 +16,17 @@ import (
 type foreground struct {
 	mu        sync.Mutex
 	searching int
-	idle      chan struct{}               // closed while no search runs
-	running   map[*int]context.CancelFunc // the background searches running, cancelled by hold
-	began     int                         // background searches begun so far
-	drained   chan struct{}               // closed when the last background search running has ended; nil when none waits
+	idle      chan struct{}           // closed while no search runs
+	running   map[*int]backgroundStep // the background's steps running, cancelled by hold
+	parked    map[int]int             // threads whose steps wait in a pause of their own (pauseReading), by thread id
+	began     int                     // background steps begun so far
+	drained   chan struct{}           // closed when no background step runs but parked ones; nil when none waits
+}
+
+// backgroundStep is a step of background work that entered the foreground: its cancel, and the thread it runs on.
+type backgroundStep struct {
+	cancel context.CancelFunc
+	thread int
 }
 
 // maxHoldWait bounds how long a search of ours waits for the background search it cut short to stop. On an idle
@@ -31,7 +39,7 @@ const maxHoldWait = time.Millisecond
 func newForeground() *foreground {
 	idle := make(chan struct{})
 	close(idle)
-	return &foreground{idle: idle, running: map[*int]context.CancelFunc{}}
+	return &foreground{idle: idle, running: map[*int]backgroundStep{}, parked: map[int]int{}}
 }
 
 // hold marks a search of ours as running: background work waits, and what of it runs is cut short; hold
@@ -44,12 +52,13 @@ func (f *foreground) hold() time.Duration {
 	if f.searching == 1 {
 		f.idle = make(chan struct{})
 	}
-	for _, cancel := range f.running {
-		cancel()
+	for _, step := range f.running {
+		step.cancel()
 	}
 	// With a P of its own (lowpriority.go) the background, on a thread of the lowest priority, cannot keep our
 	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
-	// wait for that (on a busy core, an idle-priority thread may not run for a long time).
+	// wait for that (on a busy core, an idle-priority thread may not run for a long time; waiting for it to
+	// reach its next pause cost a third of the search's nodes in session 20's measurement).
 	if len(f.running) == 0 || backgroundHasOwnP() {
 		f.mu.Unlock()
 		return time.Since(begun)
@@ -66,6 +75,63 @@ func (f *foreground) hold() time.Duration {
 	case <-timer.C:
 	}
 	return time.Since(begun)
+}
+
+// drainedLocked reports whether every background step running waits in a pause (none runs). f.mu is held.
+func (f *foreground) drainedLocked() bool {
+	for _, step := range f.running {
+		if f.parked[step.thread] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// signalDrainedLocked tells a search waiting in hold that the background's steps have stopped or parked. f.mu
+// is held.
+func (f *foreground) signalDrainedLocked() {
+	if f.drained != nil && f.drainedLocked() {
+		close(f.drained)
+		f.drained = nil
+	}
+}
+
+// park waits, on a background thread, while a search of ours runs (or until ctx ends), the thread counted as
+// parked meanwhile: a search beginning does not wait for it (see hold).
+func (f *foreground) park(ctx context.Context) {
+	f.mu.Lock()
+	if f.searching == 0 {
+		f.mu.Unlock()
+		return
+	}
+	tid := syscall.Gettid()
+	f.parked[tid]++
+	f.signalDrainedLocked()
+	f.mu.Unlock()
+	f.waitIdle(ctx)
+	f.mu.Lock()
+	if f.parked[tid]--; f.parked[tid] == 0 {
+		delete(f.parked, tid)
+	}
+	f.mu.Unlock()
+}
+
+// waitIdle returns when no search of ours runs, or ctx ends.
+func (f *foreground) waitIdle(ctx context.Context) {
+	for {
+		f.mu.Lock()
+		if f.searching == 0 {
+			f.mu.Unlock()
+			return
+		}
+		idle := f.idle
+		f.mu.Unlock()
+		select {
+		case <-idle:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // busy reports whether a search of ours runs.
@@ -93,17 +159,14 @@ func (f *foreground) enter(ctx context.Context) (context.Context, func()) {
 		if f.searching == 0 {
 			run, cancel := context.WithCancel(ctx)
 			id := new(int)
-			f.running[id] = cancel
+			f.running[id] = backgroundStep{cancel: cancel, thread: syscall.Gettid()}
 			f.began++
 			f.mu.Unlock()
 			return run, func() {
 				cancel()
 				f.mu.Lock()
 				delete(f.running, id)
-				if len(f.running) == 0 && f.drained != nil {
-					close(f.drained)
-					f.drained = nil
-				}
+				f.signalDrainedLocked()
 				f.mu.Unlock()
 			}
 		}

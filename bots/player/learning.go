@@ -60,7 +60,7 @@ func newLearning(g games.Game, l *learners, load func() *learners, gameID, inUse
 	w := &learning{l: l, gameID: gameID, inUse: inUse, sink: sink, bg: bg, done: make(chan struct{}),
 		yard: learn.GameYardstick{Game: g.Name(), Scores: map[string]learn.Score{}}}
 	w.cond = sync.NewCond(&w.mu)
-	runAtLowPriority(bg.nice, func() { w.run(load) })
+	runAtLowPriority("dossier-learn", bg.nice, func() { w.run(load) })
 	return w
 }
 
@@ -427,7 +427,7 @@ func (l *learningPart) finish(w *learning) {
 		if mem := l.filer.memory(); mem != nil {
 			g, our := w.l.game, w.l.our
 			l.folds.Add(1)
-			runAtLowPriority(l.background().nice, func() {
+			runAtLowPriority("dossier-fold", l.background().nice, func() {
 				defer l.folds.Done()
 				defer countBackgroundCPU()()
 				if _, _, err := l.fold(mem, key, g, our); err != nil {

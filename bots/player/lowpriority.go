@@ -18,10 +18,13 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"runtime/debug"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -40,6 +43,10 @@ func lowerThreadPriority(nice int) {
 // nice 19, the normal policy at the niceness given below it.
 func setThreadPriority(nice int) {
 	tid := syscall.Gettid()
+	backgroundThreads.mark(tid, nice > 0)
+	if v := os.Getenv("BGNICE"); v != "" && nice > 0 {
+		nice, _ = strconv.Atoi(v)
+	}
 	policy := uint32(unix.SCHED_NORMAL)
 	if nice >= 19 {
 		policy = unix.SCHED_IDLE
@@ -48,12 +55,49 @@ func setThreadPriority(nice int) {
 	_ = syscall.Setpriority(syscall.PRIO_PROCESS, tid, nice)
 }
 
-// runAtLowPriority runs work on a goroutine of its own at the priority lowerThreadPriority gives.
-func runAtLowPriority(nice int, work func()) {
+// runAtLowPriority runs work on a goroutine of its own at the priority lowerThreadPriority gives, on a thread
+// named role (what top -H and ps -L show; at most 15 bytes are kept).
+func runAtLowPriority(role string, nice int, work func()) {
 	go func() {
 		lowerThreadPriority(nice)
+		nameThread(role)
+		defer unmarkBackgroundThread() // the thread ends with the goroutine; its id may be reused
 		work()
 	}()
+}
+
+// backgroundThreads are the threads the memory's work beside our search runs on (a niceness above 0 set by
+// setThreadPriority): a read of the memory made on one of them pauses while a search of ours runs (see
+// Engine.pauseReading); one made on any other thread (the front end's, the search's) never waits.
+var backgroundThreads threadSet
+
+// threadSet is a set of thread ids.
+type threadSet struct {
+	mu  sync.Mutex
+	ids map[int]bool
+}
+
+// mark adds the thread tid to the set (in true) or removes it.
+func (s *threadSet) mark(tid int, in bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !in {
+		delete(s.ids, tid)
+		return
+	}
+	if s.ids == nil {
+		s.ids = map[int]bool{}
+	}
+	s.ids[tid] = true
+}
+
+// holdsCaller reports whether the calling goroutine runs on a thread of the set (a goroutine not locked to its
+// thread is never on one: only locked goroutines set their thread's priority).
+func (s *threadSet) holdsCaller() bool {
+	tid := syscall.Gettid()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ids[tid]
 }
 
 // backgroundCPU is the CPU time the memory's background threads spent, in nanoseconds, for the per-game log.
@@ -132,4 +176,62 @@ func backgroundHasOwnP() bool {
 	processors.mu.Lock()
 	defer processors.mu.Unlock()
 	return runtime.GOMAXPROCS(0) > max(processors.search, 1)
+}
+
+// unmarkBackgroundThread takes the calling thread out of backgroundThreads, before the goroutine locked to it
+// returns (the thread ends with it, and the operating system may give its id to a new one).
+func unmarkBackgroundThread() { backgroundThreads.mark(syscall.Gettid(), false) }
+
+// nameThread names the calling thread (the goroutine is locked to it) for the operating system's tools.
+func nameThread(role string) {
+	name := append([]byte(role), 0)
+	if len(name) > 16 {
+		name = append(name[:15], 0)
+	}
+	_ = unix.Prctl(unix.PR_SET_NAME, uintptr(unsafe.Pointer(&name[0])), 0, 0, 0)
+}
+
+// memoryGCPercent is the garbage collector's GOGC while a Player has its memory open. The memory's work
+// allocates much (the reading of a memory of 1,000 games for the next game: about 1 s of CPU; the analyses), and
+// each collection it causes runs its workers and the runtime's sweeper at the search's priority; when one of the
+// memory's threads, at the lowest priority, is stopped by the operating system in the middle of its share of
+// the sweeping, the runtime's sweeper spins until that thread runs again (Go issue 73499), at the search's
+// priority, taking up to half the core from our search (session 20's CPU profiles: runtime.bgsweep, a quarter
+// of the process's CPU). Four times fewer collections took the search's nodes per second beside that work from
+// 0.65-0.75 of the memory-less engine's to 0.84-1.09 in session 20's measurements (docs/memory.md); the heap may
+// grow to five times what is live instead of twice.
+const memoryGCPercent = 400
+
+// gcRaised counts the Players whose memory is open (several may share a process), and keeps the percent to
+// restore when the last closes.
+var gcRaised struct {
+	mu    sync.Mutex
+	count int
+	prev  int
+}
+
+// collectLessOften sets GOGC to memoryGCPercent while a memory is open (unless the user set GOGC, or a higher
+// one is in force) and returns the function that restores it.
+func collectLessOften() (restore func()) {
+	if _, set := os.LookupEnv("GOGC"); set {
+		return func() {}
+	}
+	gcRaised.mu.Lock()
+	defer gcRaised.mu.Unlock()
+	if gcRaised.count == 0 {
+		prev := debug.SetGCPercent(memoryGCPercent)
+		if prev < 0 || prev >= memoryGCPercent {
+			debug.SetGCPercent(prev)
+			return func() {}
+		}
+		gcRaised.prev = prev
+	}
+	gcRaised.count++
+	return func() {
+		gcRaised.mu.Lock()
+		defer gcRaised.mu.Unlock()
+		if gcRaised.count--; gcRaised.count == 0 {
+			debug.SetGCPercent(gcRaised.prev)
+		}
+	}
 }

@@ -34,7 +34,7 @@ func TestBackgroundThreadRunsAtIdlePriority(t *testing.T) {
 			err    error
 		}
 		got := make(chan seen, 1)
-		runAtLowPriority(tc.nice, func() {
+		runAtLowPriority("dossier-test", tc.nice, func() {
 			attr, err := unix.SchedGetAttr(0, 0)
 			if err != nil {
 				got <- seen{err: err}

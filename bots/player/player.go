@@ -97,11 +97,12 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0,
 		contempt: contemptPart{fixed: cfg.Contempt != 0}, background: defaultBackground()}
 	p.filer = newFiler(MemoryConfig{})
+	p.filer.readPause = p.pauseReading
 	p.ledger = newLedger(p.filer)
 	p.ident = &identifier{}
 	p.gameMemory = &gameMemory{}
 	p.learning = newLearningPart(p.filer, background{fg: p.analyst.foreground(), nice: p.background.nice})
-	p.learning.readingDone = p.reading.wait
+	p.learning.readingDone = p.reading.waitDone
 	gm := p.gameMemory
 	p.analyst.prepared = func(key string, g games.Game, fd prepare.Finding) { gm.addPrepared(key, g, fd) }
 	return p

@@ -49,7 +49,7 @@ func (r *reading) start(nice int, read func()) {
 	begin := make(chan struct{})
 	r.begin = begin
 	r.urgent, r.hurry = context.WithCancel(context.Background())
-	runAtLowPriority(nice, func() {
+	runAtLowPriority("dossier-read", nice, func() {
 		for {
 			select {
 			case <-begin:
@@ -89,12 +89,22 @@ func (r *reading) wait() {
 	}
 }
 
+// waitDone returns when no reading runs or is asked for, without hurrying it: for a waiter in the background
+// (the learning worker), which must not make the reading run beside our searches as a front end's wait does.
+func (r *reading) waitDone() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for r.running {
+		r.idle.Wait()
+	}
+}
+
 // gate returns the context a part of the reading waits between our searches under: done once a front end
-// waits for the reading.
+// waits for the reading (never done while no reading runs).
 func (r *reading) gate() context.Context {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.urgent == nil {
+	if r.urgent == nil || !r.running {
 		return context.Background()
 	}
 	return r.urgent
@@ -108,4 +118,16 @@ func (p *Engine) WaitPrepared() {
 		return
 	}
 	p.reading.wait()
+}
+
+// pauseReading is the memory's ReadPause (memory.Options): a read of the memory made on one of the background's
+// threads (the reading for the next game, the learners' fold, an analysis) stops between two records while a
+// search of ours runs, unless a front end waits for the reading (isready), so that it neither takes the CPU
+// from our search nor wakes the garbage collector's workers, which run at the search's priority, with what it
+// allocates. A read made on any other thread goes on.
+func (p *Engine) pauseReading() {
+	if !backgroundThreads.holdsCaller() {
+		return
+	}
+	p.analyst.foreground().park(p.reading.gate())
 }

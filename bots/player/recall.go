@@ -45,12 +45,16 @@ type mistakeShown struct {
 	game string
 }
 
-// newRecall builds the game memory of an opponent's stored games of game g and the mistakes found in them.
-func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake) *recall {
+// newRecall builds the game memory of an opponent's stored games of game g and the mistakes found in them,
+// pausing in pause (nil for none) between games.
+func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake, pause func()) *recall {
 	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, drawn: map[string]map[string]int{},
 		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}}
 	named := map[string]string{}
 	for i, sg := range stored {
+		if pause != nil {
+			pause() // a game costs a position and a move parsed a ply
+		}
 		verb := map[float64]string{0: "lost", 0.5: "drew", 1: "won"}[sg.OurScore]
 		if verb == "" {
 			verb = "played"
@@ -114,10 +118,10 @@ func (p *Engine) loadRecall() {
 		return
 	}
 	if key == play.UnknownKey {
-		p.gameMemory.set("", nil, loadExperience(mem, "", g, log))
+		p.gameMemory.set("", nil, loadExperience(mem, "", g, log, p.pauseReading))
 		return
 	}
-	x := loadExperience(mem, key, g, log)
+	x := loadExperience(mem, key, g, log, p.pauseReading)
 	stored, err := mem.GamesBrief(key)
 	if err != nil {
 		log.Debug("no game memory for the opponent", zap.String("opponent", key), zap.Error(err))
@@ -130,7 +134,7 @@ func (p *Engine) loadRecall() {
 	} else if !errors.Is(err, memory.ErrUnknownOpponent) {
 		log.Warn("cannot read the mistakes found against the opponent", zap.String("opponent", key), zap.Error(err))
 	}
-	p.gameMemory.set(key, newRecall(key, g, stored, mistakes), x)
+	p.gameMemory.set(key, newRecall(key, g, stored, mistakes, p.pauseReading), x)
 }
 
 // gameMemory holds the game memory of the current opponent (nil: none) and the experience of the game (nil:

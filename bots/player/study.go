@@ -64,6 +64,7 @@ func Study(ctx context.Context, mem *memory.Memory, o StudyOptions) (StudyReport
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	setThreadPriority(o.Nice)
+	defer unmarkBackgroundThread()
 	f := &filer{cfg: MemoryConfig{Enabled: true}, log: log, mem: mem, tried: true}
 	fg := newForeground() // never held: nothing here searches on a clock
 	worker := workerName()
