@@ -59,7 +59,7 @@ func (f *foreground) hold() time.Duration {
 	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
 	// wait for that (on a busy core, an idle-priority thread may not run for a long time; waiting for it to
 	// reach its next pause cost a third of the search's nodes in session 20's measurement).
-	if len(f.running) == 0 || backgroundHasOwnP() {
+	if f.drainedLocked() || backgroundHasOwnP() {
 		f.mu.Unlock()
 		return time.Since(begun)
 	}
