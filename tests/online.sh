@@ -15,7 +15,8 @@
 # Per opponent and series OUT holds NAME-SERIES.pgn and, for the memory series, NAME-mem-memory (the store) and
 # NAME-mem.log.jsonl (the memory's line of each game: what it did, its time on our clock, the background's CPU).
 # --summary reads them again: dossier's score per series and colour with a 95% interval, the learning curve per
-# colour, the mean depth of dossier's moves (cutechess-cli's move comments), the memory's CPU per game.
+# colour, the mean depth of dossier's moves (cutechess-cli's move comments), overall and by phase of the game (the
+# overall mean mixes endgames of different depth: the series' games differ), the memory's CPU per game.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -114,7 +115,10 @@ summarize() {
           c = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
           if (c ~ /book/) { ply++; continue }
           mine = ((ply % 2 == 0) == (w == "dossier-" ser))
-          if (mine && match(c, /\/[0-9]+/)) { dsum += substr(c, RSTART + 1, RLENGTH - 1); dn++ }
+          if (mine && match(c, /\/[0-9]+/)) {
+            d = substr(c, RSTART + 1, RLENGTH - 1); dsum += d; dn++
+            ph = (ply < 20) ? 1 : (ply < 40) ? 2 : (ply < 80) ? 3 : 4; psum[ph] += d; pn[ph]++
+          }
           ply++
         }
       }
@@ -132,6 +136,10 @@ summarize() {
           printf "%-9s %-6s %-6s %3d games +%d =%d -%d  %5.1f%% ±%4.1f%s\n", name, ser, col, N, W, D, L, 100 * m, 100 * ci95, (curve == "") ? "" : "  by quarter:" curve
         }
         printf "%-9s %-6s mean depth of dossier'"'"'s moves %.2f over %d moves; losses on time %d\n", name, ser, (dn ? dsum / dn : 0), dn, timeouts
+        split("plies 0-19,20-39,40-79,80 on", label, ",")
+        line = ""
+        for (ph = 1; ph <= 4; ph++) if (pn[ph]) line = line sprintf("  %s: %.2f (%d)", label[ph], psum[ph] / pn[ph], pn[ph])
+        printf "%-9s %-6s mean depth by phase of the game:%s\n", name, ser, line
       }' "$OUT/$name-$s.pgn"
   done
   if [ -f "$OUT/$name-mem.log.jsonl" ]; then

@@ -28,6 +28,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// fakeStartsLog names the file a fake UCI engine appends its process id to when it starts; fakeOpponentLog the
+// one it appends the value of each UCI_Opponent it is given to.
+const (
+	fakeStartsLog   = "DOSSIER_FAKE_UCI_STARTS"
+	fakeOpponentLog = "DOSSIER_FAKE_UCI_OPPONENT"
+)
+
 // fakeSpec returns the spec of the fake engine in the given mode, with extra spec text appended.
 func fakeSpec(t *testing.T, mode string, extra ...string) PlayerSpec {
 	t.Helper()
@@ -50,6 +57,12 @@ func fakeSpec(t *testing.T, mode string, extra ...string) PlayerSpec {
 //	silent    never answers uci
 //	chessonly announces no UCI_Variant or UCI_Chess960 option
 func runFakeEngine(mode string) int {
+	if log := os.Getenv(fakeStartsLog); log != "" {
+		if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			fmt.Fprintln(f, os.Getpid())
+			f.Close()
+		}
+	}
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
 	say := func(format string, args ...any) {
@@ -72,6 +85,7 @@ func runFakeEngine(mode string) int {
 			say("id name fake %s", mode)
 			say("option name Hash type spin default 16 min 1 max 1024")
 			say("option name Skill Level type spin default 20 min 0 max 20")
+			say("option name UCI_Opponent type string default")
 			if mode != "chessonly" {
 				say("option name UCI_Variant type combo default chess var chess var checkers var cfour var tictactoe")
 				say("option name UCI_Chess960 type check default false")
@@ -80,6 +94,12 @@ func runFakeEngine(mode string) int {
 		case "isready":
 			say("readyok")
 		case "setoption":
+			if log := os.Getenv(fakeOpponentLog); log != "" && len(words) >= 5 && words[2] == "UCI_Opponent" {
+				if f, err := os.OpenFile(log, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+					fmt.Fprintln(f, strings.Join(words[4:], " "))
+					f.Close()
+				}
+			}
 			if len(words) >= 5 && words[2] == "UCI_Variant" {
 				if g, err := catalog.Lookup(words[4]); err == nil {
 					game, pos = g, g.Start()

@@ -341,12 +341,16 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 	finish := func(result games.Result, t Termination, detail string) (GameRecord, error) {
 		rec.Result, rec.Termination, rec.Detail = result, t, detail
 		rec.Duration = time.Since(began)
-		for _, s := range seats {
+		for i, s := range seats {
 			if s == nil {
 				continue
 			}
 			if ender, ok := s.player.(gameEnder); ok {
 				ender.EndGame(rec)
+			}
+			if cfg.Players[i].Restart {
+				s.player.Close() // quit: the next game starts it anew
+				seats[i] = nil
 			}
 		}
 		return rec, nil

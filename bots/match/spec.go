@@ -125,6 +125,9 @@ type PlayerSpec struct {
 	Args []string
 	// Options are setoption calls sent to the engine after its uciok, in order.
 	Options []UCIOption
+	// Restart quits the external engine after every game and starts it anew for the next (restart=on), as
+	// lichess-bot and cutechess-cli's restart=on run an engine: one process a game.
+	Restart bool
 
 	// Limits override the match's limits for this player's moves, key by key.
 	Limits Limits
@@ -168,6 +171,8 @@ const maxModelRisk = 10000
 //	                           the opponent (MemoryContempt; off by default)
 //	uci=PATH [args="A B"]      an external UCI engine; its other keys are setoption calls
 //	cecp=PATH [args="A B"]     an external CECP (xboard) engine; its other keys are option commands
+//	restart=on|off             an external engine is quit after every game and started anew (one process a
+//	                           game, as lichess-bot runs an engine); off by default
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
 //
@@ -201,11 +206,11 @@ func ParseSpec(text string) (PlayerSpec, error) {
 	seen := map[string]bool{}
 	for _, p := range pairs {
 		key := p.key
-		reserved := key == "name" || key == UCI || key == CECP || key == "args" || contains(limitKeys, key)
+		reserved := key == "name" || key == UCI || key == CECP || key == "args" || key == "restart" || contains(limitKeys, key)
 		if !external {
 			key = strings.ToLower(key)
 			reserved = key == "name" || contains(inProcessKeys, key) || contains(limitKeys, key)
-			if key == "args" || key == UCI || key == CECP {
+			if key == "args" || key == "restart" || key == UCI || key == CECP {
 				reserved = false
 			}
 		}
@@ -271,14 +276,15 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 		} else {
 			s.MemoryRisk, s.MemoryRiskSet = n, true
 		}
-	case "memorycontempt":
+	case "memorycontempt", "restart":
+		field := map[string]*bool{"memorycontempt": &s.MemoryContempt, "restart": &s.Restart}[key]
 		switch strings.ToLower(value) {
 		case "on", "true":
-			s.MemoryContempt = true
+			*field = true
 		case "off", "false":
-			s.MemoryContempt = false
+			*field = false
 		default:
-			return fmt.Errorf("memorycontempt %q is not on or off", value)
+			return fmt.Errorf("%s %q is not on or off", key, value)
 		}
 	case "depth":
 		n, err := positiveInt(value, 1000)

@@ -32,7 +32,13 @@ type uciEngine struct {
 	// options maps each announced option's lower-case name to its combo values (nil for other types).
 	options map[string][]string
 	idName  string
+	// opponent is the other player's name, told through UCI_Opponent at every game when the engine has it.
+	opponent string
 }
+
+// SetOpponentName keeps the opponent's name, which an engine with a UCI_Opponent option is told at the start of
+// every game (as cutechess-cli does: a computer, no title or rating).
+func (e *uciEngine) SetOpponentName(name string) { e.opponent = name }
 
 // engineProcess is an external engine's process, spoken to line by line whatever the protocol: its input,
 // its output as a channel of lines read with time-outs, the end of its error output, and its exit.
@@ -225,10 +231,15 @@ func (p *engineProcess) Name() string { return p.name }
 // newGameTimeout bounds the engine's answer to ucinewgame (clearing a large hash table takes a while).
 const newGameTimeout = 30 * time.Second
 
-// NewGame sends ucinewgame and waits for the engine to be ready.
+// NewGame sends ucinewgame (and the opponent's name) and waits for the engine to be ready.
 func (e *uciEngine) NewGame(ctx context.Context) error {
 	if err := e.send("ucinewgame"); err != nil {
 		return err
+	}
+	if _, ok := e.options["uci_opponent"]; ok && e.opponent != "" {
+		if err := e.send("setoption name UCI_Opponent value none none computer " + e.opponent); err != nil {
+			return err
+		}
 	}
 	return e.sync(ctx, newGameTimeout)
 }

@@ -3,6 +3,8 @@ package match
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +82,50 @@ func TestEnginePlaysEveryGame(t *testing.T) {
 				if len(rec.Moves) < 4 {
 					t.Errorf("game %d over after %d plies: %s", n, len(rec.Moves), rec.Detail)
 				}
+			}
+		})
+	}
+}
+
+// restart=on runs an external engine one process a game, as lichess-bot and cutechess-cli's restart=on do;
+// without it one process plays the whole match.
+func TestEngineRestartsEveryGame(t *testing.T) {
+	for _, tc := range []struct {
+		extra     string
+		processes int
+	}{{"restart=on", 4}, {"", 1}, {"restart=off", 1}} {
+		t.Run(tc.extra, func(t *testing.T) {
+			starts, opponents := filepath.Join(t.TempDir(), "starts"), filepath.Join(t.TempDir(), "opponents")
+			t.Setenv(fakeStartsLog, starts)
+			t.Setenv(fakeOpponentLog, opponents)
+			cfg := quickConfig(chess.Game{}, mustSpec(t, "preset=zero depth=1"), fakeSpec(t, "good", tc.extra))
+			cfg.Games, cfg.MaxMoves, cfg.Limits = 4, 10, Limits{MoveTime: 5 * time.Millisecond}
+			cfg.Openings = []games.Position{chess.Game{}.Start()}
+			_, records := collect(t, cfg)
+			for n, rec := range records {
+				if rec.Termination == EngineDied || rec.Termination == EngineError || rec.Termination == EngineStalled {
+					t.Errorf("game %d: %q: %s", n, rec.Termination, rec.Detail)
+				}
+			}
+			data, err := os.ReadFile(starts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids := map[string]bool{}
+			for _, pid := range strings.Fields(string(data)) {
+				pids[pid] = true
+			}
+			if len(pids) != tc.processes {
+				t.Fatalf("%d games ran in %d processes, want %d", len(records), len(pids), tc.processes)
+			}
+			// Every game tells the engine who it plays, as cutechess-cli does.
+			told, err := os.ReadFile(opponents)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Repeat("none none computer zero d1\n", len(records)) // the in-process player's name
+			if string(told) != want {
+				t.Fatalf("UCI_Opponent told:\n%s\nwant:\n%s", told, want)
 			}
 		})
 	}

@@ -25,6 +25,8 @@ A player SPEC is space-separated key=value pairs (quote values with spaces):
                                                                      per opponent, in memory=DIR when given) or
                                                                      plays at rating N (UCI_LimitStrength)
   uci=PATH [args="A B"] [Option=Value ...]                           an external UCI engine; other keys are setoption
+  ... restart=on                                                     quit after every game, started anew for the
+                                                                     next (one process a game, as lichess-bot)
   ... risk=N                                                         a model search (search=S below) guarded by
                                                                      our alpha-beta: never a move it values more
                                                                      than N below its best (0..10000, 10000: off)
