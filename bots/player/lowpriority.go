@@ -19,7 +19,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -44,9 +43,6 @@ func lowerThreadPriority(nice int) {
 func setThreadPriority(nice int) {
 	tid := syscall.Gettid()
 	backgroundThreads.mark(tid, nice > 0)
-	if v := os.Getenv("BGNICE"); v != "" && nice > 0 {
-		nice, _ = strconv.Atoi(v)
-	}
 	policy := uint32(unix.SCHED_NORMAL)
 	if nice >= 19 {
 		policy = unix.SCHED_IDLE
