@@ -70,6 +70,7 @@ var conformance = []struct {
 	{"JobLeaseExpires", conformJobLeaseExpires},
 	{"JobsAreDoneOnce", conformJobsAreDoneOnce},
 	{"JobGivenUpAfterThreeClaims", conformJobGivenUpAfterThreeClaims},
+	{"JobProgressIsKept", conformJobProgressIsKept},
 	{"JobsDumpImportMergeForget", conformJobsDumpImportMergeForget},
 	{"BadJobsAreRefused", conformBadJobsAreRefused},
 }

@@ -25,7 +25,8 @@
 //
 // The protocol is newline-delimited JSON: a request carries a sequence number and an operation (hello, event,
 // profile, opponents, games, experience, dump, import, forget, merge, compact, and the job queue's jobs,
-// claim_job, renew_job, finish_job, release_job; protocol version 3, which an owner or client of an older
+// claim_job, renew_job, finish_job, release_job, progress_job; protocol version 3 (an owner from before
+// progress_job answers it as an unknown operation), which an owner or client of an older
 // version refuses at hello); its reply carries the number, the result
 // and an error with a code that maps back to this package's sentinel errors, so errors.Is (and errors.As, for
 // an *Error) works the same in a client. A client keeps every request until it has its reply. When the connection breaks (the owner exited or

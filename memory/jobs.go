@@ -43,6 +43,9 @@ const (
 	opRenewJob   = "renew_job"
 	opFinishJob  = "finish_job"
 	opReleaseJob = "release_job"
+	// opProgressJob replaces the payload of a held job with what its worker did so far (protocol version 3
+	// owners before it answer "unknown operation": the worker goes on without saving, as before).
+	opProgressJob = "progress_job"
 )
 
 // Job is work left after a game, for whichever process takes it.
@@ -182,6 +185,8 @@ type jobCall struct {
 	Worker string        `json:"worker"`
 	Lease  time.Duration `json:"lease,omitempty"`
 	Kinds  []string      `json:"kinds,omitempty"`
+	// Payload is the job's new payload (opProgressJob).
+	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
 // claimReply is what a claim took, and the jobs it gave up on the way (for the claimer to log).
@@ -210,6 +215,14 @@ func (c *jobCall) check(op string) error {
 			return err
 		}
 	}
+	if op == opProgressJob {
+		if len(c.Payload) > maxJobPayload {
+			return errField("job payload is %d bytes, more than %d", len(c.Payload), maxJobPayload)
+		}
+		if len(c.Payload) > 0 && !json.Valid(c.Payload) {
+			return errField("job payload is not JSON")
+		}
+	}
 	return nil
 }
 
@@ -233,6 +246,11 @@ func (s *store) jobOp(op string, c *jobCall) (any, error) {
 		})
 	case opFinishJob:
 		return nil, s.updateHeldJob(c, s.deleteJob)
+	case opProgressJob:
+		return nil, s.updateHeldJob(c, func(txn kvTxn, j *jobRec) error {
+			j.Payload = c.Payload
+			return txn.set(jobKey(j.ID), encodeValue(j))
+		})
 	case opReleaseJob:
 		return nil, s.updateHeldJob(c, func(txn kvTxn, j *jobRec) error {
 			// A hand-back (at quit) is no failure: the claim it undoes does not count toward giving up.
@@ -530,6 +548,19 @@ func (m *Memory) FinishJob(ctx context.Context, id, worker string) error {
 // count toward giving it up; ErrJobLost as FinishJob.
 func (m *Memory) ReleaseJob(ctx context.Context, id, worker string) error {
 	return m.call(ctx, wireRequest{Op: opReleaseJob, Job: &jobCall{ID: id, Worker: worker}}, nil)
+}
+
+// SaveJobProgress replaces the payload of job id, held by worker, with payload: what the work did so far, so
+// that whoever takes the job next (after a hand-back at quit, a kill, or a lease that ran out) goes on from
+// there instead of beginning again. Under one process per game a job rarely fits in one game's idle time, and
+// begun again in every process it would never end. ErrJobLost as FinishJob.
+func (m *Memory) SaveJobProgress(ctx context.Context, id, worker string, payload json.RawMessage) error {
+	c := &jobCall{ID: id, Worker: worker, Payload: payload}
+	// Checked here too: a payload that is not JSON cannot be encoded for the owner's socket at all.
+	if err := c.check(opProgressJob); err != nil {
+		return fail(m.dir, ErrBadEvent, err)
+	}
+	return m.call(ctx, wireRequest{Op: opProgressJob, Job: c}, nil)
 }
 
 // Jobs lists every job, held or free, in the order they would be taken, without their payloads (ClaimJob

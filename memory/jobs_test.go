@@ -315,6 +315,49 @@ func conformJobGivenUpAfterThreeClaims(t *testing.T, open opener) {
 	}
 }
 
+// conformJobProgressIsKept: what a worker did so far (SaveJobProgress) is what the next worker gets, whether the
+// first handed the job back at quit or died holding it, through a second handle (a client of the owner on a
+// directory) as through the first.
+func conformJobProgressIsKept(t *testing.T, open opener) {
+	first, second := openPair(t, open)
+	ctx := context.Background()
+	job := fileJob(t, first, Job{Kind: "analysis", OpponentKey: "leela", GameID: "g1", Payload: json.RawMessage(`{"done":[]}`)})
+	j := mustClaim(t, second, "quitter", time.Minute)
+	if j == nil || j.ID != job.ID {
+		t.Fatalf("claimed %+v", j)
+	}
+	if err := second.SaveJobProgress(ctx, j.ID, "quitter", json.RawMessage(`{"done":[12]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.SaveJobProgress(ctx, j.ID, "another", json.RawMessage(`{"done":[]}`)); !errors.Is(err, ErrJobLost) {
+		t.Errorf("saving progress on a job another worker holds: %v, want ErrJobLost", err)
+	}
+	if err := second.SaveJobProgress(ctx, j.ID, "quitter", json.RawMessage(`{"done":`)); !errors.Is(err, ErrBadEvent) {
+		t.Errorf("saving a payload that is not JSON: %v, want ErrBadEvent", err)
+	}
+	if err := second.ReleaseJob(ctx, j.ID, "quitter"); err != nil {
+		t.Fatal(err)
+	}
+	j = mustClaim(t, first, "dies", 100*time.Millisecond)
+	if j == nil || j.ID != job.ID || string(j.Payload) != `{"done":[12]}` {
+		t.Fatalf("after the hand-back claimed %+v, want %s with the progress saved", j, job.ID)
+	}
+	if err := first.SaveJobProgress(ctx, j.ID, "dies", json.RawMessage(`{"done":[12,14]}`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(j.LeaseUntil) + 20*time.Millisecond)
+	j = mustClaim(t, second, "survivor", time.Minute)
+	if j == nil || j.ID != job.ID || string(j.Payload) != `{"done":[12,14]}` {
+		t.Fatalf("after a lease ran out claimed %+v, want the progress of the worker that died", j)
+	}
+	if err := second.FinishJob(ctx, j.ID, "survivor"); err != nil {
+		t.Fatal(err)
+	}
+	if err := second.SaveJobProgress(ctx, j.ID, "survivor", json.RawMessage(`{}`)); !errors.Is(err, ErrJobLost) {
+		t.Errorf("saving progress on a finished job: %v, want ErrJobLost", err)
+	}
+}
+
 func conformJobsDumpImportMergeForget(t *testing.T, open opener) {
 	src := open(t)
 	playGame(t, src, "Leela", t0, 2, 0)

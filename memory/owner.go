@@ -247,7 +247,7 @@ func (o *owner) handle(req *wireRequest, reply func(wireReply)) {
 		o.submit(&writeItem{seq: seq, reply: reply, op: func() (any, error) { return nil, st.forget(req.Key) }})
 	case opMerge:
 		o.submit(&writeItem{seq: seq, reply: reply, op: func() (any, error) { return nil, st.mergeOp(req.Key, req.Into) }})
-	case opClaimJob, opRenewJob, opFinishJob, opReleaseJob:
+	case opClaimJob, opRenewJob, opFinishJob, opReleaseJob, opProgressJob:
 		o.submit(&writeItem{seq: seq, reply: reply, op: func() (any, error) { return st.jobOp(req.Op, req.Job) }})
 	default:
 		reply(newReply(seq, nil, fail(st.dir, ErrBadEvent, fmt.Errorf("unknown operation %q", req.Op))))

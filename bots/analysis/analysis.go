@@ -32,6 +32,13 @@ type Options struct {
 	// Gate, when set, is entered before every search of the analysis, so that it runs only while the engine
 	// is not searching itself: a search it cuts short is searched again when it lets the analysis go on.
 	Gate Gate
+	// Done are the moves an earlier run of the same analysis (same game, side, depth and options) analysed
+	// before it was cut short, as its Found received them: they are not searched again and count as found, so
+	// that an analysis spread over the idle time of several processes (one engine process per game) ends.
+	Done []Move
+	// Found, when set, is called with each of our moves as its analysis ends: a caller keeps it to give back
+	// as Done if this run is cut short.
+	Found func(Move)
 }
 
 // Gate lets background work run only between the engine's own searches.
@@ -117,13 +124,36 @@ func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []
 		rep.Mistake = blame(rep.Moves, opts)
 		return rep, nil
 	}
+	// An earlier run's move counts only where it is ours in this game, as played: a Done of another game (a
+	// damaged job) is searched anew rather than believed.
+	played := map[int]string{}
 	for _, om := range append(late, early...) {
+		played[om.before.Ply()] = om.before.FormatMove(om.move)
+	}
+	done := map[int]bool{}
+	for _, a := range opts.Done {
+		if played[a.Ply] != a.Played || a.Played == "" || done[a.Ply] {
+			continue
+		}
+		done[a.Ply] = true
+		rep.Moves = append(rep.Moves, a)
+		if opts.StopAtLoss && turnedLost(a, opts) {
+			return finish(false) // the earlier run found the move that lost, and would have stopped there
+		}
+	}
+	for _, om := range append(late, early...) {
+		if done[om.before.Ply()] {
+			continue
+		}
 		a, ok := analyseMove(ctx, s, om.before, om.move, opts.Depth, opts.Gate)
 		if !ok {
 			return finish(false)
 		}
 		a.Ply = om.before.Ply()
 		rep.Moves = append(rep.Moves, a)
+		if opts.Found != nil {
+			opts.Found(a)
+		}
 		if opts.StopAtLoss && turnedLost(a, opts) {
 			return finish(false)
 		}

@@ -220,3 +220,66 @@ func TestBlameRule(t *testing.T) {
 		})
 	}
 }
+
+// TestFindGoesOnFromWhatAnEarlierRunFound cuts an analysis short after its first moves (a process that quit),
+// then runs it again with what the first run found: the second searches only the moves left, and the report is
+// the one an uncut analysis makes. A Done that is not this game's is searched anew.
+func TestFindGoesOnFromWhatAnEarlierRunFound(t *testing.T) {
+	g := chess.Game{}
+	moves := gameOf(t, g, "e2e4", "e7e5", "d1h5", "b8c6", "h5f7", "e8f7", "f1c4", "d7d5")
+	whole, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, chessOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var found []Move
+	opts := chessOptions
+	opts.Found = func(m Move) {
+		found = append(found, m)
+		if len(found) == 2 {
+			cancel()
+		}
+	}
+	cut, err := Find(ctx, materialist(t, g), g.Start(), moves, games.First, opts)
+	if err != nil || cut.Complete || len(found) != 2 {
+		t.Fatalf("the cut run: complete %v, %d found (%v), want 2 found and incomplete", cut.Complete, len(found), err)
+	}
+	opts = chessOptions
+	opts.Done = found
+	var again []Move
+	opts.Found = func(m Move) { again = append(again, m) }
+	rest, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The values, not the best moves' names: where several moves are worth the same, which one a search names
+	// depends on what its table held from the searches before.
+	sameValues := func(a, b []Move) bool {
+		return slices.EqualFunc(a, b, func(x, y Move) bool {
+			return x.Ply == y.Ply && x.Played == y.Played && x.Value == y.Value && x.BestValue == y.BestValue && x.Depth == y.Depth
+		})
+	}
+	if !rest.Complete || rest.Mistake != whole.Mistake || !sameValues(rest.Moves, whole.Moves) {
+		t.Errorf("resumed: %+v\nwant the uncut report %+v", rest, whole)
+	}
+	if len(again) != len(whole.Moves)-2 {
+		t.Errorf("the resumed run analysed %d moves, want the %d left", len(again), len(whole.Moves)-2)
+	}
+	for _, m := range again {
+		for _, f := range found {
+			if m.Ply == f.Ply {
+				t.Errorf("ply %d analysed again", m.Ply)
+			}
+		}
+	}
+	// Moves of another game (another move at the ply, a ply of the opponent's) are not believed.
+	opts = chessOptions
+	opts.Done = []Move{{Ply: 0, Played: "d2d4", Best: "d2d4"}, {Ply: 1, Played: "e7e5", Best: "e7e5"}}
+	other, err := Find(context.Background(), materialist(t, g), g.Start(), moves, games.First, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameValues(other.Moves, whole.Moves) || other.Mistake != whole.Mistake {
+		t.Errorf("with another game's moves as done: %+v, want %+v", other, whole)
+	}
+}

@@ -96,6 +96,10 @@ type lostGame struct {
 	depth   int  // the depth each move is searched to
 	deep    bool // the deep pass, after the quick one (see analysisJob.quickPass)
 	from    int  // the ply from which our moves are analysed (see memoryUse.lostFrom)
+	// done are the moves an earlier run of this analysis found before it was cut short (a process that quit);
+	// found receives each move this run finds (nil: nobody), to be saved as the job's progress.
+	done  []analysis.Move
+	found func(analysis.Move)
 	// prepare is the time of the preparation for the next game after the analysis (0: none); nice the
 	// niceness of the thread both run on.
 	prepare time.Duration
@@ -266,7 +270,8 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	}
 	rules := presets.Strength(lg.game)
 	rep, err := analysis.Find(ctx, s, lg.start, lg.moves, lg.ourSide, analysis.Options{Depth: depth,
-		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate, StopAtLoss: !lg.won && !lg.drawn, FromPly: lg.from})
+		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate, StopAtLoss: !lg.won && !lg.drawn, FromPly: lg.from,
+		Done: lg.done, Found: lg.found})
 	if err != nil {
 		log.Warn("no analysis of the game", zap.Error(err))
 		return

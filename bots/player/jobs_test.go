@@ -13,11 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"dossier/bots/analysis"
 	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/memory"
 	"dossier/play"
+
+	"go.uber.org/zap"
 )
 
 // countJobsDone counts, by game, the analysis jobs this process marks done until the test ends.
@@ -251,4 +254,89 @@ func TestKillNineDuringTheStudy(t *testing.T) {
 		}
 	})
 	t.Logf("killed studies: %d had done the job, %d left it queued", done, queued)
+}
+
+// TestAnalysisCutShortGoesOnWhereItStopped runs a game's analysis as a series of processes that each quit after
+// two of our moves were analysed (one process per game, an analysis longer than a game's idle time): each goes on
+// from the moves the ones before found, every move is analysed once in all, and the job ends. Before the
+// progress was saved, each process began again at the first move and the job never ended.
+func TestAnalysisCutShortGoesOnWhereItStopped(t *testing.T) {
+	g := chess.Game{}
+	dir := filepath.Join(t.TempDir(), "memory")
+	count := countJobsDone(t)
+	game := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6", "e1g1", "e8g8"}
+	lg := lostGame{game: g, preset: "strongest", start: g.Start(), ourSide: games.First, key: "rival",
+		gameID: memory.NewGameID(), won: true, depth: 4, nice: 19} // a won game: every move of ours is re-checked
+	pos := g.Start()
+	for _, text := range game {
+		m, err := pos.ParseMove(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lg.moves = append(lg.moves, m)
+		pos.Play(m)
+	}
+	ours := len(game) / 2
+	analysed := map[int]int{}
+	var cut context.CancelFunc
+	var mu sync.Mutex
+	moveAnalysed = func(_ *memory.Job, m analysis.Move) {
+		mu.Lock()
+		defer mu.Unlock()
+		analysed[m.Ply]++
+		if n := len(analysed); n%2 == 0 && n < ours {
+			cut() // the process quits: its game ended
+		}
+	}
+	t.Cleanup(func() { moveAnalysed = nil })
+	first, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Record(memory.Event{Job: analysisJobOf(lg, analysisBudget, time.Now())}).Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	runs := 0
+	for ; runs < ours+2; runs++ {
+		mem, err := memory.Open(memory.Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := &filer{cfg: MemoryConfig{Enabled: true}, log: zap.NewNop(), mem: mem, tried: true}
+		worker := workerName()
+		job, err := mem.ClaimJob(context.Background(), worker, jobLease, analysisKinds...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if job == nil {
+			mem.Close()
+			break
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		mu.Lock()
+		cut = cancel
+		mu.Unlock()
+		if _, err := runAnalysisJob(ctx, f, newForeground(), job, worker, nil); err != nil {
+			t.Errorf("run %d: %v", runs, err)
+		}
+		cancel()
+		if err := mem.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs != ours/2 {
+		t.Errorf("the analysis took %d processes, want %d (two moves each)", runs, ours/2)
+	}
+	if len(analysed) != ours {
+		t.Errorf("%d of our %d moves analysed: %v", len(analysed), ours, analysed)
+	}
+	for ply, n := range analysed {
+		if n != 1 {
+			t.Errorf("ply %d analysed %d times, want once", ply, n)
+		}
+	}
+	if done := count()[lg.gameID+" "+jobAnalysis]; done != 1 {
+		t.Errorf("the job was marked done %d times, want once", done)
+	}
 }
