@@ -102,7 +102,8 @@ summarize() {
         if (sc == 1) win[col]++; else if (sc == 0) loss[col]++; else draw[col]++
         k = int((n["white"] + n["black"] - 1) / (games / 4)) + 1; if (k > 4) k = 4
         blk[col, k] += sc; bn[col, k]++
-        if (tolower(term) ~ /time/) timeouts++
+        if (tolower(term) ~ /time/) { if (sc == 0) timeouts++; else theirs++ }
+        term = ""
         result = ""
       }
       /^\[White / { finish(); w = $0; sub(/^\[White "/, "", w); sub(/"\]$/, "", w) }
@@ -135,7 +136,7 @@ summarize() {
           if (col != "both") for (k = 1; k <= 4; k++) if (bn[col, k] > 0) curve = curve sprintf(" %.0f%%", 100 * blk[col, k] / bn[col, k])
           printf "%-9s %-6s %-6s %3d games +%d =%d -%d  %5.1f%% ±%4.1f%s\n", name, ser, col, N, W, D, L, 100 * m, 100 * ci95, (curve == "") ? "" : "  by quarter:" curve
         }
-        printf "%-9s %-6s mean depth of dossier'"'"'s moves %.2f over %d moves; losses on time %d\n", name, ser, (dn ? dsum / dn : 0), dn, timeouts
+        printf "%-9s %-6s mean depth of dossier'"'"'s moves %.2f over %d moves; losses on time %d (the opponent'"'"'s %d)\n", name, ser, (dn ? dsum / dn : 0), dn, timeouts, theirs
         split("plies 0-19,20-39,40-79,80 on", label, ",")
         line = ""
         for (ph = 1; ph <= 4; ph++) if (pn[ph]) line = line sprintf("  %s: %.2f (%d)", label[ph], psum[ph] / pn[ph], pn[ph])

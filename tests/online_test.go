@@ -51,7 +51,7 @@ func TestOnlineScript(t *testing.T) {
 
 // onlinePGN is two games as cutechess-cli writes them: the opponent's book moves, then comments with
 // the score and depth of each move. dossier-mem wins the first as White (depths 10 and 12) and draws the
-// second as Black (depths 8 and 8), lost on time by its opponent.
+// second as Black (depths 8 and 8), lost on time by its opponent, and loses the third as White on time (depth 6).
 const onlinePGN = `[Event "?"]
 [White "dossier-mem"]
 [Black "toga2"]
@@ -66,6 +66,14 @@ const onlinePGN = `[Event "?"]
 [Result "1/2-1/2"]
 
 1. d4 {book} d5 {+0.10/8 0.05s} 2. c4 {+0.20/14 0.05s} e6 {-0.10/8 0.05s} 1/2-1/2
+
+[Event "?"]
+[White "dossier-mem"]
+[Black "toga2"]
+[Termination "time forfeit"]
+[Result "0-1"]
+
+1. e4 {+0.10/6 0.05s} c5 {book, White loses on time} 0-1
 `
 
 func TestOnlineScriptSummary(t *testing.T) {
@@ -78,15 +86,15 @@ func TestOnlineScriptSummary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "toga2-mem.log.jsonl"), []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runTestScript(t, "online.sh", []string{"OUT=" + out, "GAMES=2"}, "--summary", "toga2")
+	code, stdout, stderr := runTestScript(t, "online.sh", []string{"OUT=" + out, "GAMES=3"}, "--summary", "toga2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"toga2     mem    white    1 games +1 =0 -0  100.0%",
+		"toga2     mem    white    2 games +1 =0 -1   50.0%",
 		"toga2     mem    black    1 games +0 =1 -0   50.0%",
-		"toga2     mem    both     2 games +1 =1 -0   75.0%",
-		"mean depth of dossier's moves 9.50 over 4 moves; losses on time 1", // (10 + 12 + 8 + 8) / 4
+		"toga2     mem    both     3 games +1 =1 -1   50.0%",
+		"mean depth of dossier's moves 8.80 over 5 moves; losses on time 1 (the opponent's 1)", // (10 + 12 + 8 + 8 + 6) / 5
 		"memory per game (2 games logged): 1.0 ms on our clock, 0.50 s of background CPU",
 	} {
 		if !strings.Contains(stdout, want) {
