@@ -42,7 +42,7 @@ func NewAlphaBeta(game games.Game, eval Evaluation, opts AlphaBetaOptions) *Alph
 	s.threads[0].helpers = s.threads[1:]
 	s.window = opts.AspirationWindow
 	if s.window <= 0 {
-		s.window = autoWindow(eval)
+		s.window = AutoWindow(eval)
 	}
 	for _, t := range s.threads {
 		t.aspWindow = s.window
@@ -50,9 +50,10 @@ func NewAlphaBeta(game games.Game, eval Evaluation, opts AlphaBetaOptions) *Alph
 	return s
 }
 
-// autoWindow is a quarter of the median weight magnitude: about the value of a small change of one
-// feature, whatever scale the evaluation uses.
-func autoWindow(eval Evaluation) float64 {
+// AutoWindow is the aspiration window NewAlphaBeta gives an evaluation when its options leave it 0 (and the
+// one the opponent-model searches give their probes): a quarter of the median weight magnitude, about the
+// value of a small change of one feature, whatever scale the evaluation uses.
+func AutoWindow(eval Evaluation) float64 {
 	var mags []float64
 	for _, w := range eval.Weights {
 		if w != 0 {

@@ -1,8 +1,9 @@
 // Symmetric opponent modelling: backward induction in bounded-common-interest games, pruned with the bound.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"fmt"
 	"math"
 
@@ -37,10 +38,10 @@ import (
 // negamax convention (their values for the side to move at a leaf), and the bound on common interest.
 type SymmetricModel struct {
 	// Competitive evaluates S: the side to move receives +S, the other side -S.
-	Competitive Evaluation
+	Competitive engine.Evaluation
 	// Common evaluates C, which both sides receive; it is clipped to [-Bound/2, Bound/2], which makes every
 	// model a BCI game with bound Bound.
-	Common Evaluation
+	Common engine.Evaluation
 	// Bound is B >= 0: |V1 + V2| <= B at every leaf. B = 0 is a zero-sum game (minimax on Competitive).
 	Bound float64
 }
@@ -93,7 +94,7 @@ type SymmetricSearch struct {
 	leaves   uint64
 }
 
-var _ Searcher = (*SymmetricSearch)(nil)
+var _ engine.Searcher = (*SymmetricSearch)(nil)
 
 // NewSymmetricSearch returns a symmetric search for game under the model.
 func NewSymmetricSearch(game games.Game, model SymmetricModel, opts SymmetricOptions) (*SymmetricSearch, error) {
@@ -130,7 +131,7 @@ func (s *SymmetricSearch) SearchDepth(p games.Position, depth int) SymmetricResu
 }
 
 // searchDepth finds the equilibrium and, when withRange is set, v* and the range check.
-func (s *SymmetricSearch) searchDepth(p games.Position, depth int, ctl *Control, withRange bool) SymmetricResult {
+func (s *SymmetricSearch) searchDepth(p games.Position, depth int, ctl *engine.Control, withRange bool) SymmetricResult {
 	s.begin(p, ctl)
 	defer s.end()
 	s.leaves = 0
@@ -160,7 +161,7 @@ func (s *SymmetricSearch) ending(p games.Position, depth, ply int) (mover, other
 		if r == games.Draw {
 			return 0, 0
 		}
-		win := MateScore - float64(ply)
+		win := engine.MateScore - float64(ply)
 		if w, _ := r.Winner(); w == p.ToMove() {
 			return win, -win
 		}
@@ -274,8 +275,8 @@ func (s *SymmetricSearch) rootMinimax(p games.Position, depth, ply int, alpha, b
 
 // Search runs iterative deepening symmetric search under ctl (see Searcher); the score is the root
 // player's equilibrium pay-off and the predicted reply the opponent's equilibrium move.
-func (s *SymmetricSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
-	return s.iterate(p, ctl, report, func(p games.Position, ctl *Control, depth int) ModelResult {
+func (s *SymmetricSearch) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
+	return s.iterate(p, ctl, report, func(p games.Position, ctl *engine.Control, depth int) ModelResult {
 		r := s.searchDepth(p, depth, ctl, false)
 		return ModelResult{Move: r.Move, Value: r.RootPayoff, Predicted: r.Predicted, Nodes: r.Nodes, Leaves: r.Leaves,
 			Aborted: !r.Complete}

@@ -1,9 +1,10 @@
 // Tests of symmetric opponent modelling: pruning with the bound finds the same equilibrium as plain
 // backward induction, every equilibrium lies in the range, B = 0 is minimax, on random BCI trees and real
 // positions.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -234,7 +235,7 @@ func TestSymmetricOnRealPositions(t *testing.T) {
 							p.FormatMove(pruned.Move), plain.InRange, pruned.InRange)
 					}
 					if bound == 0 {
-						if want := omAlphaBetaValue(g, p, comp, AlphaBetaOptions{}, depth); plain.RootPayoff != want {
+						if want := omAlphaBetaValue(g, p, comp, engine.AlphaBetaOptions{}, depth); plain.RootPayoff != want {
 							t.Errorf("%s: with B = 0 the equilibrium pays %v, alpha-beta on S gives %v", p.FEN(), plain.RootPayoff, want)
 						}
 					}
@@ -248,7 +249,7 @@ func TestSymmetricOnRealPositions(t *testing.T) {
 
 func TestSymmetricModelCheck(t *testing.T) {
 	tree := gametree.MustParse(`a(b[1,2] c[3,4])`)
-	short := Evaluation{Name: "short", Weights: []float64{1}}
+	short := engine.Evaluation{Name: "short", Weights: []float64{1}}
 	for _, tc := range []struct {
 		model SymmetricModel
 		want  string

@@ -1,5 +1,5 @@
 // Unit tests of alpha-beta*: the bound table of Lemma 1 / Figure 7 and the cutoff of Figure 6.
-package engine
+package model
 
 import (
 	"math"

@@ -1,8 +1,9 @@
 // Tests of PrOM search: Donkers' worked example, P(w_0) = 1 is minimax, beta-pruning changes nothing, and
 // the definition on random trees and real positions of every game.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -18,7 +19,7 @@ import (
 // promReference is PrOM search by its definition on a tree: our maximum at our moves, at the opponent's
 // moves the expectation of our value over the moves the types choose (each type a minimax player with its
 // own function, choosing the first best move), our value at the leaves; values for the root player.
-func promReference(p games.Position, own Evaluation, model PromModel, depth int, root games.Side) float64 {
+func promReference(p games.Position, own engine.Evaluation, model PromModel, depth int, root games.Side) float64 {
 	moves := p.AppendMoves(nil)
 	if depth == 0 || len(moves) == 0 {
 		v := omStatic(p, own)
@@ -68,7 +69,7 @@ func promRandomModel(tree *gametree.Tree, rng *rand.Rand) PromModel {
 // promSearchers caches PrOM searches by configuration, as omSearchers does for OM.
 type promSearchers map[string]*PromSearch
 
-func (c promSearchers) get(t *testing.T, g games.Game, key string, own Evaluation, model PromModel, opts OMOptions) *PromSearch {
+func (c promSearchers) get(t *testing.T, g games.Game, key string, own engine.Evaluation, model PromModel, opts OMOptions) *PromSearch {
 	t.Helper()
 	s, ok := c[key]
 	if !ok {
@@ -108,7 +109,7 @@ func TestPromDonkersExample(t *testing.T) {
 				if !promClose(r.Value, 7.4) || p.FormatMove(r.Move) != "c" || omReply(p, r) != "c1" {
 					t.Errorf("PrOM: %v by %s (likeliest reply %s), want 7.4 by c (reply c1, P = 0.7)", r.Value, p.FormatMove(r.Move), omReply(p, r))
 				}
-				mm := NewAlphaBeta(tree, own, probe).Search(p, NewControl(Limits{Depth: 2}, p.ToMove()), nil)
+				mm := engine.NewAlphaBeta(tree, own, probe).Search(p, engine.NewControl(engine.Limits{Depth: 2}, p.ToMove()), nil)
 				if mm.Score != 7 || p.FormatMove(mm.Move) != "b" {
 					t.Errorf("minimax: %v by %s, want 7 by b", mm.Score, p.FormatMove(mm.Move))
 				}
@@ -171,7 +172,7 @@ func TestPromOnRandomTrees(t *testing.T) {
 
 // promCertainModels are the models under which PrOM search is minimax: P(w_0) = 1 beside types that
 // have no probability, and every type our own function under any probabilities.
-func promCertainModels(own Evaluation, others ...Evaluation) map[string]PromModel {
+func promCertainModels(own engine.Evaluation, others ...engine.Evaluation) map[string]PromModel {
 	certain := PromModel{Types: []OpponentType{{"w0", own}}, TypeProbabilities: []float64{1}}
 	for i, e := range others {
 		certain.Types = append(certain.Types, OpponentType{fmt.Sprintf("w%d", i+1), e})
@@ -278,7 +279,7 @@ func TestPromModelCheck(t *testing.T) {
 		{"count mismatch", PromModel{Types: []OpponentType{{"a", e0}}, TypeProbabilities: []float64{0.5, 0.5}}, "1 opponent types but 2 probabilities"},
 		{"negative", PromModel{Types: []OpponentType{{"a", e0}, {"b", e1}}, TypeProbabilities: []float64{1.5, -0.5}}, "probability of type 0 (a) is 1.5"},
 		{"sum", PromModel{Types: []OpponentType{{"a", e0}, {"b", e1}}, TypeProbabilities: []float64{0.5, 0.4}}, "sum to 0.9"},
-		{"weights", PromModel{Types: []OpponentType{{"a", Evaluation{Name: "short", Weights: []float64{1}}}}, TypeProbabilities: []float64{1}}, "has 1 weights"},
+		{"weights", PromModel{Types: []OpponentType{{"a", engine.Evaluation{Name: "short", Weights: []float64{1}}}}, TypeProbabilities: []float64{1}}, "has 1 weights"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewPromSearch(tree, e0, tc.model, OMOptions{})

@@ -1,8 +1,9 @@
 // The model searches as Searchers: iterative deepening under a Control, predicted replies in Info, limits,
 // root restrictions, finished games, and no allocation per node.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -15,7 +16,7 @@ import (
 
 // msDepthSearcher is a model Searcher that can also search to a fixed depth.
 type msDepthSearcher interface {
-	Searcher
+	engine.Searcher
 	SearchDepth(p games.Position, depth int) ModelResult
 }
 
@@ -57,8 +58,8 @@ func TestMStarSearchersIterativeDeepening(t *testing.T) {
 			for range 5 {
 				p := msRandomPosition(checkers.Game{}, rng, rng.IntN(30))
 				fen := p.FEN()
-				var infos []Info
-				res := s.Search(p, NewControl(Limits{Depth: 3}, p.ToMove()), func(i Info) { infos = append(infos, i) })
+				var infos []engine.Info
+				res := s.Search(p, engine.NewControl(engine.Limits{Depth: 3}, p.ToMove()), func(i engine.Info) { infos = append(infos, i) })
 				want := s.SearchDepth(p, 3)
 				if p.FEN() != fen {
 					t.Fatalf("search left %s as %s", fen, p.FEN())
@@ -88,24 +89,24 @@ func TestMStarSearchersLimits(t *testing.T) {
 	legal := p.AppendMoves(nil)
 	tests := []struct {
 		name   string
-		limits Limits
+		limits engine.Limits
 		want   games.Move // NoMove: any legal move
 	}{
-		{"node limit", Limits{Nodes: 30}, games.NoMove},
-		{"move time", Limits{MoveTime: 30 * time.Millisecond}, games.NoMove},
-		{"search moves", Limits{Depth: 2, SearchMoves: []games.Move{legal[3]}}, legal[3]},
+		{"node limit", engine.Limits{Nodes: 30}, games.NoMove},
+		{"move time", engine.Limits{MoveTime: 30 * time.Millisecond}, games.NoMove},
+		{"search moves", engine.Limits{Depth: 2, SearchMoves: []games.Move{legal[3]}}, legal[3]},
 	}
 	for name, s := range msSearchers(t) {
 		for _, tc := range tests {
 			t.Run(name+"/"+tc.name, func(t *testing.T) {
-				res := s.Search(p, NewControl(tc.limits, p.ToMove()), nil)
+				res := s.Search(p, engine.NewControl(tc.limits, p.ToMove()), nil)
 				if !msLegal(p, res.Move) || (tc.want != games.NoMove && res.Move != tc.want) {
 					t.Errorf("move %v, want %v (a legal move)", res.Move, tc.want)
 				}
 			})
 		}
 		t.Run(name+"/stop", func(t *testing.T) {
-			ctl := NewControl(Limits{Infinite: true}, p.ToMove())
+			ctl := engine.NewControl(engine.Limits{Infinite: true}, p.ToMove())
 			go func() {
 				time.Sleep(20 * time.Millisecond)
 				ctl.Stop()
@@ -126,7 +127,7 @@ func TestMStarSearchersFinishedAndTreeEnd(t *testing.T) {
 	}
 	// Without limits the iterations stop once one meets no horizon: depth 4 on a tree of height 3 (a leaf
 	// at the depth limit is not expanded, so depth 3 cannot tell it from a frontier).
-	res := one.Search(tree.Start(), NewControl(Limits{}, games.First), nil)
+	res := one.Search(tree.Start(), engine.NewControl(engine.Limits{}, games.First), nil)
 	if want := one.SearchDepth(tree.Start(), 3); res.Depth != 4 || res.Score != want.Value {
 		t.Errorf("unlimited search of a tree of height 3 ended at depth %d with %v, want depth 4 with %v", res.Depth, res.Score, want.Value)
 	}
@@ -145,16 +146,16 @@ func TestMStarSearchersFinishedAndTreeEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res = star.Search(won, NewControl(Limits{Depth: 3}, won.ToMove()), nil)
-	if res.Move != games.NoMove || res.Score != -MateScore {
-		t.Errorf("lost position: move %v, score %v; want no move and %v", res.Move, res.Score, -MateScore)
+	res = star.Search(won, engine.NewControl(engine.Limits{Depth: 3}, won.ToMove()), nil)
+	if res.Move != games.NoMove || res.Score != -engine.MateScore {
+		t.Errorf("lost position: move %v, score %v; want no move and %v", res.Move, res.Score, -engine.MateScore)
 	}
 }
 
 func TestMStarConstructorsRejectBadModels(t *testing.T) {
 	g := checkers.Game{}
-	short := Evaluation{Name: "short", Weights: []float64{1}}
-	nan := Evaluation{Name: "nan", Weights: msCheckersWeights(0, 0, 0)}
+	short := engine.Evaluation{Name: "short", Weights: []float64{1}}
+	nan := engine.Evaluation{Name: "nan", Weights: msCheckersWeights(0, 0, 0)}
 	nan.Weights[0] = nanValue()
 	badMirror := ModelOptions{Mirror: Mirror{Partner: make([]int, checkers.NumFeatures), Sign: make([]float64, checkers.NumFeatures)}}
 	tests := []struct {

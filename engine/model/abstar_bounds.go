@@ -1,6 +1,6 @@
 // alpha-beta*'s bounds: the range of V_k + V_{k+1} below every node, read at the node and widened up from the leaves.
 
-package engine
+package model
 
 import (
 	"math"

@@ -1,9 +1,10 @@
 // M* (Carmel & Markovitch): the recursive form with nested player models (1996, Figure 3) and the
 // earlier form with an opponent strategy (f, d) and its risk-reduced variant (1993, Figure 1).
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"errors"
 	"fmt"
 	"math"
@@ -25,7 +26,7 @@ type MStar struct {
 	best, bestReply games.Move
 }
 
-var _ Searcher = (*MStar)(nil)
+var _ engine.Searcher = (*MStar)(nil)
 
 // NewMStar returns a recursive M* searcher for game with the given player model; game may be nil.
 func NewMStar(game games.Game, model *PlayerModel, opts ModelOptions) (*MStar, error) {
@@ -45,7 +46,7 @@ func SearchMStar(p games.Position, depth int, model *PlayerModel, opts ModelOpti
 }
 
 // run searches the prepared root to depth.
-func (s *MStar) run(p games.Position, ctl *Control, depth int) ModelResult {
+func (s *MStar) run(p games.Position, ctl *engine.Control, depth int) ModelResult {
 	s.core.begin(p, ctl, depth)
 	s.best, s.bestReply = games.NoMove, games.NoMove
 	v, _ := s.node(depth, 0, 0)
@@ -162,16 +163,16 @@ type MStarStrategy struct {
 	best, bestReply, reply games.Move
 }
 
-var _ Searcher = (*MStarStrategy)(nil)
+var _ engine.Searcher = (*MStarStrategy)(nil)
 
 // NewMStarStrategy returns the strategy form of M* for a player using player against an opponent
 // modelled by model (model.Depth >= 1; a search shallower than model.Depth + 1 lets the model see to the
 // search's horizon); riskReduced selects the risk-reduced variant. game may be nil.
-func NewMStarStrategy(game games.Game, player Evaluation, model Strategy, riskReduced bool, opts ModelOptions) (*MStarStrategy, error) {
+func NewMStarStrategy(game games.Game, player engine.Evaluation, model Strategy, riskReduced bool, opts ModelOptions) (*MStarStrategy, error) {
 	if model.Depth < 1 {
 		return nil, fmt.Errorf("M* strategy model %q searches %d plies, want at least 1", model.Eval.Name, model.Depth)
 	}
-	core, err := newModelCore(game, []Evaluation{player, model.Eval}, opts)
+	core, err := newModelCore(game, []engine.Evaluation{player, model.Eval}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +183,7 @@ func NewMStarStrategy(game games.Game, player Evaluation, model Strategy, riskRe
 
 // SearchMStarStrategy runs the strategy form of M* on p to depth plies, with model.Depth <= depth - 1
 // as the paper requires.
-func SearchMStarStrategy(p games.Position, depth int, player Evaluation, model Strategy, riskReduced bool, opts ModelOptions) (ModelResult, error) {
+func SearchMStarStrategy(p games.Position, depth int, player engine.Evaluation, model Strategy, riskReduced bool, opts ModelOptions) (ModelResult, error) {
 	if model.Depth > depth-1 {
 		return ModelResult{}, errors.New("M* strategy: the model must search fewer plies than the player")
 	}
@@ -191,7 +192,7 @@ func SearchMStarStrategy(p games.Position, depth int, player Evaluation, model S
 }
 
 // run searches the prepared root to depth.
-func (s *MStarStrategy) run(p games.Position, ctl *Control, depth int) ModelResult {
+func (s *MStarStrategy) run(p games.Position, ctl *engine.Control, depth int) ModelResult {
 	c := s.core
 	c.begin(p, ctl, depth)
 	c.levels, c.real = 2, 2

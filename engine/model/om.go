@@ -1,8 +1,9 @@
 // OM search (opponent-model search with alpha-beta probing and beta-pruning) and the machinery it shares with PrOM and MEU.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"fmt"
 	"math"
 	"slices"
@@ -42,7 +43,7 @@ type OMModel struct {
 	// Opponent is the opponent's evaluation, valued from the opponent's point of view as the M* family
 	// values its levels (OMOptions.Mirror reads the features from the side not to move). Minimax's
 	// implicit model is ZeroSumOpponent(own, mirror); over difference features that has our own weights.
-	Opponent Evaluation
+	Opponent engine.Evaluation
 	// ProbeDepth is how many plies the opponent searches from each of its moves; 0 means to the same
 	// horizon as our search (the paper's assumption, and the one under which beta-pruning holds).
 	ProbeDepth int
@@ -53,7 +54,7 @@ type OMOptions struct {
 	// Probe configures the alpha-beta probes, ours (leaf values, with quiescence where the game has
 	// tactics) and the opponent's. Searches that must equal fixed-depth minimax exactly need options
 	// without selective techniques and without a table (transpositions graft deeper results).
-	Probe AlphaBetaOptions
+	Probe engine.AlphaBetaOptions
 	// Mirror says how the game's features read from the side not to move (zero: all differences), so
 	// that every evaluation is valued for its owner: ours for the root player, the model's for the
 	// opponent, whoever is to move (see the sign conventions in model.go).
@@ -73,16 +74,16 @@ type OMOptions struct {
 // DefaultOMOptions returns the options OM and PrOM play a game with: the alpha-beta defaults for the
 // probes (each with its own table) and beta-pruning on.
 func DefaultOMOptions(g games.Game) OMOptions {
-	return OMOptions{Probe: DefaultAlphaBetaOptions(g), BetaPruning: true}
+	return OMOptions{Probe: engine.DefaultAlphaBetaOptions(g), BetaPruning: true}
 }
 
 // omGrandchildBound re-expresses an opponent's probe value at a MIN node as a lower bound on its value
 // two plies lower: mate distances shrink by two plies there.
 func omGrandchildBound(u float64) float64 {
 	switch {
-	case u >= MateBound:
+	case u >= engine.MateBound:
 		return u + 2
-	case u <= -MateBound:
+	case u <= -engine.MateBound:
 		return u - 2
 	}
 	return u
@@ -150,7 +151,7 @@ func (b *omBase) cannotBeat(p games.Position, depth, ply int, best float64) bool
 		return false
 	}
 	threshold := best - b.gainPerLevel*float64((depth+1)/2)
-	if math.Abs(threshold) >= MateBound/2 {
+	if math.Abs(threshold) >= engine.MateBound/2 {
 		return false // mate scores count plies from different nodes; no pruning near them
 	}
 	// mm0(p) <= threshold for the root player is p's own probe value >= -threshold for the opponent.
@@ -177,7 +178,7 @@ func (b *omBase) exactValue(p games.Position, depth, ply int) float64 {
 }
 
 // omRun is an opponent-model search's fixed-depth search of p.
-type omRun func(p games.Position, ctl *Control, depth int) ModelResult
+type omRun func(p games.Position, ctl *engine.Control, depth int) ModelResult
 
 // fixedDepth runs a fixed-depth search of p without limits, in the game's move order at the root.
 func (b *omBase) fixedDepth(p games.Position, depth int, run omRun) ModelResult {
@@ -187,7 +188,7 @@ func (b *omBase) fixedDepth(p games.Position, depth int, run omRun) ModelResult 
 
 // iterate is iterative deepening with run as the iteration, each searching the previous iteration's
 // move first and only the Control's SearchMoves.
-func (b *omBase) iterate(p games.Position, ctl *Control, report func(Info), run omRun) Result {
+func (b *omBase) iterate(p games.Position, ctl *engine.Control, report func(engine.Info), run omRun) engine.Result {
 	defer func() { b.root, b.rootFirst = nil, games.NoMove }()
 	return iterateModel(p, ctl, report, func(depth int, first games.Move) ModelResult {
 		b.root = searchableRootMoves(p, ctl, first, b.rootBuf[:0])
@@ -198,7 +199,7 @@ func (b *omBase) iterate(p games.Position, ctl *Control, report func(Info), run 
 
 // searchFrom begins a search of p and runs body on the wrapped root and its moves, unless the root is a
 // frontier (the end of the game or of the depth), whose value it returns.
-func (b *omBase) searchFrom(p games.Position, ctl *Control, depth int, body func(p games.Position, moves []games.Move) ModelResult) ModelResult {
+func (b *omBase) searchFrom(p games.Position, ctl *engine.Control, depth int, body func(p games.Position, moves []games.Move) ModelResult) ModelResult {
 	b.begin(p, ctl)
 	defer b.end()
 	p = b.wrap(p)
@@ -237,10 +238,10 @@ type OMSearch struct {
 	model OMModel
 }
 
-var _ Searcher = (*OMSearch)(nil)
+var _ engine.Searcher = (*OMSearch)(nil)
 
 // NewOMSearch returns an OM search for game with our evaluation own and the opponent model.
-func NewOMSearch(game games.Game, own Evaluation, model OMModel, opts OMOptions) (*OMSearch, error) {
+func NewOMSearch(game games.Game, own engine.Evaluation, model OMModel, opts OMOptions) (*OMSearch, error) {
 	if err := model.Opponent.Check(game); err != nil {
 		return nil, fmt.Errorf("opponent model: %w", err)
 	}
@@ -274,6 +275,6 @@ func (s *OMSearch) SearchDepth(p games.Position, depth int) ModelResult {
 }
 
 // Search runs iterative deepening OM search under ctl (see Searcher).
-func (s *OMSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
+func (s *OMSearch) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	return s.searchIterative(p, ctl, report)
 }

@@ -1,8 +1,9 @@
 // Property tests of M*, M* 1-pass and alpha-beta* on thousands of random hand-built trees: Theorems 1, 3
 // and 4 and Lemma 1 of Carmel & Markovitch (1996), and alpha-beta* with a zero-sum model being alpha-beta.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -18,7 +19,7 @@ type msTreeCase struct {
 	tree  *gametree.Tree
 	depth int   // search depth (at most the tree's height + 1, so some searches stop above the leaves)
 	gap   []int // the bounds the tree was drawn with (nil: independent levels)
-	chain []Evaluation
+	chain []engine.Evaluation
 }
 
 // String names the case in failure messages.

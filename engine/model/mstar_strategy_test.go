@@ -1,7 +1,8 @@
 // Tests of M* with an opponent strategy (f, d) and its risk-reduced variant (Carmel & Markovitch 1993).
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -11,7 +12,7 @@ import (
 
 // msModelValue is the opponent model's minimax value of the current position, from the model's point of
 // view, searched depth plies with its own function (the reference for the strategy form).
-func msModelValue(p games.Position, model Evaluation, root games.Side, depth, ply int) float64 {
+func msModelValue(p games.Position, model engine.Evaluation, root games.Side, depth, ply int) float64 {
 	opponent := root.Other()
 	if o := p.Status(); o.Result != games.Ongoing {
 		return msOutcome(p, o.Result, ply, opponent)
@@ -51,7 +52,7 @@ func msModelValue(p games.Position, model Evaluation, root games.Side, depth, pl
 // the best child; at the opponent's nodes the child the model prefers (its own minimax search to its
 // frontier at ply modelDepth+1, or to the search's horizon below that), the worst for the player among
 // equally preferred children; with riskReduced, the worst child at the opponent's nodes after the first.
-func msStrategyRef(p games.Position, player, model Evaluation, depth, modelDepth, ply int, riskReduced bool) float64 {
+func msStrategyRef(p games.Position, player, model engine.Evaluation, depth, modelDepth, ply int, riskReduced bool) float64 {
 	root := p.ToMove() // the player moves at even plies
 	if ply%2 == 1 {
 		root = root.Other()

@@ -1,8 +1,9 @@
 // Tests of the opponent-model searches as Searchers: iterative deepening under limits, a legal move
 // always, the predicted reply reported, the position left as it was, finished games.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 )
 
 // omSearchersFor builds every opponent-model Searcher for g with random evaluations.
-func omSearchersFor(t *testing.T, g games.Game, rng *rand.Rand) map[string]Searcher {
+func omSearchersFor(t *testing.T, g games.Game, rng *rand.Rand) map[string]engine.Searcher {
 	t.Helper()
 	own, a, b := omRandomEval(g, rng, "own"), omRandomEval(g, rng, "a"), omRandomEval(g, rng, "b")
 	om, err := NewOMSearch(g, own, OMModel{Opponent: a}, DefaultOMOptions(g))
@@ -34,7 +35,7 @@ func omSearchersFor(t *testing.T, g games.Game, rng *rand.Rand) map[string]Searc
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]Searcher{"OM": om, "PrOM": prom, "MEU": meu, "symmetric": sym}
+	return map[string]engine.Searcher{"OM": om, "PrOM": prom, "MEU": meu, "symmetric": sym}
 }
 
 func TestModelSearchersPlay(t *testing.T) {
@@ -52,8 +53,8 @@ func TestModelSearchersPlay(t *testing.T) {
 				}
 				for _, p := range omPositions(g, rng, 3) {
 					before := p.FEN()
-					var infos []Info
-					res := s.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), func(i Info) { infos = append(infos, i) })
+					var infos []engine.Info
+					res := s.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), func(i engine.Info) { infos = append(infos, i) })
 					if p.FEN() != before {
 						t.Fatalf("the search left %s as %s", before, p.FEN())
 					}
@@ -87,8 +88,8 @@ func TestModelSearchersStop(t *testing.T) {
 	p := omPositions(g, rng, 1)[0]
 	for name, s := range omSearchersFor(t, g, rng) {
 		t.Run(name, func(t *testing.T) {
-			for _, lim := range []Limits{{Nodes: 3000}, {MoveTime: 30 * time.Millisecond}, {Infinite: true}} {
-				ctl := NewControl(lim, p.ToMove())
+			for _, lim := range []engine.Limits{{Nodes: 3000}, {MoveTime: 30 * time.Millisecond}, {Infinite: true}} {
+				ctl := engine.NewControl(lim, p.ToMove())
 				if lim.Infinite {
 					time.AfterFunc(40*time.Millisecond, ctl.Stop)
 				}
@@ -116,8 +117,8 @@ func TestModelSearchersGameOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, s := range omSearchersFor(t, g, rng) {
-		res := s.Search(won, NewControl(Limits{Depth: 3}, won.ToMove()), nil)
-		if res.Move != games.NoMove || res.Score != -MateScore {
+		res := s.Search(won, engine.NewControl(engine.Limits{Depth: 3}, won.ToMove()), nil)
+		if res.Move != games.NoMove || res.Score != -engine.MateScore {
 			t.Errorf("%s: move %d, score %v in a lost position; want no move, -MateScore", name, res.Move, res.Score)
 		}
 	}

@@ -1,8 +1,9 @@
 // PrOM search (probabilistic opponent-model search with alpha-beta probing and beta-pruning).
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"fmt"
 	"math"
 	"slices"
@@ -28,7 +29,7 @@ type OpponentType struct {
 	Name string
 	// Eval is the type's evaluation, valued from the opponent's point of view (OMOptions.Mirror reads
 	// the features from the side not to move); over difference features, its value for the side to move.
-	Eval Evaluation
+	Eval engine.Evaluation
 }
 
 // PromModel is PrOM search's model of the opponent: types and their probabilities.
@@ -70,7 +71,7 @@ type PromSearch struct {
 	promCore
 }
 
-var _ Searcher = (*PromSearch)(nil)
+var _ engine.Searcher = (*PromSearch)(nil)
 
 // promCore is the PrOM machinery, which OM search shares (a single type of probability 1).
 type promCore struct {
@@ -144,7 +145,7 @@ func (s *promCore) searchFixed(p games.Position, depth int) ModelResult {
 }
 
 // searchIterative is Search for PrOM and OM.
-func (s *promCore) searchIterative(p games.Position, ctl *Control, report func(Info)) Result {
+func (s *promCore) searchIterative(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	s.resetEffort()
 	return s.iterate(p, ctl, report, s.searchRoot)
 }
@@ -153,7 +154,7 @@ func (s *promCore) searchIterative(p games.Position, ctl *Control, report func(I
 // gets its own probe and transposition table, except that a type equal to minimax's model
 // (ZeroSumOpponent of own) shares ours. Types without probability are not probed (they cannot change an
 // expected value) until SetTypeProbabilities gives them some.
-func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOptions) (*PromSearch, error) {
+func NewPromSearch(game games.Game, own engine.Evaluation, model PromModel, opts OMOptions) (*PromSearch, error) {
 	s := &PromSearch{}
 	if err := s.init(game, own, model, opts); err != nil {
 		return nil, err
@@ -162,7 +163,7 @@ func NewPromSearch(game games.Game, own Evaluation, model PromModel, opts OMOpti
 }
 
 // init checks the evaluations, the model and the options against game and builds the probes.
-func (s *promCore) init(game games.Game, own Evaluation, model PromModel, opts OMOptions) error {
+func (s *promCore) init(game games.Game, own engine.Evaluation, model PromModel, opts OMOptions) error {
 	if err := own.Check(game); err != nil {
 		return err
 	}
@@ -176,7 +177,7 @@ func (s *promCore) init(game games.Game, own Evaluation, model PromModel, opts O
 		return err
 	}
 	s.opts = opts
-	var evals []Evaluation
+	var evals []engine.Evaluation
 	for _, t := range model.Types {
 		evals = append(evals, t.Eval)
 	}
@@ -223,7 +224,7 @@ func (s *PromSearch) SearchDepth(p games.Position, depth int) ModelResult {
 }
 
 // Search runs iterative deepening PrOM search under ctl (see Searcher).
-func (s *PromSearch) Search(p games.Position, ctl *Control, report func(Info)) Result {
+func (s *PromSearch) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	return s.searchIterative(p, ctl, report)
 }
 
@@ -239,7 +240,7 @@ func (s *promCore) scratch(ply int) {
 }
 
 // searchRoot is the fixed-depth search of p (the root moves prepared as omBase says).
-func (s *promCore) searchRoot(p games.Position, ctl *Control, depth int) ModelResult {
+func (s *promCore) searchRoot(p games.Position, ctl *engine.Control, depth int) ModelResult {
 	s.scratch(depth + 1)
 	s.table.newSearch()
 	probeNodes := slices.Clone(s.effort.ProbeNodes)

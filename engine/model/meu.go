@@ -1,8 +1,9 @@
 // MEU search (Sen & Arora's maximum expected utility play) and its two models of the opponent's replies.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"errors"
 	"fmt"
 	"math"
@@ -229,7 +230,7 @@ func meuSum(xs []float64) float64 {
 // MEUOptions configure an MEU search.
 type MEUOptions struct {
 	// Probe configures our own alpha-beta probe, which gives the minimax values.
-	Probe AlphaBetaOptions
+	Probe engine.AlphaBetaOptions
 	// Mirror says how the game's features read from the side not to move (zero: all differences), so
 	// that our evaluation is valued for us whoever is to move (see the sign conventions in model.go).
 	Mirror Mirror
@@ -241,7 +242,7 @@ type MEUOptions struct {
 // DefaultMEUOptions returns Sen & Arora's MEU: the expectation over the replies to our move, the
 // alpha-beta defaults for the probe.
 func DefaultMEUOptions(g games.Game) MEUOptions {
-	return MEUOptions{Probe: DefaultAlphaBetaOptions(g), ExpectedLevels: 1}
+	return MEUOptions{Probe: engine.DefaultAlphaBetaOptions(g), ExpectedLevels: 1}
 }
 
 // MEU is the maximum-expected-utility search: it maximises at our moves and takes the expectation over
@@ -256,10 +257,10 @@ type MEU struct {
 	probs  [][]float64 // per ply: the replies' probabilities
 }
 
-var _ Searcher = (*MEU)(nil)
+var _ engine.Searcher = (*MEU)(nil)
 
 // NewMEU returns an MEU search for game with our evaluation own and the opponent's reply model.
-func NewMEU(game games.Game, own Evaluation, model MoveProbabilities, opts MEUOptions) (*MEU, error) {
+func NewMEU(game games.Game, own engine.Evaluation, model MoveProbabilities, opts MEUOptions) (*MEU, error) {
 	if err := own.Check(game); err != nil {
 		return nil, err
 	}
@@ -295,7 +296,7 @@ func (s *MEU) scratch(ply int) {
 }
 
 // searchRoot is the fixed-depth search of p (the root moves prepared as omBase says).
-func (s *MEU) searchRoot(p games.Position, ctl *Control, depth int) ModelResult {
+func (s *MEU) searchRoot(p games.Position, ctl *engine.Control, depth int) ModelResult {
 	s.scratch(depth + 1)
 	levels := s.opts.ExpectedLevels
 	if levels == 0 {
@@ -381,6 +382,6 @@ func (s *MEU) value(p games.Position, depth, ply, levels int) (minimax, expected
 }
 
 // Search runs iterative deepening MEU under ctl (see Searcher).
-func (s *MEU) Search(p games.Position, ctl *Control, report func(Info)) Result {
+func (s *MEU) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	return s.iterate(p, ctl, report, s.searchRoot)
 }

@@ -1,8 +1,9 @@
 // Tests of MEU: Sen & Arora's prudent and risky situations, minimax as the certain model's special case,
 // the recursive definition on random trees, real positions, and the two reply models.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -84,7 +85,7 @@ func TestMEUSenAroraSituations(t *testing.T) {
 					t.Errorf("levels %d: MEU plays %s worth %v (likeliest reply %s), want %s worth %v (reply %s)",
 						levels, p.FormatMove(r.Move), r.Value, omReply(p, r), tc.move, tc.value, tc.reply)
 				}
-				mm := NewAlphaBeta(tree, own, AlphaBetaOptions{}).Search(p, NewControl(Limits{Depth: 2}, p.ToMove()), nil)
+				mm := engine.NewAlphaBeta(tree, own, engine.AlphaBetaOptions{}).Search(p, engine.NewControl(engine.Limits{Depth: 2}, p.ToMove()), nil)
 				if p.FormatMove(mm.Move) != tc.minimax || mm.Score != tc.security {
 					t.Errorf("minimax plays %s worth %v, want %s worth %v", p.FormatMove(mm.Move), mm.Score, tc.minimax, tc.security)
 				}
@@ -95,7 +96,7 @@ func TestMEUSenAroraSituations(t *testing.T) {
 
 // meuReference is MEU by its definition on a tree: minimax and expected values for the root player, the
 // expectation at the first levels opponent levels (all when negative) under model.
-func meuReference(p games.Position, own Evaluation, model MoveProbabilities, depth, levels int, root games.Side) (mm, eu float64) {
+func meuReference(p games.Position, own engine.Evaluation, model MoveProbabilities, depth, levels int, root games.Side) (mm, eu float64) {
 	moves := p.AppendMoves(nil)
 	if depth == 0 || len(moves) == 0 || levels == 0 {
 		v := omNegamax(p, own, depth)
@@ -147,7 +148,7 @@ func TestMEUOnRandomTrees(t *testing.T) {
 				s := cache[key]
 				if s == nil {
 					var err error
-					if s, err = NewMEU(tree, own, model, MEUOptions{Probe: AlphaBetaOptions{HashMB: 1}, ExpectedLevels: levels}); err != nil {
+					if s, err = NewMEU(tree, own, model, MEUOptions{Probe: engine.AlphaBetaOptions{HashMB: 1}, ExpectedLevels: levels}); err != nil {
 						t.Fatal(err)
 					}
 					cache[key] = s
@@ -178,7 +179,7 @@ func TestMEUWithCertainModelIsMinimax(t *testing.T) {
 		tree, depth := omRandomTree(rng, 1, true)
 		own := omUnit(tree, 0)
 		p := tree.StartPosition()
-		want := NewAlphaBeta(tree, own, AlphaBetaOptions{}).Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
+		want := engine.NewAlphaBeta(tree, own, engine.AlphaBetaOptions{}).Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
 		for modelName, model := range models {
 			for _, levels := range []int{1, 0} {
 				key := fmt.Sprint(modelName, levels)

@@ -1,8 +1,9 @@
 // Tests of alpha-beta*'s ranges: how V_k + V_{k+1} widens up the tree, Theorem 4 with ranges read at
 // every node, and the checkers ranges of the search-effort benchmark.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,7 +16,7 @@ import (
 // abLeafSums returns the smallest and largest f_k + f_{k+1} (each f valued for its owner, level 0 owned
 // by root) over the leaves of the search of p to depth with the given chain, for the pairs of levels
 // that both have an evaluation; p is left as it was.
-func abLeafSums(t testing.TB, p games.Position, depth int, root games.Side, chain []Evaluation, opts ModelOptions) (lo, hi []float64) {
+func abLeafSums(t testing.TB, p games.Position, depth int, root games.Side, chain []engine.Evaluation, opts ModelOptions) (lo, hi []float64) {
 	t.Helper()
 	c, err := newModelCore(nil, chain, opts)
 	if err != nil {
@@ -52,7 +53,7 @@ func abLeafSums(t testing.TB, p games.Position, depth int, root games.Side, chai
 }
 
 // abExactRanges returns the LeafRanges that read, at every node, the exact range of the sums below it.
-func abExactRanges(t testing.TB, root games.Side, chain []Evaluation, opts ModelOptions) LeafRanges {
+func abExactRanges(t testing.TB, root games.Side, chain []engine.Evaluation, opts ModelOptions) LeafRanges {
 	return func(p games.Position, depth int, lo, hi []float64) {
 		l, h := abLeafSums(t, p, depth, root, chain, opts)
 		copy(lo, l)
@@ -249,7 +250,7 @@ func TestExchangeRangesHold(t *testing.T) {
 
 // msCheckExchangeRanges checks the pair's ranges at every node of a depth-4 search from each position.
 func msCheckExchangeRanges(t *testing.T, pair msExchangePair, positions []games.Position) {
-	c := abMust(newModelCore(nil, []Evaluation{pair.eval, pair.eval}, ModelOptions{Mirror: msCheckersMirror()}))(t)
+	c := abMust(newModelCore(nil, []engine.Evaluation{pair.eval, pair.eval}, ModelOptions{Mirror: msCheckersMirror()}))(t)
 	lo, hi := make([]float64, 1), make([]float64, 1)
 	nodes, points := 0, 0
 	for _, root := range positions {

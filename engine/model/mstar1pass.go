@@ -1,8 +1,9 @@
 // M* 1-pass (Carmel & Markovitch 1996, Figure 5): one expansion of the tree, a value vector per node.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"slices"
 
@@ -23,7 +24,7 @@ type MStarOnePass struct {
 	best, bestReply, reply games.Move
 }
 
-var _ Searcher = (*MStarOnePass)(nil)
+var _ engine.Searcher = (*MStarOnePass)(nil)
 
 // NewMStarOnePass returns an M* 1-pass searcher for game with the given player model; game may be nil
 // (the evaluations are then only checked against each other).
@@ -44,7 +45,7 @@ func SearchMStarOnePass(p games.Position, depth int, model *PlayerModel, opts Mo
 }
 
 // run searches the prepared root to depth.
-func (s *MStarOnePass) run(p games.Position, ctl *Control, depth int) ModelResult {
+func (s *MStarOnePass) run(p games.Position, ctl *engine.Control, depth int) ModelResult {
 	c := s.core
 	c.begin(p, ctl, depth)
 	s.flat = sizeModelVectors(&s.vec, s.flat, c.levels)

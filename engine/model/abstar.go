@@ -1,8 +1,9 @@
 // alpha-beta* (Carmel & Markovitch 1996, Figure 7): M* 1-pass with pruning under bounds on f_i + f_{i-1}.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"slices"
 
@@ -117,7 +118,7 @@ type AlphaBetaStar struct {
 	best, bestReply, reply games.Move
 }
 
-var _ Searcher = (*AlphaBetaStar)(nil)
+var _ engine.Searcher = (*AlphaBetaStar)(nil)
 
 // NewAlphaBetaStar returns an alpha-beta* searcher for game with the given player model and leaf bounds
 // (nil: no bounds, so only the zero-sum completion below the model prunes); game may be nil.
@@ -143,7 +144,7 @@ func (s *AlphaBetaStar) SearchDepth(p games.Position, depth int) ModelResult {
 
 // Search runs iterative-deepening alpha-beta* until ctl (not nil) stops it; at every node the move the
 // previous iteration chose there is searched first, and Info.Predicted is the model's predicted reply.
-func (s *AlphaBetaStar) Search(p games.Position, ctl *Control, report func(Info)) Result {
+func (s *AlphaBetaStar) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	if s.remembered == nil {
 		s.remembered = newModelMoveTable()
 	}
@@ -168,7 +169,7 @@ func (s *AlphaBetaStar) Leaves() uint64 { return s.core.leaves }
 func (s *AlphaBetaStar) Bounds() [][]float64 { return s.table }
 
 // run searches the prepared root to depth.
-func (s *AlphaBetaStar) run(p games.Position, ctl *Control, depth int) ModelResult {
+func (s *AlphaBetaStar) run(p games.Position, ctl *engine.Control, depth int) ModelResult {
 	c := s.core
 	c.begin(p, ctl, depth)
 	s.flat = sizeModelVectors(&s.vec, s.flat, c.levels)

@@ -1,5 +1,5 @@
 // Benchmark of PrOM search's cost: three chess opponent types against alpha-beta with the strongest preset.
-package engine_test
+package model_test
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 
 	"dossier/bots/presets"
 	"dossier/engine"
+	"dossier/engine/enginetest"
+	"dossier/engine/model"
 	"dossier/games"
 	"dossier/games/chess"
 )
@@ -40,8 +42,8 @@ func BenchmarkPromChess(b *testing.B) {
 		return p.Eval
 	}
 	strongest, materialist, attacker := preset("strongest"), preset("materialist"), preset("attacker")
-	model := engine.PromModel{
-		Types: []engine.OpponentType{
+	prom := model.PromModel{
+		Types: []model.OpponentType{
 			{Name: "strongest", Eval: strongest}, {Name: "materialist", Eval: materialist}, {Name: "attacker", Eval: attacker},
 		},
 		TypeProbabilities: []float64{0.5, 0.3, 0.2},
@@ -56,10 +58,10 @@ func BenchmarkPromChess(b *testing.B) {
 	}
 	variants := []struct {
 		name  string
-		opts  engine.OMOptions
+		opts  model.OMOptions
 		exact bool
 	}{
-		{"prom", engine.DefaultOMOptions(g), true},
+		{"prom", model.DefaultOMOptions(g), true},
 		{"prom-delta50", promSimilar(g, 50), false},
 		{"prom-delta0", promSimilar(g, 0), false},
 	}
@@ -67,7 +69,7 @@ func BenchmarkPromChess(b *testing.B) {
 		b.Run(fmt.Sprintf("depth%d", depth), func(b *testing.B) {
 			searchers := []engine.Searcher{engine.NewAlphaBeta(g, strongest, engine.DefaultAlphaBetaOptions(g))}
 			for _, v := range variants {
-				s, err := engine.NewPromSearch(g, strongest, model, v.opts)
+				s, err := model.NewPromSearch(g, strongest, prom, v.opts)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -76,21 +78,21 @@ func BenchmarkPromChess(b *testing.B) {
 			spent := make([]time.Duration, len(searchers))
 			moves := 0
 			var abNodes, abMinimal uint64
-			var exact engine.PromEffort
+			var exact model.PromEffort
 			for b.Loop() {
 				for _, p := range positions {
 					for i, s := range searchers {
 						s.NewGame()
-						start := promCPUTime()
+						start := enginetest.CPUTime()
 						res := s.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
-						spent[i] += promCPUTime() - start
+						spent[i] += enginetest.CPUTime() - start
 						if i == 0 {
 							abNodes += res.Nodes
 							for d := 1; d <= depth; d++ {
-								abMinimal += engine.MinimalTreeLeaves(len(p.AppendMoves(nil)), d)
+								abMinimal += model.MinimalTreeLeaves(len(p.AppendMoves(nil)), d)
 							}
 						} else if variants[i-1].exact {
-							promAddEffort(&exact, s.(*engine.PromSearch).Effort())
+							promAddEffort(&exact, s.(*model.PromSearch).Effort())
 						}
 					}
 					moves++
@@ -121,14 +123,14 @@ func BenchmarkPromChess(b *testing.B) {
 }
 
 // promSimilar is the default PrOM options with similarity pruning under the assumed bound delta.
-func promSimilar(g games.Game, delta float64) engine.OMOptions {
-	o := engine.DefaultOMOptions(g)
+func promSimilar(g games.Game, delta float64) model.OMOptions {
+	o := model.DefaultOMOptions(g)
 	o.SimilarityPruning, o.SimilarityBound = true, delta
 	return o
 }
 
 // promAddEffort adds the counts of one search to a total.
-func promAddEffort(total *engine.PromEffort, e engine.PromEffort) {
+func promAddEffort(total *model.PromEffort, e model.PromEffort) {
 	total.Nodes += e.Nodes
 	total.ModelNodes += e.ModelNodes
 	total.MaxNodes += e.MaxNodes

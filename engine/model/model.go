@@ -1,8 +1,9 @@
 // Opponent models for Carmel & Markovitch's searches (M*, M* 1-pass, alpha-beta*) and what those searches share.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"errors"
 	"fmt"
 	"slices"
@@ -47,7 +48,7 @@ import (
 // (f, (-f, (f, ...))), i.e. it plays minimax with f.
 type PlayerModel struct {
 	// Eval is the player's evaluation function, valued from the player's point of view.
-	Eval Evaluation
+	Eval engine.Evaluation
 	// Opponent is the player's model of its opponent, or nil.
 	Opponent *PlayerModel
 }
@@ -55,7 +56,7 @@ type PlayerModel struct {
 // NewPlayerModel returns the player (evals[0], (evals[1], (... evals[k]))): the player's evaluation, its
 // model of the opponent's, the opponent's model of the player's, and so on. It returns nil for no
 // evaluations.
-func NewPlayerModel(evals ...Evaluation) *PlayerModel {
+func NewPlayerModel(evals ...engine.Evaluation) *PlayerModel {
 	var m *PlayerModel
 	for i := len(evals) - 1; i >= 0; i-- {
 		m = &PlayerModel{Eval: evals[i], Opponent: m}
@@ -76,8 +77,8 @@ func (m *PlayerModel) Level() int {
 
 // Chain returns the evaluations of the player and its nested models, the player's first (at most maxPly
 // of them, for a model that refers back to itself).
-func (m *PlayerModel) Chain() []Evaluation {
-	var out []Evaluation
+func (m *PlayerModel) Chain() []engine.Evaluation {
+	var out []engine.Evaluation
 	for ; m != nil && len(out) < maxPly; m = m.Opponent {
 		out = append(out, m.Eval)
 	}
@@ -88,7 +89,7 @@ func (m *PlayerModel) Chain() []Evaluation {
 // with plain minimax and evaluates the leaves with Eval (from its own point of view).
 type Strategy struct {
 	// Eval is the opponent's evaluation function, valued from the opponent's point of view.
-	Eval Evaluation
+	Eval engine.Evaluation
 	// Depth is the opponent's search depth, at least 1 and at most the player's depth minus one.
 	Depth int
 }
@@ -145,7 +146,7 @@ func (m Mirror) otherSide(w []float64) []float64 {
 // ZeroSumOpponent returns the paper's -f for a player using e: the evaluation whose value for the opponent
 // is minus e's value for the player on every board. Over difference features (the zero Mirror) it has e's
 // weights; features that read the same from both sides change sign.
-func ZeroSumOpponent(e Evaluation, mirror Mirror) Evaluation {
+func ZeroSumOpponent(e engine.Evaluation, mirror Mirror) engine.Evaluation {
 	w := mirror.otherSide(e.Weights)
 	for i := range w {
 		w[i] = -w[i]
@@ -153,7 +154,7 @@ func ZeroSumOpponent(e Evaluation, mirror Mirror) Evaluation {
 			w[i] = 0 // no negative zeros in printed weights
 		}
 	}
-	return Evaluation{Name: "zero-sum(" + e.Name + ")", Weights: w}
+	return engine.Evaluation{Name: "zero-sum(" + e.Name + ")", Weights: w}
 }
 
 // ModelOptions configure the model searches.
@@ -166,6 +167,9 @@ type ModelOptions struct {
 	Order bool
 }
 
+// maxPly is the engine's ply limit: no search, the model searches included, goes deeper.
+const maxPly = engine.MaxDepth + 1
+
 // modelPollMask sets how often a model search polls its Control: every 1024 nodes.
 const modelPollMask = 1023
 
@@ -173,14 +177,14 @@ const modelPollMask = 1023
 // owner-waiting weights, scratch buffers per ply (so that no node allocates), counters and the Control.
 type modelCore struct {
 	opts     ModelOptions
-	chain    []Evaluation // the player's evaluation, its model's, ... as given
-	toMove   [][]float64  // per level: the weights that value a position whose side to move owns the level
-	waiting  [][]float64  // per level: the weights for a position where the owner waits
+	chain    []engine.Evaluation // the player's evaluation, its model's, ... as given
+	toMove   [][]float64         // per level: the weights that value a position whose side to move owns the level
+	waiting  [][]float64         // per level: the weights for a position where the owner waits
 	features []float64
 
 	pos      games.Position
 	tactical games.Tactical
-	ctl      *Control
+	ctl      *engine.Control
 	aborted  bool
 	nodes    uint64
 	leaves   uint64
@@ -199,7 +203,7 @@ type modelCore struct {
 
 // newModelCore checks the evaluations and the mirror against the game (nil: only against each other)
 // and resolves the weights.
-func newModelCore(game games.Game, chain []Evaluation, opts ModelOptions) (*modelCore, error) {
+func newModelCore(game games.Game, chain []engine.Evaluation, opts ModelOptions) (*modelCore, error) {
 	if len(chain) == 0 {
 		return nil, errors.New("model search: no player model")
 	}
@@ -236,7 +240,7 @@ func newPlayerModelCore(game games.Game, model *PlayerModel, opts ModelOptions) 
 }
 
 // begin binds the core to a position and a Control for a search of the given depth.
-func (c *modelCore) begin(p games.Position, ctl *Control, depth int) {
+func (c *modelCore) begin(p games.Position, ctl *engine.Control, depth int) {
 	c.pos = p
 	c.tactical, _ = p.(games.Tactical)
 	c.ctl = ctl
@@ -314,9 +318,9 @@ func (c *modelCore) outcomeValue(r games.Result, ply, j int) float64 {
 	w, _ := r.Winner()
 	ownerIsMover := levelOwnerToMove(j, ply)
 	if (w == c.pos.ToMove()) == ownerIsMover {
-		return MateScore - float64(ply)
+		return engine.MateScore - float64(ply)
 	}
-	return -(MateScore - float64(ply))
+	return -(engine.MateScore - float64(ply))
 }
 
 // leafKind classifies the current position before it is expanded.
@@ -407,14 +411,14 @@ func (c *modelCore) vectorLeaf(depth, ply int, dst []float64) (bool, []games.Mov
 // prepareRoot sets the root move list for a search of p: the legal moves (tactical first with Order),
 // restricted to the Control's SearchMoves when any of them is legal, with first (when legal) moved to the
 // front.
-func (c *modelCore) prepareRoot(p games.Position, ctl *Control, first games.Move) {
+func (c *modelCore) prepareRoot(p games.Position, ctl *engine.Control, first games.Move) {
 	c.tactical, _ = p.(games.Tactical)
 	c.root = c.order(searchableRootMoves(p, ctl, games.NoMove, c.root), c.keys[0][:])
 	moveToFront(c.root, first)
 }
 
 // modelRun is a model Searcher's fixed-depth search of the root its core has prepared.
-type modelRun func(p games.Position, ctl *Control, depth int) ModelResult
+type modelRun func(p games.Position, ctl *engine.Control, depth int) ModelResult
 
 // modelSearcher gives an M*-family search its Searcher methods and its fixed-depth search, around run,
 // the search's own fixed-depth search of a prepared root.
@@ -432,7 +436,7 @@ func (m *modelSearcher) SearchDepth(p games.Position, depth int) ModelResult {
 
 // Search runs iterative deepening until ctl (not nil) stops it; the previous iteration's best move is
 // searched first, and Info.Predicted is the model's predicted reply.
-func (m *modelSearcher) Search(p games.Position, ctl *Control, report func(Info)) Result {
+func (m *modelSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	return m.core.search(p, ctl, report, m.run)
 }
 
@@ -452,7 +456,7 @@ func (c *modelCore) searchDepth(p games.Position, depth int, run modelRun) Model
 
 // search is iterative deepening with run as the iteration; afterwards the core's leaf count covers
 // every iteration.
-func (c *modelCore) search(p games.Position, ctl *Control, report func(Info), run modelRun) Result {
+func (c *modelCore) search(p games.Position, ctl *engine.Control, report func(engine.Info), run modelRun) engine.Result {
 	var leaves uint64
 	res := iterateModel(p, ctl, report, func(depth int, first games.Move) ModelResult {
 		c.prepareRoot(p, ctl, first)

@@ -1,8 +1,9 @@
 // OM, PrOM and MEU value every evaluation for its owner under a Mirror, as the M* family does: checked on
 // checkers positions with functions that are not antisymmetric (Tot reads the same from both sides).
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -14,14 +15,14 @@ import (
 // omMirrorEval draws a checkers evaluation in the spirit of Mat - Tot/25: material, a negative weight on
 // Tot (so the function is not antisymmetric) and small random real weights on every other feature, so
 // that no two replies tie by accident.
-func omMirrorEval(rng *rand.Rand, name string) Evaluation {
+func omMirrorEval(rng *rand.Rand, name string) engine.Evaluation {
 	w := make([]float64, checkers.NumFeatures)
 	for i := range w {
 		w[i] = math.Round((rng.Float64()*2-1)*1e6) / 1e6
 	}
 	w[checkers.FeatMen], w[checkers.FeatKings] = 100+rng.Float64(), 150+rng.Float64()
 	w[checkers.FeatTotal] = -4 - rng.Float64()
-	return Evaluation{Name: name, Weights: w}
+	return engine.Evaluation{Name: name, Weights: w}
 }
 
 // omMirrorCase is one checkers position of the mirror tests with its search depth.

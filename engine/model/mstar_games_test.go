@@ -1,7 +1,8 @@
 // M*, M* 1-pass and alpha-beta* on real positions of every game: the theorems hold there as on trees.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -28,7 +29,7 @@ func msCheckersMirror() Mirror {
 
 // msRandomEvaluation draws weights for g's features: small integers when ties should be common, normal
 // numbers otherwise.
-func msRandomEvaluation(g games.Game, rng *rand.Rand, integer bool) Evaluation {
+func msRandomEvaluation(g games.Game, rng *rand.Rand, integer bool) engine.Evaluation {
 	w := make([]float64, len(g.FeatureNames()))
 	for i := range w {
 		if integer {
@@ -37,7 +38,7 @@ func msRandomEvaluation(g games.Game, rng *rand.Rand, integer bool) Evaluation {
 			w[i] = rng.NormFloat64()
 		}
 	}
-	return Evaluation{Name: "random", Weights: w}
+	return engine.Evaluation{Name: "random", Weights: w}
 }
 
 // msRandomPosition plays up to plies random moves from the start, stopping before the game ends.
@@ -95,7 +96,7 @@ func TestMStarTheoremsOnGames(t *testing.T) {
 			for i := range n {
 				p := msRandomPosition(gc.game, rng, rng.IntN(gc.maxPlies+1))
 				depth := 1 + i%gc.maxDepth
-				chain := make([]Evaluation, 2+i%2)
+				chain := make([]engine.Evaluation, 2+i%2)
 				for j := range chain {
 					chain[j] = msRandomEvaluation(gc.game, rng, gc.integer)
 				}

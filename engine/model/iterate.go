@@ -1,8 +1,9 @@
 // The one iterative-deepening driver and the one fixed-depth result type of every opponent-model search.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"slices"
 
 	"dossier/games"
@@ -47,21 +48,21 @@ type modelIteration func(depth int, first games.Move) ModelResult
 // searched root move, and a search stopped before that the first legal (searchable) move, so that a legal
 // move is always returned when there is one. Each completed iteration is reported with the predicted
 // reply. When pondering or searching infinitely it does not return before ctl is released, as UCI requires.
-func iterateModel(p games.Position, ctl *Control, report func(Info), search modelIteration) Result {
+func iterateModel(p games.Position, ctl *engine.Control, report func(engine.Info), search modelIteration) engine.Result {
 	defer ctl.WaitRelease()
 	if o := p.Status(); o.Result != games.Ongoing {
-		return Result{Score: rootOutcome(o.Result, p.ToMove())}
+		return engine.Result{Score: rootOutcome(o.Result, p.ToMove())}
 	}
 	var buf [games.MaxMoves]games.Move
 	moves := searchableRootMoves(p, ctl, games.NoMove, buf[:0])
 	if len(moves) == 0 {
 		if o := p.NoMovesOutcome(); o.Result != games.Ongoing {
-			return Result{Score: rootOutcome(o.Result, p.ToMove())}
+			return engine.Result{Score: rootOutcome(o.Result, p.ToMove())}
 		}
 		r := search(0, games.NoMove)
-		return Result{Score: r.Value, Nodes: r.Nodes}
+		return engine.Result{Score: r.Value, Nodes: r.Nodes}
 	}
-	res := Result{Move: moves[0], PV: []games.Move{moves[0]}}
+	res := engine.Result{Move: moves[0], PV: []games.Move{moves[0]}}
 	maxDepth := maxPly - 2
 	if d := ctl.Limits().Depth; d > 0 {
 		maxDepth = min(d, maxDepth)
@@ -80,12 +81,12 @@ func iterateModel(p games.Position, ctl *Control, report func(Info), search mode
 			}
 			break
 		}
-		res = Result{Move: r.Move, Ponder: r.Predicted, Score: r.Value, Depth: depth, PV: modelPV(r)}
+		res = engine.Result{Move: r.Move, Ponder: r.Predicted, Score: r.Value, Depth: depth, PV: modelPV(r)}
 		if report != nil {
-			report(Info{Depth: depth, SelDepth: depth, Score: r.Value, Nodes: nodes,
+			report(engine.Info{Depth: depth, SelDepth: depth, Score: r.Value, Nodes: nodes,
 				TimeMS: ctl.Elapsed().Milliseconds(), PV: res.PV, Predicted: r.Predicted})
 		}
-		if r.Solved || r.Value >= MateScore-1 {
+		if r.Solved || r.Value >= engine.MateScore-1 {
 			break // deeper searches change nothing, or cannot beat a win on the move
 		}
 	}
@@ -95,7 +96,7 @@ func iterateModel(p games.Position, ctl *Control, report func(Info), search mode
 
 // searchableRootMoves appends to dst the legal moves of p, restricted to ctl's SearchMoves when any of
 // them is legal, with first (when among them) moved to the front.
-func searchableRootMoves(p games.Position, ctl *Control, first games.Move, dst []games.Move) []games.Move {
+func searchableRootMoves(p games.Position, ctl *engine.Control, first games.Move, dst []games.Move) []games.Move {
 	dst = p.AppendMoves(dst[:0])
 	if ctl != nil {
 		if only := ctl.Limits().SearchMoves; len(only) > 0 && slices.ContainsFunc(dst, func(m games.Move) bool {
@@ -130,7 +131,7 @@ func rootOutcome(r games.Result, toMove games.Side) float64 {
 		return 0
 	}
 	if w, _ := r.Winner(); w == toMove {
-		return MateScore
+		return engine.MateScore
 	}
-	return -MateScore
+	return -engine.MateScore
 }

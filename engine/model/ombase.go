@@ -1,9 +1,10 @@
 // omBase: the machinery OM, PrOM and MEU share: setting up the probes, the node budget and stop, move
 // lists by ply, and mate scores seen from the root.
 
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"dossier/games"
 	"math"
 	"slices"
@@ -14,16 +15,16 @@ import (
 // probe of own followed by one per opponent evaluation. Evaluations that negamax searches identically
 // (equal root-owned weights: an opponent type that is ZeroSumOpponent(own, mirror) and ours, or two
 // equal types) share a probe and its table.
-func (b *omBase) setup(game games.Game, opts AlphaBetaOptions, mirror Mirror, own Evaluation, opponents []Evaluation) []*omProbe {
+func (b *omBase) setup(game games.Game, opts engine.AlphaBetaOptions, mirror Mirror, own engine.Evaluation, opponents []engine.Evaluation) []*omProbe {
 	b.game = game
-	evals := append([]Evaluation{own}, opponents...)
+	evals := append([]engine.Evaluation{own}, opponents...)
 	rootOwned := make([][]float64, len(evals))
 	rootOwned[0] = slices.Clone(own.Weights)
 	for i, e := range opponents {
 		rootOwned[i+1] = ZeroSumOpponent(e, mirror).Weights
 	}
 	var distinct [][]float64
-	var names []Evaluation // the first evaluation of each distinct probe, for names and windows
+	var names []engine.Evaluation // the first evaluation of each distinct probe, for names and windows
 	index := make([]int, len(evals))
 	for i, w := range rootOwned {
 		index[i] = slices.IndexFunc(distinct, func(d []float64) bool { return slices.Equal(d, w) })
@@ -38,7 +39,7 @@ func (b *omBase) setup(game games.Game, opts AlphaBetaOptions, mirror Mirror, ow
 	waiting := make([][]float64, len(distinct))
 	symmetric := true
 	for k, w := range distinct {
-		waiting[k] = ZeroSumOpponent(Evaluation{Weights: w}, mirror).Weights
+		waiting[k] = ZeroSumOpponent(engine.Evaluation{Weights: w}, mirror).Weights
 		symmetric = symmetric && slices.Equal(waiting[k], w)
 	}
 	if symmetric {
@@ -51,14 +52,14 @@ func (b *omBase) setup(game games.Game, opts AlphaBetaOptions, mirror Mirror, ow
 	}
 	b.probes = b.probes[:0]
 	for k, e := range names {
-		unit := Evaluation{Name: e.Name, Weights: make([]float64, len(distinct))}
+		unit := engine.Evaluation{Name: e.Name, Weights: make([]float64, len(distinct))}
 		unit.Weights[k] = 1
 		o := opts
 		o.Threads = 1
 		if o.AspirationWindow <= 0 {
-			o.AspirationWindow = autoWindow(e) // the real evaluation's scale, not the unit vector's
+			o.AspirationWindow = engine.AutoWindow(e) // the real evaluation's scale, not the unit vector's
 		}
-		b.probes = append(b.probes, &omProbe{ab: NewAlphaBeta(vgame, unit, o), eval: e})
+		b.probes = append(b.probes, &omProbe{ab: engine.NewAlphaBeta(vgame, unit, o), eval: e})
 	}
 	out := make([]*omProbe, len(evals))
 	for i := range evals {
@@ -85,11 +86,11 @@ func (pr *omProbe) bestMove(p games.Position, depth int, alpha float64, hint gam
 	tt := pr.ab.TT()
 	key := p.Hash()
 	if e, ok := tt.Probe(key, 0); ok {
-		if e.Bound == BoundExact && e.Move != games.NoMove && (e.Draft == depth || e.Draft >= SolvedDraft) {
+		if e.Bound == engine.BoundExact && e.Move != games.NoMove && (e.Draft == depth || e.Draft >= engine.SolvedDraft) {
 			return e.Score, e.Move, false
 		}
 	} else if hint != games.NoMove {
-		tt.Store(key, 0, hint, 0, math.NaN(), 0, BoundNone) // a move to try first, no score
+		tt.Store(key, 0, hint, 0, math.NaN(), 0, engine.BoundNone) // a move to try first, no score
 	}
 	v, m := pr.ab.ProbeMove(p, depth, alpha, math.Inf(1))
 	if m != games.NoMove && v > alpha {
@@ -112,7 +113,7 @@ type omBase struct {
 	rootSide games.Side
 	moves    [][]games.Move
 
-	ctl        *Control
+	ctl        *engine.Control
 	aborted    bool
 	nodes      uint64 // nodes of the model search itself
 	probeStart []uint64
@@ -137,7 +138,7 @@ type omBase struct {
 // on their own).
 const omPollMask = 255
 
-func (b *omBase) begin(p games.Position, ctl *Control) {
+func (b *omBase) begin(p games.Position, ctl *engine.Control) {
 	b.rootSide = p.ToMove()
 	if b.cache != nil {
 		b.cache.root = b.rootSide
@@ -207,9 +208,9 @@ func (b *omBase) outcomeValue(r games.Result, ply int) float64 {
 		return 0
 	}
 	if w, _ := r.Winner(); w == b.rootSide {
-		return MateScore - float64(ply)
+		return engine.MateScore - float64(ply)
 	}
-	return -(MateScore - float64(ply))
+	return -(engine.MateScore - float64(ply))
 }
 
 // toRoot turns a probe score of p (for p's side to move, mates counted from p) into the root player's
@@ -225,9 +226,9 @@ func (b *omBase) toRoot(p games.Position, score float64, ply int) float64 {
 // omMateFromAncestor re-expresses a score counted from a node as counted from its ancestor plies higher.
 func omMateFromAncestor(score float64, plies int) float64 {
 	switch {
-	case score >= MateBound:
+	case score >= engine.MateBound:
 		return score - float64(plies)
-	case score <= -MateBound:
+	case score <= -engine.MateBound:
 		return score + float64(plies)
 	}
 	return score

@@ -1,8 +1,9 @@
 // Tests of OM search: beta-pruning changes nothing, minimax's model gives minimax, and the reference
 // definition on random trees and real positions; plus helpers the PrOM, MEU and symmetric tests share.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -14,17 +15,17 @@ import (
 )
 
 // omUnit is evaluation function f_i of a hand-built tree: the unit weight vector e_i.
-func omUnit(tree *gametree.Tree, i int) Evaluation {
+func omUnit(tree *gametree.Tree, i int) engine.Evaluation {
 	w := make([]float64, tree.NumFunctions())
 	w[i] = 1
-	return Evaluation{Name: fmt.Sprintf("f%d", i), Weights: w}
+	return engine.Evaluation{Name: fmt.Sprintf("f%d", i), Weights: w}
 }
 
 // omTreeOptions are the probe configurations checked on trees: exact fixed-depth probes, probes with a
 // table (on a tree, without transpositions, a table changes the order of moves but no value), and the
 // engine's defaults.
-func omTreeOptions() map[string]AlphaBetaOptions {
-	return map[string]AlphaBetaOptions{
+func omTreeOptions() map[string]engine.AlphaBetaOptions {
+	return map[string]engine.AlphaBetaOptions{
 		"plain":   {},
 		"table":   {HashMB: 1},
 		"default": {HashMB: 1, PVS: true, Aspiration: true, Killers: true, History: true, Quiescence: true},
@@ -56,7 +57,7 @@ func omDistinctTree(rng *rand.Rand, depth, minBranch, maxBranch, functions int) 
 }
 
 // omStatic is eval's value of p for its side to move.
-func omStatic(p games.Position, eval Evaluation) float64 {
+func omStatic(p games.Position, eval engine.Evaluation) float64 {
 	f := make([]float64, len(eval.Weights))
 	p.Features(f)
 	return eval.Value(f)
@@ -64,7 +65,7 @@ func omStatic(p games.Position, eval Evaluation) float64 {
 
 // omNegamax is the reference minimax value of a tree position for its side to move under eval: no
 // pruning, the horizon and the tree's leaves evaluated statically.
-func omNegamax(p games.Position, eval Evaluation, depth int) float64 {
+func omNegamax(p games.Position, eval engine.Evaluation, depth int) float64 {
 	moves := p.AppendMoves(nil)
 	if depth == 0 || len(moves) == 0 {
 		return omStatic(p, eval)
@@ -80,7 +81,7 @@ func omNegamax(p games.Position, eval Evaluation, depth int) float64 {
 
 // omChoice is the reference choice of a minimax player with eval at p: the first move (in generation
 // order) of highest value for the side to move, searching depth plies.
-func omChoice(p games.Position, eval Evaluation, depth int) games.Move {
+func omChoice(p games.Position, eval engine.Evaluation, depth int) games.Move {
 	best, choice := math.Inf(-1), games.NoMove
 	for _, m := range p.AppendMoves(nil) {
 		p.Play(m)
@@ -95,7 +96,7 @@ func omChoice(p games.Position, eval Evaluation, depth int) games.Move {
 
 // omReference is OM search by its definition on a tree: our maximum at our moves, the opponent's minimax
 // choice at its moves, our value at the leaves; values for the root player.
-func omReference(p games.Position, own, opp Evaluation, depth int, root games.Side) float64 {
+func omReference(p games.Position, own, opp engine.Evaluation, depth int, root games.Side) float64 {
 	moves := p.AppendMoves(nil)
 	if depth == 0 || len(moves) == 0 {
 		v := omStatic(p, own)
@@ -146,7 +147,7 @@ func omTreeCount() int {
 // its probes' tables and buffers.
 type omSearchers map[string]*OMSearch
 
-func (c omSearchers) get(t *testing.T, tree *gametree.Tree, key string, own Evaluation, model OMModel, opts OMOptions) *OMSearch {
+func (c omSearchers) get(t *testing.T, tree *gametree.Tree, key string, own engine.Evaluation, model OMModel, opts OMOptions) *OMSearch {
 	t.Helper()
 	s, ok := c[key]
 	if !ok {
@@ -302,21 +303,21 @@ func omPositions(g games.Game, rng *rand.Rand, n int) []games.Position {
 }
 
 // omRandomEval draws an evaluation with random weights of about unit size.
-func omRandomEval(g games.Game, rng *rand.Rand, name string) Evaluation {
+func omRandomEval(g games.Game, rng *rand.Rand, name string) engine.Evaluation {
 	w := make([]float64, len(g.FeatureNames()))
 	for i := range w {
 		w[i] = math.Round((rng.Float64()*2-1)*1000) / 100
 	}
-	return Evaluation{Name: name, Weights: w}
+	return engine.Evaluation{Name: name, Weights: w}
 }
 
 // omExactProbe is the probe configuration under which every search here is exact fixed-depth minimax
 // with quiescence: no table, no selective technique, no move-order state carried between probes.
-func omExactProbe() AlphaBetaOptions { return AlphaBetaOptions{Quiescence: true} }
+func omExactProbe() engine.AlphaBetaOptions { return engine.AlphaBetaOptions{Quiescence: true} }
 
 // omAlphaBetaValue is the engine's alpha-beta value of p to depth with the given options.
-func omAlphaBetaValue(g games.Game, p games.Position, eval Evaluation, opts AlphaBetaOptions, depth int) float64 {
-	res := NewAlphaBeta(g, eval, opts).Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
+func omAlphaBetaValue(g games.Game, p games.Position, eval engine.Evaluation, opts engine.AlphaBetaOptions, depth int) float64 {
+	res := engine.NewAlphaBeta(g, eval, opts).Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
 	return res.Score
 }
 

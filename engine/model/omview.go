@@ -1,16 +1,19 @@
 // The probes of the model searches (OM, PrOM, MEU) and what they search through: one cache of every
 // evaluation's leaf values and the position view that reads them.
 
-package engine
+package model
 
-import "dossier/games"
+import (
+	"dossier/engine"
+	"dossier/games"
+)
 
 // omProbe is one evaluation's alpha-beta probe: the engine's AlphaBeta as a subroutine, with its own
 // transposition table kept across the probes of one search (cleared only by NewGame). It reads its
 // evaluation's values from the search's value cache (see omValueCache).
 type omProbe struct {
-	ab   *AlphaBeta
-	eval Evaluation // the real evaluation, whose values the probe sees as its one weighted feature
+	ab   *engine.AlphaBeta
+	eval engine.Evaluation // the real evaluation, whose values the probe sees as its one weighted feature
 }
 
 // omValueCacheEntries is the size of a model search's value cache (entries of one key and one value per

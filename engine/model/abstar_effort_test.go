@@ -1,9 +1,10 @@
 // Search effort of M* 1-pass, alpha-beta* and alpha-beta in checkers at depth 4 (Carmel & Markovitch's
 // leaves-per-move figures: 723, 190 and 66; here, over 8,035 positions of ACF games with Mat in men, 873.5,
 // 376.1 with the paper's bound or 260.5 with the exact range of f1 + f0, and 113.0).
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"math/bits"
 	"testing"
@@ -20,15 +21,15 @@ import (
 // msMat12Tot25 is the bots preset mat12-tot25: Mat as a fraction of a side's 12 pieces, Mat/12 - Tot/25
 // times 1200.
 var (
-	msMatTot25   = Evaluation{Name: "mat-tot25", Weights: msCheckersWeights(100, 150, -4)}
-	msMat12Tot25 = Evaluation{Name: "mat12-tot25", Weights: msCheckersWeights(100, 150, -48)}
+	msMatTot25   = engine.Evaluation{Name: "mat-tot25", Weights: msCheckersWeights(100, 150, -4)}
+	msMat12Tot25 = engine.Evaluation{Name: "mat12-tot25", Weights: msCheckersWeights(100, 150, -48)}
 )
 
 // msExchangePair is one reading of the paper's pair: the player's function Mat - Tot/25 and OP's, the same
 // from its side.
 type msExchangePair struct {
 	name string
-	eval Evaluation
+	eval engine.Evaluation
 }
 
 // msExchangePairs are the two readings of Mat: in men (Tot/25 only breaks ties) and in twelfths of a side.
@@ -245,7 +246,7 @@ func msMeasureEffort(t testing.TB, pair msExchangePair, positions []games.Positi
 		e.ab += float64(n)
 		for i, s := range starsID {
 			s.NewGame()
-			res := s.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
+			res := s.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
 			if res.Score != r1.Value {
 				t.Fatalf("%s, %s: iterative alpha-beta* %v, M* 1-pass %v", p.FEN(), msStarBounds[i].name, res.Score, r1.Value)
 			}
@@ -262,7 +263,7 @@ func msMeasureEffort(t testing.TB, pair msExchangePair, positions []games.Positi
 			e.exactAB += float64(n)
 		}
 		plainID.NewGame()
-		plainID.Search(p, NewControl(Limits{Depth: depth}, p.ToMove()), nil)
+		plainID.Search(p, engine.NewControl(engine.Limits{Depth: depth}, p.ToMove()), nil)
 		e.abID += float64(plainID.Leaves())
 	}
 	k := float64(len(positions))

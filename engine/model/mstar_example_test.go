@@ -1,7 +1,8 @@
 // Carmel & Markovitch's worked example (1996, Figures 2 and 4) replayed through M*, M* 1-pass and alpha-beta*.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"slices"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestMStarFigure2(t *testing.T) {
 	}
 	t.Run("minimax with f2", func(t *testing.T) {
 		p := tree.Start()
-		v, m := msAlphaBeta(p, chain[0], Mirror{}, games.First, 3, 0, -MateScore, MateScore, false)
+		v, m := msAlphaBeta(p, chain[0], Mirror{}, games.First, 3, 0, -engine.MateScore, engine.MateScore, false)
 		r := msMust(t)(SearchMStar(p, 3, NewPlayerModel(chain[0]), ModelOptions{}))
 		if v != 7 || p.FormatMove(m) != "b" || r.Value != 7 || r.Move != m {
 			t.Errorf("minimax %v with %s, M* of (f2, NIL) %v with %s; want 7 with b for both",

@@ -1,8 +1,9 @@
 // Test helpers for the M* family: trees from owners' values, bounded random trees, reference minimax and
 // alpha-beta over a player's function, unit evaluations.
-package engine
+package model
 
 import (
+	"dossier/engine"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -14,12 +15,12 @@ import (
 
 // msUnitChain returns the evaluations e_0, ..., e_{n-1} over n features: on a hand-built tree e_j is the
 // tree's function j.
-func msUnitChain(n int) []Evaluation {
-	chain := make([]Evaluation, n)
+func msUnitChain(n int) []engine.Evaluation {
+	chain := make([]engine.Evaluation, n)
 	for j := range chain {
 		w := make([]float64, n)
 		w[j] = 1
-		chain[j] = Evaluation{Name: "f" + strconv.Itoa(j), Weights: w}
+		chain[j] = engine.Evaluation{Name: "f" + strconv.Itoa(j), Weights: w}
 	}
 	return chain
 }
@@ -70,7 +71,7 @@ func msRandomTree(rng *rand.Rand, depth, minB, maxB, levels, valueRange int, gap
 
 // msPlayerValue is a player's function at the current position from the player's point of view, the
 // player being root (the side to move where the search started).
-func msPlayerValue(p games.Position, eval Evaluation, mirror Mirror, root games.Side) float64 {
+func msPlayerValue(p games.Position, eval engine.Evaluation, mirror Mirror, root games.Side) float64 {
 	x := make([]float64, len(eval.Weights))
 	p.Features(x)
 	if p.ToMove() == root {
@@ -85,14 +86,14 @@ func msOutcome(p games.Position, r games.Result, ply int, root games.Side) float
 		return 0
 	}
 	if w, _ := r.Winner(); w == root {
-		return MateScore - float64(ply)
+		return engine.MateScore - float64(ply)
 	}
-	return -(MateScore - float64(ply))
+	return -(engine.MateScore - float64(ply))
 }
 
 // msMinimax is the reference: plain minimax to depth over the player's function valued for root at
 // every leaf (max where root moves, min elsewhere), with the leaf rules of the model searches.
-func msMinimax(p games.Position, eval Evaluation, mirror Mirror, root games.Side, depth, ply int) float64 {
+func msMinimax(p games.Position, eval engine.Evaluation, mirror Mirror, root games.Side, depth, ply int) float64 {
 	v, _ := msAlphaBeta(p, eval, mirror, root, depth, ply, math.Inf(-1), math.Inf(1), false)
 	return v
 }
@@ -100,7 +101,7 @@ func msMinimax(p games.Position, eval Evaluation, mirror Mirror, root games.Side
 // msAlphaBeta is textbook alpha-beta (cut as soon as a value reaches the window's far side) over the
 // player's function, in the game's move order; without prune it is plain minimax. It also returns the
 // first best move at the root.
-func msAlphaBeta(p games.Position, eval Evaluation, mirror Mirror, root games.Side, depth, ply int, alpha, beta float64, prune bool) (float64, games.Move) {
+func msAlphaBeta(p games.Position, eval engine.Evaluation, mirror Mirror, root games.Side, depth, ply int, alpha, beta float64, prune bool) (float64, games.Move) {
 	if o := p.Status(); o.Result != games.Ongoing {
 		return msOutcome(p, o.Result, ply, root), games.NoMove
 	}
@@ -147,7 +148,7 @@ func msAlphaBeta(p games.Position, eval Evaluation, mirror Mirror, root games.Si
 // msLeafGaps returns, for the search of p to depth with the given chain of evaluations (completed as
 // minimax below its end), the largest |f_k + f_{k+1}| over the static leaves for each pair of real
 // levels: the tightest bounds alpha-beta* may be given.
-func msLeafGaps(t testing.TB, p games.Position, depth int, chain []Evaluation, opts ModelOptions) []float64 {
+func msLeafGaps(t testing.TB, p games.Position, depth int, chain []engine.Evaluation, opts ModelOptions) []float64 {
 	t.Helper()
 	c, err := newModelCore(nil, chain, opts)
 	if err != nil {
