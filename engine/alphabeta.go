@@ -93,12 +93,6 @@ func (s *AlphaBeta) NewGame() {
 	for _, t := range s.threads {
 		clear(t.history[:])
 		clear(t.killers[:])
-		clear(t.counters[:])
-		for d := range t.continuation {
-			for side := range t.continuation[d] {
-				clear(t.continuation[d][side])
-			}
-		}
 	}
 }
 
@@ -192,7 +186,6 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 	lim, maxDepth := t.startIterations(rootMoves)
 	res := Result{Move: t.root[0]}
 	prev := 0.0
-	var tm timeManager
 	for depth := 1; depth+depthOffset <= maxDepth; depth++ {
 		if t.main && !t.ctl.NextIteration(depth) {
 			break
@@ -232,9 +225,6 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 				HashFull: t.tt.HashFull(),
 				PV:       res.PV,
 			})
-		}
-		if t.main && t.opts.TimeManagement && clockOnly(lim) {
-			t.ctl.ScaleSoft(tm.next(res.Move, score, d, 8*t.aspWindow))
 		}
 		if solved || provenMate(score, d) || (t.main && len(t.root) == 1 && d >= 4 && clockOnly(lim)) {
 			break // nothing left to learn, or nothing to choose while the clock runs
@@ -331,7 +321,6 @@ func (t *thread) searchRoot(depth int, alpha, beta float64) float64 {
 	root := t.root[t.rootFrom:] // a MultiPV pass leaves out the moves earlier passes found
 	for i, m := range root {
 		pos.Play(m)
-		t.played[1] = m
 		var score float64
 		if i == 0 || !t.opts.PVS {
 			score = -t.search(depth-1, 1, -beta, -alpha, true)

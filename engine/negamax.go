@@ -37,10 +37,8 @@ type thread struct {
 	tactical games.Tactical // nil when the position has no tactical moves
 	checker  games.Checker
 	nuller   games.NullMover
-	passRisk games.PassRisker // nil when passing is never risky
 	forced   games.ForcedTactics
 	exchange games.Exchanger // nil unless SEEPruning and the position values exchanges
-	keyer    games.MoveKeyer // nil unless ContinuationHistory and the position keys its moves
 
 	experience     Experience // what deeper analyses found, read like the table (nil: none)
 	experienceHits uint64     // nodes the experience settled in the current search
@@ -76,14 +74,8 @@ type thread struct {
 	keys     [maxPly][games.MaxMoves]int32
 	killers  [maxPly + 1][2]games.Move
 	history  [2][historySize]int32
-	nullPly  [maxPly + 1]bool           // whether the move into ply was a null move
-	played   [maxPly + 1]games.Move     // the move into ply (games.NoMove after a null move or at the root)
-	excluded [maxPly]games.Move         // the move a singular-extension search at ply leaves out (games.NoMove: none)
-	counters [2][historySize]games.Move // by side and the opponent's previous move: the quiet move that refuted it
-	// continuation[d][side] is the continuation history of quiet moves d+1 plies after a previous move: the
-	// entry of a previous move key k and a move key j at k*moveKeys+j (allocated when the keyer is bound).
-	continuation [2][2][]int32
-	moveKeys     int
+	nullPly  [maxPly + 1]bool   // whether the move into ply was a null move
+	excluded [maxPly]games.Move // the move a singular-extension search at ply leaves out (games.NoMove: none)
 	// evals[ply] is the static evaluation of the node at ply (NaN in check or unknown): a node whose
 	// evaluation rose since its side's previous turn is "improving", and its late moves are pruned later.
 	evals [maxPly + 1]float64
@@ -101,25 +93,10 @@ func (t *thread) bind(p games.Position) {
 	t.tactical, _ = p.(games.Tactical)
 	t.checker, _ = p.(games.Checker)
 	t.nuller, _ = p.(games.NullMover)
-	t.passRisk, _ = p.(games.PassRisker)
 	t.forced, _ = p.(games.ForcedTactics)
 	t.exchange = nil
 	if t.opts.SEEPruning {
 		t.exchange, _ = p.(games.Exchanger)
-	}
-	t.keyer = nil
-	if t.opts.ContinuationHistory {
-		if k, ok := p.(games.MoveKeyer); ok {
-			t.keyer = k
-			if n := k.MoveKeys(); n != t.moveKeys {
-				t.moveKeys = n
-				for d := range t.continuation {
-					for side := range t.continuation[d] {
-						t.continuation[d][side] = make([]int32, n*n)
-					}
-				}
-			}
-		}
 	}
 	t.aborted = false
 	t.seldepth = 0
@@ -278,18 +255,14 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 
 	if t.opts.NullMove && t.nuller != nil && !pvNode && !inCheck && depth >= 3 && ply > 0 && !t.nullPly[ply] &&
 		excluded == games.NoMove &&
-		math.Abs(beta) < MateBound && !(t.opts.NullMoveMarginUnit > 0 && t.passRisk != nil && t.passRisk.PassMayBeBest()) {
+		math.Abs(beta) < MateBound {
 		if math.IsNaN(staticEval) {
 			staticEval = t.evaluate()
 		}
 		if staticEval >= beta {
 			r := 2 + depth/4
-			if u := t.opts.NullMoveMarginUnit; u > 0 {
-				r = 3 + depth/3 + min(int((staticEval-beta)/u), 3)
-			}
 			t.nuller.PlayNull()
 			t.nullPly[ply+1] = true
-			t.played[ply+1] = games.NoMove
 			score := -t.search(depth-1-r, ply+1, -beta, -math.Nextafter(beta, math.Inf(-1)), false)
 			t.nullPly[ply+1] = false
 			t.nuller.UndoNull()
@@ -301,21 +274,6 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 				if score >= MateBound {
 					score = beta // a mate found after passing is no proof of a mate
 				}
-				return score
-			}
-		}
-	}
-
-	if t.opts.ProbCutMargin > 0 && t.exchange != nil && t.tactical != nil && !pvNode && !inCheck && ply > 0 &&
-		excluded == games.NoMove &&
-		depth >= probCutDepth && math.Abs(beta) < MateBound {
-		// A table entry deep enough that says the node stays under the raised beta makes the try useless.
-		raised := beta + t.opts.ProbCutMargin
-		if !(hit && stored.Draft >= depth-probCutReduction+1 && stored.Score < raised && stored.Bound != BoundLower) {
-			if score, move := t.probCut(depth, ply, raised, staticEval, hashMove); t.aborted {
-				return 0
-			} else if move != games.NoMove {
-				t.tt.Store(key, ply, move, score, staticEval, depth-probCutReduction+1, BoundLower)
 				return score
 			}
 		}
@@ -374,8 +332,6 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	seePrune := t.opts.MainSEEPruning && t.exchange != nil && !inCheck && ply > 0 && depth <= seePruneDepth
 	quietsSearched := 0
 	mover := pos.ToMove()
-	captureHash := t.opts.CaptureHashReductions && hashMove != games.NoMove && t.tactical != nil &&
-		t.tactical.IsTactical(hashMove)
 
 	eventsBefore := t.horizonEvents
 	alphaOrig := alpha
@@ -391,7 +347,6 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
 		losing := seePrune && i > 0 && best > -MateBound && !t.exchange.SEEGE(m, seePruneThreshold(!quiet, depth))
 		pos.Play(m)
-		t.played[ply+1] = m
 		if (losing || prunable && (quietsSearched >= lateMoves || futile)) && (t.checker == nil || !t.checker.InCheck()) {
 			// A move that gives check is searched: quiet checks are how most mates begin.
 			pos.Undo()
@@ -420,9 +375,6 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 				reduction = lmrTable[min(depth, 63)][min(i, 63)]
 				if pvNode {
 					reduction--
-				}
-				if quiet && captureHash {
-					reduction++
 				}
 				if t.opts.HistoryReductions && quiet {
 					if !improving {
@@ -541,52 +493,6 @@ func seePruneThreshold(tactical bool, depth int) int {
 	return -30 * depth * depth
 }
 
-// The shallowest node ProbCut tries, and how much shallower its verifying search is.
-const (
-	probCutDepth     = 5
-	probCutReduction = 4
-)
-
-// probCut tries the captures that win, by the static exchange, at least what the static evaluation lacks of
-// raised: one whose quiescence value and then reduced search (depth-probCutReduction) beat raised proves the
-// node beats it too, nearly always: its score and the capture are returned (games.NoMove: no capture did).
-func (t *thread) probCut(depth, ply int, raised, staticEval float64, hashMove games.Move) (float64, games.Move) {
-	if math.IsNaN(staticEval) {
-		staticEval = t.evaluate()
-	}
-	need := int(math.Ceil(raised - staticEval))
-	pos := t.pos
-	below := math.Nextafter(raised, math.Inf(-1)) // the null window (below, raised) asks whether a value reaches raised
-	moves := t.tactical.AppendTactical(t.moves[ply][:0])
-	keys := t.keys[ply][:len(moves)]
-	t.scoreMoves(moves, keys, hashMove, ply, false)
-	for i := range moves {
-		pickMove(moves, keys, i)
-		m := moves[i]
-		if !t.exchange.SEEGE(m, need) {
-			continue
-		}
-		pos.Play(m)
-		t.played[ply+1] = m
-		score := -t.quiesce(ply+1, -raised, -below)
-		if score >= raised {
-			score = -t.search(depth-probCutReduction, ply+1, -raised, -below, false)
-		}
-		pos.Undo()
-		if t.aborted {
-			return 0, games.NoMove
-		}
-		if score >= raised {
-			t.horizonEvents++
-			if score >= MateBound {
-				score = raised // a mate found by a reduced search is not proven at this depth
-			}
-			return score, m
-		}
-	}
-	return 0, games.NoMove
-}
-
 // reverseFutilityDepth is the deepest node reverse futility pruning returns from.
 const reverseFutilityDepth = 6
 
@@ -703,20 +609,15 @@ func (t *thread) quiesce(ply int, alpha, beta float64) float64 {
 		}
 	}
 	// Out of check, a capture the static exchange says loses material is not searched: the side to move
-	// stands pat instead, or has a better capture. With DeltaMargin, neither is one that cannot bring the
-	// stand-pat within the margin of alpha.
+	// stands pat instead, or has a better capture.
 	prune := t.exchange != nil && !inCheck && best > math.Inf(-1)
-	bar := 0
-	if prune && t.opts.DeltaMargin > 0 && math.Abs(alpha) < MateBound {
-		bar = max(0, int(math.Ceil(alpha-best-t.opts.DeltaMargin)))
-	}
 	keys := t.keys[ply][:len(moves)]
 	t.scoreMoves(moves, keys, games.NoMove, ply, false)
 	bestMove := games.NoMove
 	for i := range moves {
 		pickMove(moves, keys, i)
 		m := moves[i]
-		if prune && !t.exchange.SEEGE(m, bar) {
+		if prune && !t.exchange.SEEGE(m, 0) {
 			continue
 		}
 		pos.Play(m)

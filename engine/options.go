@@ -53,29 +53,12 @@ type AlphaBetaOptions struct {
 	// quiet moves that give no check while the static evaluation plus this margin a ply stays at or below
 	// alpha (the evaluation's units). 0 turns it off.
 	FutilityMargin float64
-	// NullMoveMarginUnit, when positive, makes the null move's reduction grow with the depth and with how far
-	// the static evaluation beats beta (one ply more per unit, three at most), and turns the null move off
-	// where passing may be the best move (games.PassRisker: chess positions with only king and pawns).
-	// 0 keeps the fixed reduction 2 + depth/4 everywhere.
-	NullMoveMarginUnit float64
-	// ProbCutMargin, when positive, ends a non-PV node of depth at least probCutDepth out of check where a
-	// capture that wins, by the static exchange, what the static evaluation lacks of beta plus this margin
-	// (the evaluation's units) still beats beta plus the margin in quiescence and then in a search
-	// probCutReduction plies shallower: the full-depth search would almost surely fail high too
-	// (games.Exchanger positions only). 0 turns it off.
-	ProbCutMargin float64
 	// InternalIterativeReduction searches a node of depth at least 4 that the table gives no move for one
 	// ply shallower: without a move to try first its search is expensive and rarely decisive.
 	InternalIterativeReduction bool
 	// QuiescenceTable probes and fills the transposition table in quiescence (depth 0 entries), and takes
 	// the stored static evaluation instead of evaluating again.
 	QuiescenceTable bool
-	// CounterMoves orders, after the killers, the quiet move that last refuted the opponent's previous move
-	// (the counter-move heuristic).
-	CounterMoves bool
-	// ContinuationHistory orders quiet moves also by how they did after the opponent's previous move and
-	// after our own previous move, by moving piece and destination (games.MoveKeyer positions only).
-	ContinuationHistory bool
 	// HistoryReductions adjusts late-move reductions by the move's history (up to two plies less for a move
 	// that often caused cutoffs, more for one that never did) and reduces one ply more at nodes that are
 	// not improving.
@@ -83,20 +66,9 @@ type AlphaBetaOptions struct {
 	// BadCaptureReductions reduces, like late quiet moves, the tactical moves that BadCapturesLast ordered
 	// last because the static exchange says they lose material (needs BadCapturesLast).
 	BadCaptureReductions bool
-	// CaptureHashReductions reduces late quiet moves one ply more where the table's move is tactical: the
-	// node's best move is most likely that capture, the quiet moves after it rarely matter.
-	CaptureHashReductions bool
-	// TimeManagement scales the move's soft time limit after every iteration under a clock: up to 2.5 times
-	// while the best move keeps changing or the score falls, down to half when both have been stable for
-	// several iterations (see timeScale).
-	TimeManagement bool
 	// SEEPruning skips, in quiescence out of check, the tactical moves that the static exchange says lose
 	// material (games.Exchanger positions only).
 	SEEPruning bool
-	// DeltaMargin, when positive, raises SEEPruning's bar in quiescence: a capture must win, by the static
-	// exchange, what the stand-pat lacks of alpha less this margin (the evaluation's units), else even winning
-	// it leaves the node below alpha (delta pruning). 0 keeps the bar at not losing material.
-	DeltaMargin float64
 	// BadCapturesLast orders, in the main search, the tactical moves that the static exchange says lose
 	// material after the quiet moves instead of before the killers (needs SEEPruning's exchange).
 	BadCapturesLast bool
