@@ -284,7 +284,7 @@ func (t *thread) orderRoot() {
 // on each fail until the score falls inside.
 func (t *thread) aspirate(depth int, prev float64) float64 {
 	window := t.aspWindow
-	if !t.opts.Aspiration || depth < 4 || window <= 0 || math.Abs(prev) >= MateBound {
+	if !t.opts.Aspiration || depth < aspirationDepth || window <= 0 || math.Abs(prev) >= MateBound {
 		return t.searchRoot(depth, math.Inf(-1), math.Inf(1))
 	}
 	delta := window
@@ -303,7 +303,7 @@ func (t *thread) aspirate(depth int, prev float64) float64 {
 			return score
 		}
 		delta *= 2
-		if delta > 64*window || math.Abs(score) >= MateBound {
+		if delta > aspirationMaxWidening*window || math.Abs(score) >= MateBound {
 			alpha, beta = math.Inf(-1), math.Inf(1)
 		}
 	}
