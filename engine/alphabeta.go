@@ -42,7 +42,7 @@ func NewAlphaBeta(game games.Game, eval Evaluation, opts AlphaBetaOptions) *Alph
 	s.threads[0].helpers = s.threads[1:]
 	s.window = opts.AspirationWindow
 	if s.window <= 0 {
-		s.window = autoWindow(eval)
+		s.window = AutoWindow(eval)
 	}
 	for _, t := range s.threads {
 		t.aspWindow = s.window
@@ -50,9 +50,10 @@ func NewAlphaBeta(game games.Game, eval Evaluation, opts AlphaBetaOptions) *Alph
 	return s
 }
 
-// autoWindow is a quarter of the median weight magnitude: about the value of a small change of one
-// feature, whatever scale the evaluation uses.
-func autoWindow(eval Evaluation) float64 {
+// AutoWindow is the aspiration window NewAlphaBeta gives an evaluation when its options leave it 0 (and the
+// one the opponent-model searches give their probes): a quarter of the median weight magnitude, about the
+// value of a small change of one feature, whatever scale the evaluation uses.
+func AutoWindow(eval Evaluation) float64 {
 	var mags []float64
 	for _, w := range eval.Weights {
 		if w != 0 {
@@ -92,12 +93,6 @@ func (s *AlphaBeta) NewGame() {
 	for _, t := range s.threads {
 		clear(t.history[:])
 		clear(t.killers[:])
-		clear(t.counters[:])
-		for d := range t.continuation {
-			for side := range t.continuation[d] {
-				clear(t.continuation[d][side])
-			}
-		}
 	}
 }
 
@@ -191,7 +186,6 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 	lim, maxDepth := t.startIterations(rootMoves)
 	res := Result{Move: t.root[0]}
 	prev := 0.0
-	var tm timeManager
 	for depth := 1; depth+depthOffset <= maxDepth; depth++ {
 		if t.main && !t.ctl.NextIteration(depth) {
 			break
@@ -231,9 +225,6 @@ func (t *thread) iterate(rootMoves []games.Move, report func(Info), depthOffset 
 				HashFull: t.tt.HashFull(),
 				PV:       res.PV,
 			})
-		}
-		if t.main && t.opts.TimeManagement && clockOnly(lim) {
-			t.ctl.ScaleSoft(tm.next(res.Move, score, d, 8*t.aspWindow))
 		}
 		if solved || provenMate(score, d) || (t.main && len(t.root) == 1 && d >= 4 && clockOnly(lim)) {
 			break // nothing left to learn, or nothing to choose while the clock runs
@@ -293,7 +284,7 @@ func (t *thread) orderRoot() {
 // on each fail until the score falls inside.
 func (t *thread) aspirate(depth int, prev float64) float64 {
 	window := t.aspWindow
-	if !t.opts.Aspiration || depth < 4 || window <= 0 || math.Abs(prev) >= MateBound {
+	if !t.opts.Aspiration || depth < aspirationDepth || window <= 0 || math.Abs(prev) >= MateBound {
 		return t.searchRoot(depth, math.Inf(-1), math.Inf(1))
 	}
 	delta := window
@@ -312,7 +303,7 @@ func (t *thread) aspirate(depth int, prev float64) float64 {
 			return score
 		}
 		delta *= 2
-		if delta > 64*window || math.Abs(score) >= MateBound {
+		if delta > aspirationMaxWidening*window || math.Abs(score) >= MateBound {
 			alpha, beta = math.Inf(-1), math.Inf(1)
 		}
 	}
@@ -330,7 +321,6 @@ func (t *thread) searchRoot(depth int, alpha, beta float64) float64 {
 	root := t.root[t.rootFrom:] // a MultiPV pass leaves out the moves earlier passes found
 	for i, m := range root {
 		pos.Play(m)
-		t.played[1] = m
 		var score float64
 		if i == 0 || !t.opts.PVS {
 			score = -t.search(depth-1, 1, -beta, -alpha, true)

@@ -77,7 +77,6 @@ type clock struct {
 	mu       sync.Mutex
 	start    time.Time     // when the clock for this move started (reset by PonderHit)
 	handover time.Duration // the part of the move's time spent before HandOver, by an earlier searcher
-	scale    float64       // the search's factor on the soft limit (ScaleSoft); 0 means 1
 	timer    *time.Timer   // fires at the hard limit; nil before it runs (pondering) or without one
 }
 
@@ -268,10 +267,6 @@ func (c *Control) NextIteration(depth int) bool {
 	if c.soft > 0 && !c.ponder.Load() {
 		c.mu.Lock()
 		spent, own := time.Since(c.start), c.soft-c.handover
-		if c.scale > 0 {
-			// Never beyond the hard limit, which ends the iteration anyway.
-			own = min(time.Duration(float64(own)*c.scale), 2*(c.hard-c.handover))
-		}
 		c.mu.Unlock()
 		// An iteration usually costs more than all the previous ones together: starting one after half
 		// the soft budget (what is left of it after a hand-over) would mostly be wasted.
@@ -280,14 +275,6 @@ func (c *Control) NextIteration(depth int) bool {
 		}
 	}
 	return true
-}
-
-// ScaleSoft sets the factor on the soft limit that NextIteration applies from now on: a search spends more
-// while its best move changes or its score falls, and less when both are stable.
-func (c *Control) ScaleSoft(f float64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.scale = f
 }
 
 // HandOver is called by a searcher that takes over a move from another one (the Connect-Four solver hands

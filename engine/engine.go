@@ -1,6 +1,10 @@
-// Package engine holds dossier's searches, written once over the games interface: alpha-beta now, the
-// opponent-model searches (M*, M* 1-pass, alpha-beta*, OM, PrOM, MEU) next. Every search takes its
-// evaluation functions and its opponent model as inputs, never as globals.
+// Package engine is dossier's game-independent alpha-beta search, written once over the games interface:
+// iterative deepening with aspiration windows and MultiPV, a principal-variation search with quiescence,
+// a shared transposition table, move ordering and the selective techniques of AlphaBetaOptions, Lazy SMP
+// threads, time control (Control, Limits), probes for other searches, and the Experience of deeper analyses
+// read at its nodes. It also defines what every search shares: Evaluation, the Searcher interface and its
+// Info and Result. The evaluation is an input, never a global. The opponent-model searches built on it live
+// in package engine/model.
 package engine
 
 import (

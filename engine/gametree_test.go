@@ -74,7 +74,7 @@ func rebind(s *AlphaBeta, eval Evaluation) {
 	s.eval = eval
 	s.window = s.opts.AspirationWindow
 	if s.window <= 0 {
-		s.window = autoWindow(eval)
+		s.window = AutoWindow(eval)
 	}
 	for _, t := range s.threads {
 		t.eval = eval

@@ -1,4 +1,4 @@
-// Move ordering: hash move, tactical moves by gain, killers, counter-moves and the history heuristic.
+// Move ordering: hash move, tactical moves by gain, killers and the history heuristic.
 
 package engine
 
@@ -42,11 +42,6 @@ func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Mov
 	if t.opts.Killers {
 		k0, k1 = t.killers[ply][0], t.killers[ply][1]
 	}
-	counter := games.NoMove
-	if t.opts.CounterMoves && ply > 0 && t.played[ply] != games.NoMove {
-		counter = t.counters[side][historySlot(t.played[ply])]
-	}
-	cont := t.continuationRows(ply, side)
 	for i, m := range moves {
 		var key int32
 		switch {
@@ -62,15 +57,8 @@ func (t *thread) scoreMoves(moves []games.Move, keys []int32, hashMove games.Mov
 			key = orderKiller + 1
 		case m == k1:
 			key = orderKiller
-		case m == counter:
-			key = orderKiller - 1
 		case t.opts.History:
 			key = t.history[side][historySlot(m)]
-			for _, row := range cont {
-				if row != nil {
-					key += row[t.keyer.MoveKey(m)]
-				}
-			}
 		}
 		keys[i] = key
 	}
@@ -98,49 +86,17 @@ func (t *thread) rewardQuiet(m games.Move, tried []games.Move, ply, depth int) {
 		t.killers[ply][1] = t.killers[ply][0]
 		t.killers[ply][0] = m
 	}
-	if t.opts.CounterMoves && ply > 0 && t.played[ply] != games.NoMove {
-		t.counters[t.pos.ToMove()][historySlot(t.played[ply])] = m
-	}
 	if !t.opts.History {
 		return
 	}
 	side := t.pos.ToMove()
 	bonus := int32(min(depth*depth, 400))
-	cont := t.continuationRows(ply, side)
 	t.updateHistory(side, m, bonus)
-	for _, row := range cont {
-		if row != nil {
-			towardBound(&row[t.keyer.MoveKey(m)], bonus)
-		}
-	}
 	for _, q := range tried {
 		if q != m && (t.tactical == nil || !t.tactical.IsTactical(q)) {
 			t.updateHistory(side, q, -bonus)
-			for _, row := range cont {
-				if row != nil {
-					towardBound(&row[t.keyer.MoveKey(q)], -bonus)
-				}
-			}
 		}
 	}
-}
-
-// continuationRows returns the continuation-history rows of the side to move at ply: after the opponent's
-// previous move and after our own previous move (nil where there is none: the root, a null move, or
-// ContinuationHistory off). Each row is indexed by a move's key.
-func (t *thread) continuationRows(ply int, side games.Side) [2][]int32 {
-	var rows [2][]int32
-	if t.keyer == nil {
-		return rows
-	}
-	n := t.moveKeys
-	for d := range rows {
-		if p := ply - d; p >= 1 && t.played[p] != games.NoMove {
-			k := t.keyer.MoveKey(t.played[p])
-			rows[d] = t.continuation[d][side][k*n : (k+1)*n]
-		}
-	}
-	return rows
 }
 
 // updateHistory moves the side's history entry of m by bonus (towardBound).
@@ -162,13 +118,6 @@ func (t *thread) ageHistory() {
 	for s := range t.history {
 		for i := range t.history[s] {
 			t.history[s][i] /= 2
-		}
-	}
-	for d := range t.continuation {
-		for s := range t.continuation[d] {
-			for i := range t.continuation[d][s] {
-				t.continuation[d][s][i] /= 2
-			}
 		}
 	}
 	clear(t.killers[:])

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"dossier/engine"
+	"dossier/engine/enginetest"
 	"dossier/games"
 	"dossier/games/chess"
 )
@@ -85,14 +86,14 @@ func TestInfiniteSearchWaitsIdleAfterAProof(t *testing.T) {
 	go func() { done <- s.Search(p, ctl, nil) }()
 	time.Sleep(100 * time.Millisecond) // the mate in one is proven well within this
 	const wait = 400 * time.Millisecond
-	cpuBefore := promCPUTime()
+	cpuBefore := enginetest.CPUTime()
 	select {
 	case <-done:
 		t.Fatal("an infinite search returned before stop")
 	case <-time.After(wait):
 	}
 	// An idle process uses a few milliseconds of CPU in this time; a search still deepening uses it all.
-	if used := promCPUTime() - cpuBefore; used > wait/2 {
+	if used := enginetest.CPUTime() - cpuBefore; used > wait/2 {
 		t.Errorf("the search used %v of CPU in %v while waiting for stop", used, wait)
 	}
 	ctl.Stop()

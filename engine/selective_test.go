@@ -1,9 +1,7 @@
-// The selective techniques of chess's search, each on its own: reverse futility, late-move and futility pruning, the null
-// move's adaptive reduction and zugzwang guard, internal iterative reduction, the table in quiescence,
-// counter-moves, history-adjusted reductions, SEE pruning in the main search, ProbCut, delta pruning, bad
-// captures last, the continuation history, the singular extension, and reductions of bad captures and of quiet
-// moves under a capturing table move. Each pruning saves nodes, the extension
-// changes the search, and none loses a forced mate.
+// The selective techniques of chess's search, each on its own: reverse futility, late-move and futility
+// pruning, internal iterative reduction, the table in quiescence, history-adjusted reductions, SEE pruning in
+// the main search, bad captures last, the singular extension, and reductions of bad captures. Each pruning
+// saves nodes, the extension changes the search, and none loses a forced mate.
 package engine
 
 import (
@@ -20,8 +18,8 @@ import (
 var selectiveTechniques = []struct {
 	name string
 	on   func(*AlphaBetaOptions)
-	// ordering is set for a technique that only orders moves: it need not save nodes (counter-moves cost
-	// 2% more on TestSelectiveTechniquesPrune's positions) and is judged by its SPRT alone.
+	// ordering is set for a technique that only orders moves: it need not save nodes and is judged by its
+	// SPRT alone.
 	ordering bool
 	// extends is set for a technique that searches some moves deeper: it costs nodes, and must change the
 	// search on TestSelectiveTechniquesPrune's positions (else it never fired).
@@ -34,21 +32,15 @@ var selectiveTechniques = []struct {
 	{"reverse futility pruning", func(o *AlphaBetaOptions) { o.ReverseFutilityMargin = 80 }, false, false, 6},
 	{"late-move pruning", func(o *AlphaBetaOptions) { o.LateMovePruning, o.LateMoveBalance = true, 400 }, false, false, 0},
 	{"futility pruning", func(o *AlphaBetaOptions) { o.FutilityMargin = 100 }, false, false, 0},
-	{"adaptive null move", func(o *AlphaBetaOptions) { o.NullMoveMarginUnit = 200 }, false, false, 0},
 	{"internal iterative reduction", func(o *AlphaBetaOptions) { o.InternalIterativeReduction = true }, false, false, 0},
 	{"quiescence table", func(o *AlphaBetaOptions) { o.QuiescenceTable = true }, false, false, 0},
-	{"counter-moves", func(o *AlphaBetaOptions) { o.CounterMoves = true }, true, false, 0},
 	{"history reductions", func(o *AlphaBetaOptions) { o.HistoryReductions = true }, false, false, 0},
 	{"SEE pruning in the main search", func(o *AlphaBetaOptions) { o.MainSEEPruning = true }, false, false, 0},
-	{"ProbCut", func(o *AlphaBetaOptions) { o.ProbCutMargin = 200 }, false, false, 0},
-	{"delta pruning", func(o *AlphaBetaOptions) { o.DeltaMargin = 200 }, false, false, 0},
 	{"bad captures last", func(o *AlphaBetaOptions) { o.BadCapturesLast = true }, true, false, 0},
-	{"continuation history", func(o *AlphaBetaOptions) { o.ContinuationHistory = true }, true, false, 0},
 	{"singular extension", func(o *AlphaBetaOptions) { o.SingularMargin = 2 }, false, true, 0},
 	// Reductions of bad captures need them ordered last (their keys mark them): on top of bad captures last
 	// they must save nodes too (TestBadCaptureReductionsPruneBeyondOrdering).
 	{"bad capture reductions", func(o *AlphaBetaOptions) { o.BadCapturesLast, o.BadCaptureReductions = true, true }, false, false, 0},
-	{"capture hash reductions", func(o *AlphaBetaOptions) { o.CaptureHashReductions = true }, false, false, 0},
 }
 
 // chessMaterialCentipawns is chessMaterial in centipawns, the unit the margins are given in.
@@ -63,12 +55,9 @@ func chessMaterialCentipawns() Evaluation {
 // withoutSelective returns the chess options with every technique of selectiveTechniques off.
 func withoutSelective() AlphaBetaOptions {
 	o := testOptions(chessGame())
-	o.LateMovePruning, o.FutilityMargin, o.NullMoveMarginUnit, o.ReverseFutilityMargin = false, 0, 0, 0
-	o.InternalIterativeReduction, o.QuiescenceTable = false, false
-	o.CounterMoves, o.HistoryReductions = false, false
-	o.MainSEEPruning, o.ProbCutMargin, o.DeltaMargin = false, 0, 0
-	o.BadCapturesLast, o.ContinuationHistory, o.SingularMargin = false, false, 0
-	o.BadCaptureReductions, o.CaptureHashReductions = false, false
+	o.LateMovePruning, o.FutilityMargin, o.ReverseFutilityMargin = false, 0, 0
+	o.InternalIterativeReduction, o.QuiescenceTable, o.HistoryReductions = false, false, false
+	o.MainSEEPruning, o.BadCapturesLast, o.SingularMargin, o.BadCaptureReductions = false, false, 0, false
 	return o
 }
 
@@ -161,36 +150,11 @@ func TestSelectiveTechniquesKeepMatesInTwo(t *testing.T) {
 	}
 }
 
-func TestAdaptiveNullMoveStaysOffWherePassingMayBeBest(t *testing.T) {
-	g := chessGame()
-	// Kings and pawns only: the guard turns the null move off, so the search is the one without null move,
-	// node for node. With a rook each, the null move prunes.
-	for _, tc := range []struct {
-		fen          string
-		sameAsNoNull bool
-	}{
-		{"8/5k2/3p4/1p1P4/1P3K2/8/8/8 w - - 0 1", true},
-		{"8/2p2k2/1p1p4/pP1P4/P4K2/8/6P1/8 b - - 0 1", true},
-		{"2r5/5k2/3p4/1p1P4/1P3K2/8/8/2R5 w - - 0 1", false},
-	} {
-		off := withoutSelective()
-		off.NullMove = false
-		guarded := withoutSelective()
-		guarded.NullMoveMarginUnit = 200
-		a := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), off), mustChess(t, tc.fen), 9)
-		b := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), guarded), mustChess(t, tc.fen), 9)
-		if same := a.Nodes == b.Nodes && a.Move == b.Move && a.Score == b.Score; same != tc.sameAsNoNull {
-			t.Errorf("%s: without null move %d nodes, %v; guarded %d nodes, %v: same %v, want %v",
-				tc.fen, a.Nodes, a.Score, b.Nodes, b.Score, same, tc.sameAsNoNull)
-		}
-	}
-}
-
 func TestSelectiveTechniquesStayOffOutsideChess(t *testing.T) {
 	for _, g := range nonChessGames() {
 		o := DefaultAlphaBetaOptions(g)
-		if o.LateMovePruning || o.FutilityMargin != 0 || o.NullMoveMarginUnit != 0 || o.InternalIterativeReduction ||
-			o.QuiescenceTable || o.CounterMoves || o.HistoryReductions {
+		if o.LateMovePruning || o.FutilityMargin != 0 || o.InternalIterativeReduction || o.QuiescenceTable ||
+			o.HistoryReductions {
 			t.Errorf("%s: %+v, want no chess technique", g.Name(), o)
 		}
 	}
@@ -214,12 +178,11 @@ func TestChessPrunesLateQuietMovesByDefault(t *testing.T) {
 }
 
 // TestNewGameForgetsTheOrderingTables: after NewGame a search plays as a new searcher's does, node for node,
-// with every move-ordering table on (history, killers, counter-moves, continuation history), so that nothing
-// learned in one game orders the next one's moves.
+// with every move-ordering table on (history, killers), so that nothing learned in one game orders the next
+// one's moves.
 func TestNewGameForgetsTheOrderingTables(t *testing.T) {
 	g := chessGame()
 	opts := testOptions(g)
-	opts.CounterMoves, opts.ContinuationHistory = true, true
 	p := mustChess(t, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
 	other := mustChess(t, "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10")
 	fresh := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), opts), p.Clone(), 7)

@@ -191,7 +191,6 @@ func (t *TT) HashFull() int {
 	return used * 1000 / n
 }
 
-// bucket picks a bucket by the key's high bits; the check uses the low ones.
 // Prefetch asks the processor to bring key's bucket into its caches without waiting, so that a probe soon
 // after (the child node's, once the move is played) does not stall on memory.
 func (t *TT) Prefetch(key uint64) {
@@ -200,6 +199,7 @@ func (t *TT) Prefetch(key uint64) {
 	}
 }
 
+// bucket picks a bucket by the key's high bits; the check uses the low ones.
 func (t *TT) bucket(key uint64) int {
 	return int((key>>32)&t.mask) * bucketWords
 }

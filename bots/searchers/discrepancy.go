@@ -9,6 +9,7 @@ import (
 
 	"dossier/bots/presets"
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 	"dossier/memory/learn"
 )
@@ -71,10 +72,10 @@ func NewLearningMEU(g games.Game, l *learn.DiscrepancyLearner, cfg Config) (engi
 
 // LiveReplies is the live model of MEU whose replies are what replies gives now, read at every node (a
 // discrepancy learner's counts so far).
-func LiveReplies(replies engine.MoveProbabilities) LiveModel { return liveReplies{replies} }
+func LiveReplies(replies model.MoveProbabilities) LiveModel { return liveReplies{replies} }
 
 // liveReplies is LiveReplies' model.
-type liveReplies struct{ replies engine.MoveProbabilities }
+type liveReplies struct{ replies model.MoveProbabilities }
 
 // Current implements LiveModel.
 func (m liveReplies) Current() LiveModelState { return LiveModelState{Replies: m.replies} }

@@ -14,6 +14,7 @@ import (
 	"dossier/bots/match"
 	"dossier/bots/presets"
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/connect4"
@@ -179,9 +180,9 @@ func TestLearnerMeasuresAsMEU(t *testing.T) {
 				t.Fatal(err)
 			}
 			rec := &valueRecorder{values: map[string][]float64{}}
-			opts := engine.DefaultMEUOptions(tc.game)
-			opts.Mirror = engine.Mirror{Partner: partner, Sign: sign}
-			meu, err := engine.NewMEU(tc.game, preset.Eval, rec, opts)
+			opts := model.DefaultMEUOptions(tc.game)
+			opts.Mirror = model.Mirror{Partner: partner, Sign: sign}
+			meu, err := model.NewMEU(tc.game, preset.Eval, rec, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,7 +290,7 @@ func TestDefaultDiscrepancyEdges(t *testing.T) {
 	for _, g := range bookedGames() {
 		for _, p := range presets.Of(g) {
 			edges := learn.DefaultDiscrepancyEdges(p.Eval)
-			if _, err := engine.NewDiscrepancyModel(edges, 0); err != nil || edges[len(edges)-1] != engine.MateBound/2 {
+			if _, err := model.NewDiscrepancyModel(edges, 0); err != nil || edges[len(edges)-1] != engine.MateBound/2 {
 				t.Errorf("%s %s: edges %v (%v)", g.Name(), p.Name, edges, err)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
@@ -350,8 +351,8 @@ func tictactoeBounder(names []string) featureBounder {
 }
 
 // zeroSumGap returns the weights gap with f(leaf) + g(leaf) = gap . x for f valued from its owner's side
-// and g from the other side, x the leaf's features from f's owner's side (see engine.Mirror).
-func zeroSumGap(f, g []float64, mirror engine.Mirror) []float64 {
+// and g from the other side, x the leaf's features from f's owner's side (see model.Mirror).
+func zeroSumGap(f, g []float64, mirror model.Mirror) []float64 {
 	gap := mirrored(g, mirror)
 	for i, w := range f {
 		gap[i] += w
@@ -366,7 +367,7 @@ type pairGap struct {
 
 // newPairGap returns the gap of the pair (f, g), or an error naming a feature on which they differ
 // without a bound in the game.
-func newPairGap(g games.Game, bounder featureBounder, f, model engine.Evaluation, mirror engine.Mirror) (pairGap, error) {
+func newPairGap(g games.Game, bounder featureBounder, f, model engine.Evaluation, mirror model.Mirror) (pairGap, error) {
 	gap := zeroSumGap(f.Weights, model.Weights, mirror)
 	names := g.FeatureNames()
 	for i, d := range gap {
@@ -400,7 +401,7 @@ func (pg pairGap) bound(low, high []float64) float64 {
 
 // modelGaps returns the gaps of the chain of functions (the player's, its model's, ...), pair by pair, or
 // an error when a pair has no proven bound.
-func modelGaps(g games.Game, bounder featureBounder, chain []engine.Evaluation, mirror engine.Mirror) ([]pairGap, error) {
+func modelGaps(g games.Game, bounder featureBounder, chain []engine.Evaluation, mirror model.Mirror) ([]pairGap, error) {
 	var pairs []pairGap
 	for k := 0; k+1 < len(chain); k++ {
 		pg, err := newPairGap(g, bounder, chain[k], chain[k+1], mirror)
@@ -414,7 +415,7 @@ func modelGaps(g games.Game, bounder featureBounder, chain []engine.Evaluation, 
 
 // chainGaps returns g's feature bounder, the gaps of each pair of the chain's functions, and the interval
 // buffers a leaf bound fills, for modelLeafBounds and modelLeafRanges.
-func chainGaps(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (featureBounder, []pairGap, []float64, []float64, error) {
+func chainGaps(g games.Game, chain []engine.Evaluation, mirror model.Mirror) (featureBounder, []pairGap, []float64, []float64, error) {
 	bounder := featureBounderOf(g)
 	pairs, err := modelGaps(g, bounder, chain, mirror)
 	if err != nil {
@@ -426,7 +427,7 @@ func chainGaps(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (f
 
 // modelLeafBounds returns alpha-beta*'s leaf bounds for the chain of functions: |f_k + f_{k+1}| at every
 // leaf below the node, or an error when a pair has no proven bound.
-func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafBounds, error) {
+func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror model.Mirror) (model.LeafBounds, error) {
 	bounder, pairs, low, high, err := chainGaps(g, chain, mirror)
 	if err != nil {
 		return nil, err
@@ -446,7 +447,7 @@ func modelLeafBounds(g games.Game, chain []engine.Evaluation, mirror engine.Mirr
 // at every leaf of the search below the node. For Carmel & Markovitch's checkers pair it is
 // [-(2/25) Tot, 0] (Tot a count), where the bound alone says |f1 + f0| <= (2/25) Tot, and one ply from the
 // horizon often a single value.
-func modelLeafRanges(g games.Game, chain []engine.Evaluation, mirror engine.Mirror) (engine.LeafRanges, error) {
+func modelLeafRanges(g games.Game, chain []engine.Evaluation, mirror model.Mirror) (model.LeafRanges, error) {
 	bounder, pairs, low, high, err := chainGaps(g, chain, mirror)
 	if err != nil {
 		return nil, err

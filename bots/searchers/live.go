@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 )
 
@@ -24,7 +25,7 @@ type LiveModelState struct {
 	Spec ModelSpec
 	// Replies, when not nil, is MEU's model of the opponent's replies (learned discrepancy counts, say); it
 	// is read at every node, so it may change between moves without a new Version.
-	Replies engine.MoveProbabilities
+	Replies model.MoveProbabilities
 	// Version changes whenever Spec or Replies is replaced, so that a search knows when to rebuild.
 	Version uint64
 }

@@ -8,6 +8,7 @@ import (
 
 	"dossier/bots/presets"
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 	"dossier/memory/learn"
 )
@@ -18,10 +19,10 @@ import (
 type modelEnv struct {
 	game   games.Game
 	own    engine.Evaluation
-	mirror engine.Mirror
+	mirror model.Mirror
 	probe  engine.AlphaBetaOptions
 	// replies, when not nil, is MEU's model of the replies in place of the one the model spec names.
-	replies engine.MoveProbabilities
+	replies model.MoveProbabilities
 }
 
 // evalOf returns the evaluation of the preset a term names.
@@ -34,9 +35,9 @@ func (env modelEnv) evalOf(t ModelTerm) (engine.Evaluation, error) {
 }
 
 // chain returns our evaluation followed by the evaluation of every term: the player of the M* family.
-func (env modelEnv) chain(model ModelSpec) ([]engine.Evaluation, error) {
+func (env modelEnv) chain(spec ModelSpec) ([]engine.Evaluation, error) {
 	chain := []engine.Evaluation{env.own}
-	for _, t := range model.Terms {
+	for _, t := range spec.Terms {
 		e, err := env.evalOf(t)
 		if err != nil {
 			return nil, err
@@ -47,12 +48,12 @@ func (env modelEnv) chain(model ModelSpec) ([]engine.Evaluation, error) {
 }
 
 // opponentOf returns the evaluation of a one-term model, or minimax's implicit model for the empty one.
-func (env modelEnv) opponentOf(model ModelSpec) (engine.Evaluation, int, error) {
-	if model.IsZero() {
-		return engine.ZeroSumOpponent(env.own, env.mirror), 0, nil
+func (env modelEnv) opponentOf(spec ModelSpec) (engine.Evaluation, int, error) {
+	if spec.IsZero() {
+		return model.ZeroSumOpponent(env.own, env.mirror), 0, nil
 	}
-	e, err := env.evalOf(model.Terms[0])
-	return e, model.Terms[0].Depth, err
+	e, err := env.evalOf(spec.Terms[0])
+	return e, spec.Terms[0].Depth, err
 }
 
 // probeOptions returns the probe options with the table memory shared among tables.
@@ -66,23 +67,23 @@ func (env modelEnv) probeOptions(tables int) engine.AlphaBetaOptions {
 
 // newModelSearcher builds the searcher of a model search (not alpha-beta); the model has been checked
 // against the algorithm (ModelSpec.checkFor).
-func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.Searcher, error) {
-	modelOpts := engine.ModelOptions{Mirror: env.mirror, Order: true}
+func newModelSearcher(env modelEnv, algorithm string, spec ModelSpec) (engine.Searcher, error) {
+	modelOpts := model.ModelOptions{Mirror: env.mirror, Order: true}
 	switch algorithm {
 	case MStarSearch, MStarOnePassSearch, AlphaBetaStarSearch:
-		if algorithm == MStarSearch && len(model.Terms) == 1 && model.Terms[0].Depth > 0 {
-			return newStrategySearcher(env, model, false)
+		if algorithm == MStarSearch && len(spec.Terms) == 1 && spec.Terms[0].Depth > 0 {
+			return newStrategySearcher(env, spec, false)
 		}
-		chain, err := env.chain(model)
+		chain, err := env.chain(spec)
 		if err != nil {
 			return nil, err
 		}
-		player := engine.NewPlayerModel(chain...)
+		player := model.NewPlayerModel(chain...)
 		switch algorithm {
 		case MStarSearch:
-			return engine.NewMStar(env.game, player, modelOpts)
+			return model.NewMStar(env.game, player, modelOpts)
 		case MStarOnePassSearch:
-			return engine.NewMStarOnePass(env.game, player, modelOpts)
+			return model.NewMStarOnePass(env.game, player, modelOpts)
 		}
 		bounds, err := modelLeafBounds(env.game, chain, env.mirror)
 		if err != nil {
@@ -92,50 +93,50 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 		if err != nil {
 			return nil, err
 		}
-		s, err := engine.NewAlphaBetaStar(env.game, player, bounds, modelOpts)
+		s, err := model.NewAlphaBetaStar(env.game, player, bounds, modelOpts)
 		if err != nil {
 			return nil, err
 		}
 		s.SetLeafRanges(ranges) // one-sided where the functions say so: more pruning than the bounds
 		return s, nil
 	case MStarStrategySearch, MStarRiskSearch:
-		return newStrategySearcher(env, model, algorithm == MStarRiskSearch)
+		return newStrategySearcher(env, spec, algorithm == MStarRiskSearch)
 	case OMSearch:
-		opponent, depth, err := env.opponentOf(model)
+		opponent, depth, err := env.opponentOf(spec)
 		if err != nil {
 			return nil, err
 		}
-		opts := engine.DefaultOMOptions(env.game)
+		opts := model.DefaultOMOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(2), env.mirror
-		return engine.NewOMSearch(env.game, env.own, engine.OMModel{Opponent: opponent, ProbeDepth: depth}, opts)
+		return model.NewOMSearch(env.game, env.own, model.OMModel{Opponent: opponent, ProbeDepth: depth}, opts)
 	case PromSearch:
-		prom := engine.PromModel{Types: []engine.OpponentType{{Name: "minimax",
-			Eval: engine.ZeroSumOpponent(env.own, env.mirror)}}, TypeProbabilities: []float64{1}}
-		if !model.IsZero() {
-			prom = engine.PromModel{}
-			for _, t := range model.Terms {
+		prom := model.PromModel{Types: []model.OpponentType{{Name: "minimax",
+			Eval: model.ZeroSumOpponent(env.own, env.mirror)}}, TypeProbabilities: []float64{1}}
+		if !spec.IsZero() {
+			prom = model.PromModel{}
+			for _, t := range spec.Terms {
 				e, err := env.evalOf(t)
 				if err != nil {
 					return nil, err
 				}
-				prom.Types = append(prom.Types, engine.OpponentType{Name: t.Name, Eval: e})
+				prom.Types = append(prom.Types, model.OpponentType{Name: t.Name, Eval: e})
 				prom.TypeProbabilities = append(prom.TypeProbabilities, t.Probability)
 			}
 			learn.Normalise(prom.TypeProbabilities)
 		}
-		opts := engine.DefaultOMOptions(env.game)
+		opts := model.DefaultOMOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(1+len(prom.Types)), env.mirror
-		return engine.NewPromSearch(env.game, env.own, prom, opts)
+		return model.NewPromSearch(env.game, env.own, prom, opts)
 	case MEUSearch:
-		replies, err := env.replyModel(model)
+		replies, err := env.replyModel(spec)
 		if err != nil {
 			return nil, err
 		}
-		opts := engine.DefaultMEUOptions(env.game)
+		opts := model.DefaultMEUOptions(env.game)
 		opts.Probe, opts.Mirror = env.probeOptions(1), env.mirror
-		return engine.NewMEU(env.game, env.own, replies, opts)
+		return model.NewMEU(env.game, env.own, replies, opts)
 	case SymmetricSearch:
-		return newSymmetricSearcher(env, model)
+		return newSymmetricSearcher(env, spec)
 	}
 	return nil, fmt.Errorf("unknown search %q", algorithm)
 }
@@ -143,12 +144,12 @@ func newModelSearcher(env modelEnv, algorithm string, model ModelSpec) (engine.S
 // replyModel returns MEU's model of the opponent's replies: the rank model of rank:PS (Ps = 1, minimax,
 // for the empty model), or the counts read from the file of discrepancy:PATH, which must be counts of
 // the game being played.
-func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error) {
+func (env modelEnv) replyModel(spec ModelSpec) (model.MoveProbabilities, error) {
 	if env.replies != nil {
 		return env.replies, nil
 	}
-	if !model.IsZero() && model.Terms[0].Path != "" {
-		t := model.Terms[0]
+	if !spec.IsZero() && spec.Terms[0].Path != "" {
+		t := spec.Terms[0]
 		counts, err := learn.LoadDiscrepancyCounts(t.Path)
 		if err != nil {
 			return nil, fmt.Errorf("opponent model term %s: %w", ShortQuote(t.Text), err)
@@ -163,33 +164,33 @@ func (env modelEnv) replyModel(model ModelSpec) (engine.MoveProbabilities, error
 		return m, nil
 	}
 	ps := 1.0 // all probability on the best replies: minimax
-	if !model.IsZero() {
-		ps = model.Terms[0].Probability
+	if !spec.IsZero() {
+		ps = spec.Terms[0].Probability
 	}
-	rank, err := engine.NewRankModel(ps)
+	rank, err := model.NewRankModel(ps)
 	if err != nil {
-		return nil, fmt.Errorf("opponent model %s: %w", ShortQuote(model.String()), err)
+		return nil, fmt.Errorf("opponent model %s: %w", ShortQuote(spec.String()), err)
 	}
 	return rank, nil
 }
 
 // newStrategySearcher builds the strategy form of M*: the opponent is the one term's preset searching
 // its depth (default: our depth - 1 at every iteration), or minimax's implicit model for the empty model.
-func newStrategySearcher(env modelEnv, model ModelSpec, riskReduced bool) (engine.Searcher, error) {
-	opponent, depth, err := env.opponentOf(model)
+func newStrategySearcher(env modelEnv, spec ModelSpec, riskReduced bool) (engine.Searcher, error) {
+	opponent, depth, err := env.opponentOf(spec)
 	if err != nil {
 		return nil, err
 	}
 	if depth == 0 {
 		depth = maxModelDepth // the engine searches min(depth, ours - 1)
 	}
-	return engine.NewMStarStrategy(env.game, env.own, engine.Strategy{Eval: opponent, Depth: depth}, riskReduced,
-		engine.ModelOptions{Mirror: env.mirror, Order: true})
+	return model.NewMStarStrategy(env.game, env.own, model.Strategy{Eval: opponent, Depth: depth}, riskReduced,
+		model.ModelOptions{Mirror: env.mirror, Order: true})
 }
 
 // mirrored returns the weights that value a position for an owner who is not to move, reading the
-// features of the side to move (engine.Mirror's other side).
-func mirrored(w []float64, mirror engine.Mirror) []float64 {
+// features of the side to move (model.Mirror's other side).
+func mirrored(w []float64, mirror model.Mirror) []float64 {
 	out := make([]float64, len(w))
 	for i, x := range w {
 		j, sign := i, -1.0
@@ -201,7 +202,7 @@ func mirrored(w []float64, mirror engine.Mirror) []float64 {
 	return out
 }
 
-// Symmetric opponent modelling (engine.SymmetricSearch) wants the pay-offs of a bounded-common-interest
+// Symmetric opponent modelling (model.SymmetricSearch) wants the pay-offs of a bounded-common-interest
 // game in the negamax convention: the side to move receives C + S and the other side C - S, with C and S
 // linear in the features. We play our preset's function f and know the opponent's g (each valued for its
 // owner); the side to move's pay-off is then f or g depending on who moves, which one linear function of
@@ -225,8 +226,8 @@ type symmetricSearcher struct {
 }
 
 // newSymmetricSearcher builds the symmetric searcher, or an error when the pair has no proven bound.
-func newSymmetricSearcher(env modelEnv, model ModelSpec) (engine.Searcher, error) {
-	opponent, _, err := env.opponentOf(model)
+func newSymmetricSearcher(env modelEnv, spec ModelSpec) (engine.Searcher, error) {
+	opponent, _, err := env.opponentOf(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -257,8 +258,8 @@ func (s *symmetricSearcher) Search(p games.Position, ctl *engine.Control, report
 		// Not a position the bounder reads: no bound, so neither pruning nor clipping.
 		pruning, bound = false, math.MaxFloat64/4
 	}
-	model := engine.SymmetricModel{Competitive: s.competitive, Common: s.common, Bound: bound}
-	search, err := engine.NewSymmetricSearch(s.split, model, engine.SymmetricOptions{Pruning: pruning})
+	sym := model.SymmetricModel{Competitive: s.competitive, Common: s.common, Bound: bound}
+	search, err := model.NewSymmetricSearch(s.split, sym, model.SymmetricOptions{Pruning: pruning})
 	if err != nil {
 		// The weights were checked when the searcher was built and the bound is finite, so this cannot
 		// happen; a search must still answer with a legal move.

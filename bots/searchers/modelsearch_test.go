@@ -11,6 +11,7 @@ import (
 
 	"dossier/bots/presets"
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
@@ -29,13 +30,13 @@ func mustPreset(t testing.TB, g games.Game, name string) presets.Preset {
 }
 
 // mirrorOfGame returns the engine mirror of g's book.
-func mirrorOfGame(t testing.TB, g games.Game) engine.Mirror {
+func mirrorOfGame(t testing.TB, g games.Game) model.Mirror {
 	t.Helper()
 	partner, sign, err := presets.MirrorTable(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return engine.Mirror{Partner: partner, Sign: sign}
+	return model.Mirror{Partner: partner, Sign: sign}
 }
 
 // randomPositions plays random games from the start and keeps the position after each of plies random
@@ -434,7 +435,7 @@ func TestPairsWithoutABoundAreRejected(t *testing.T) {
 	bounder.known = make([]bool, len(bounder.known)) // as for a game whose features have no proven bound
 	op := mustPreset(t, g, "mat-tot25").Eval
 	strongest := mustPreset(t, g, "strongest").Eval
-	if _, err := newPairGap(g, bounder, strongest, engine.ZeroSumOpponent(strongest, mirrorOfGame(t, g)), mirrorOfGame(t, g)); err != nil {
+	if _, err := newPairGap(g, bounder, strongest, model.ZeroSumOpponent(strongest, mirrorOfGame(t, g)), mirrorOfGame(t, g)); err != nil {
 		t.Errorf("a zero-sum pair needs no bound: %v", err)
 	}
 	_, err := newPairGap(g, bounder, op, op, mirrorOfGame(t, g))
@@ -445,7 +446,7 @@ func TestPairsWithoutABoundAreRejected(t *testing.T) {
 
 func TestSymmetricSearchWithCommonInterestStaysInItsRange(t *testing.T) {
 	// Two exchange-loving checkers players share an interest in exchanges: the equilibrium pays the root
-	// player at least its minimax value and at most 2B more per opponent level (engine.BCIRange).
+	// player at least its minimax value and at most 2B more per opponent level (model.BCIRange).
 	g := checkers.Game{}
 	s := mustSearcher(t, g, Config{Preset: "mat-tot25", Search: "symmetric", Model: "mat-tot25", HashMB: 1})
 	ref := newReference(t, g, mustPreset(t, g, "mat-tot25").Eval, engine.AlphaBetaOptions{})

@@ -12,6 +12,7 @@ import (
 	"dossier/bots/connect4solver"
 	"dossier/bots/presets"
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 	"dossier/memory/learn"
 )
@@ -68,11 +69,11 @@ type Config struct {
 // preset's evaluation as ours and cfg.Model as its model of the opponent; the errors of a model name the
 // term that is wrong.
 func New(g games.Game, cfg Config) (engine.Searcher, error) {
-	model, err := ParseModelSpec(cfg.Model)
+	spec, err := ParseModelSpec(cfg.Model)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Live != nil && model.IsZero() && cfg.Search != "" && cfg.Search != AlphaBetaSearch {
+	if cfg.Live != nil && spec.IsZero() && cfg.Search != "" && cfg.Search != AlphaBetaSearch {
 		// Check the configuration once with minimax's model; the live model's own states are checked as
 		// they come.
 		if _, err := newSearcher(g, cfg, ModelSpec{}, nil); err != nil {
@@ -80,12 +81,12 @@ func New(g games.Game, cfg Config) (engine.Searcher, error) {
 		}
 		return &LiveSearcher{game: g, cfg: cfg, live: cfg.Live}, nil
 	}
-	return newSearcher(g, cfg, model, nil)
+	return newSearcher(g, cfg, spec, nil)
 }
 
 // newSearcher is New with the model given as a parsed spec, and MEU's reply model when replies is not
 // nil (a learner's live counts) instead of the one the spec names.
-func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveProbabilities) (engine.Searcher, error) {
+func newSearcher(g games.Game, cfg Config, spec ModelSpec, replies model.MoveProbabilities) (engine.Searcher, error) {
 	preset, err := presets.Lookup(g, cfg.Preset)
 	if err != nil {
 		return nil, err
@@ -117,7 +118,7 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 	if cfg.Depth > 0 {
 		depthCap = cfg.Depth
 	}
-	if err := model.CheckFor(algorithm, depthCap); err != nil {
+	if err := spec.CheckFor(algorithm, depthCap); err != nil {
 		return nil, err
 	}
 	if err := preset.Eval.Check(g); err != nil {
@@ -135,9 +136,9 @@ func newSearcher(g games.Game, cfg Config, model ModelSpec, replies engine.MoveP
 		opts.Threads = cfg.Threads
 	}
 	if algorithm != AlphaBetaSearch {
-		env := modelEnv{game: g, own: preset.Eval, mirror: engine.Mirror{Partner: partner, Sign: sign}, probe: opts,
+		env := modelEnv{game: g, own: preset.Eval, mirror: model.Mirror{Partner: partner, Sign: sign}, probe: opts,
 			replies: replies}
-		inner, err := newModelSearcher(env, algorithm, model)
+		inner, err := newModelSearcher(env, algorithm, spec)
 		if err != nil {
 			return nil, err
 		}

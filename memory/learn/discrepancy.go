@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"dossier/engine"
+	"dossier/engine/model"
 )
 
 // maxCountsDepth bounds the depth a counts file was measured for: the deepest search a player makes (its
@@ -46,7 +46,7 @@ const maxCountsDepth = 100
 // depth of the player the counts are for) and replyDepth (the depth of the search that valued each reply,
 // depth - 2: what MEU at that depth sees at the replies to its move) say how the discrepancies were
 // measured; opponent, games and observations are for the reader. edges and bandPlies are
-// engine.DiscrepancyModel's: range 0 is discrepancy 0, range r holds (edges[r-2], edges[r-1]], the last
+// model.DiscrepancyModel's: range 0 is discrepancy 0, range r holds (edges[r-2], edges[r-1]], the last
 // range the discrepancies above the last edge; band b holds the opponent's moves at plies
 // [b*bandPlies, (b+1)*bandPlies) of the game (0: one band). counts[b][r] is how often the opponent picked
 // a reply of range r in band b; offered[b][r] (optional) how often a reply of range r was among its choices.
@@ -84,7 +84,7 @@ type DiscrepancyCounts struct {
 	// Games and Observations count the games played and the opponent's moves counted.
 	Games        int `json:"games"`
 	Observations int `json:"observations"`
-	// Edges are the upper ends of the discrepancy ranges (engine.NewDiscrepancyModel's edges).
+	// Edges are the upper ends of the discrepancy ranges (model.NewDiscrepancyModel's edges).
 	Edges []float64 `json:"edges"`
 	// BandPlies is the width of a band of move numbers, in plies (0: one band).
 	BandPlies int `json:"bandPlies"`
@@ -165,11 +165,11 @@ func (c *DiscrepancyCounts) Check() error {
 }
 
 // Model returns the engine's discrepancy model with these counts.
-func (c *DiscrepancyCounts) Model() (*engine.DiscrepancyModel, error) {
+func (c *DiscrepancyCounts) Model() (*model.DiscrepancyModel, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
-	m, err := engine.NewDiscrepancyModel(c.Edges, c.BandPlies)
+	m, err := model.NewDiscrepancyModel(c.Edges, c.BandPlies)
 	if err != nil {
 		return nil, err
 	}

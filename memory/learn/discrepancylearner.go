@@ -11,13 +11,14 @@ import (
 	"sync"
 
 	"dossier/engine"
+	"dossier/engine/model"
 	"dossier/games"
 )
 
 // Sen & Arora's learner watches the opponent move and, for every move, measures its discrepancy: how much
 // better for the learner the reply it chose is than the opponent's best reply, both valued by the
 // learner's own minimax search. The counts of the discrepancy ranges, per band of move numbers, are the
-// model MEU plays with (engine.DiscrepancyModel).
+// model MEU plays with (model.DiscrepancyModel).
 //
 // Which search values the replies: MEU at depth d values the replies to its move by alpha-beta to depth
 // d - 2 below each reply (the expectation is taken one ply below the root, over positions searched to the
@@ -53,7 +54,7 @@ type DiscrepancyLearner struct {
 
 	mu     sync.RWMutex // guards everything below; Probabilities reads the model under the read lock
 	probe  ReplyProbe
-	model  *engine.DiscrepancyModel
+	model  *model.DiscrepancyModel
 	counts *DiscrepancyCounts
 }
 
@@ -61,7 +62,7 @@ type DiscrepancyLearner struct {
 // lost game within them scores near ±engine.MateScore). The learner calls it one position at a time.
 type ReplyProbe func(p games.Position, depth int) float64
 
-var _ engine.MoveProbabilities = (*DiscrepancyLearner)(nil)
+var _ model.MoveProbabilities = (*DiscrepancyLearner)(nil)
 
 // DefaultDiscrepancyEdges returns ranges on the scale of an evaluation: the smallest weight magnitude m
 // times powers of the evaluation's step s (the geometric mean ratio between its distinct weight
@@ -303,7 +304,7 @@ func cloneTable(t [][]float64) [][]float64 {
 	return out
 }
 
-// Probabilities implements engine.MoveProbabilities with the counts learned so far.
+// Probabilities implements model.MoveProbabilities with the counts learned so far.
 func (l *DiscrepancyLearner) Probabilities(p games.Position, replies []games.Move, values []float64, probs []float64) {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
