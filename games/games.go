@@ -205,16 +205,6 @@ type Tactical interface {
 	TacticalGain(m Move) int
 }
 
-// MoveKeyer is implemented by positions of games whose every move takes one kind of piece to one square
-// (chess), for the continuation history: how well a move did after a given previous move is learned by the
-// moving piece and the destination of both, which generalise across positions where the move codes do not.
-type MoveKeyer interface {
-	// MoveKey returns a small number for a legal move's moving piece and destination, in [0, MoveKeys()).
-	MoveKey(m Move) int
-	// MoveKeys is the number of distinct keys.
-	MoveKeys() int
-}
-
 // Exchanger is implemented by positions with a static exchange evaluation (chess), for searches that
 // order or prune captures by what they win once the exchange on their square is over.
 type Exchanger interface {
@@ -237,14 +227,6 @@ type NullMover interface {
 	PlayNull()
 	// UndoNull takes back PlayNull.
 	UndoNull()
-}
-
-// PassRisker is implemented by NullMover positions where passing may be better than any move (zugzwang):
-// the null move's assumption, that some move is better than none, fails there.
-type PassRisker interface {
-	// PassMayBeBest reports whether the side to move is at risk of zugzwang (in chess: it has only its king
-	// and pawns).
-	PassMayBeBest() bool
 }
 
 // Perfter is implemented by positions with a fast perft on their concrete type (no interface calls).

@@ -315,17 +315,8 @@ var _ interface {
 	games.Tactical
 	games.Checker
 	games.NullMover
-	games.PassRisker
 	games.Perfter
-	games.MoveKeyer
 } = (*Position)(nil)
-
-// MoveKey is the moving piece's type and the destination square of m: the same move of the same piece shares
-// its key across positions (the side is the searcher's to tell apart).
-func (p *Position) MoveKey(m games.Move) int { return movePiece(m)<<6 | moveTo(m) }
-
-// MoveKeys is the number of move keys: eight piece codes by 64 squares.
-func (p *Position) MoveKeys() int { return 8 << 6 }
 
 // ToMove returns the side to move (White is games.First).
 func (p *Position) ToMove() games.Side { return games.Side(p.st.side) }
@@ -351,12 +342,6 @@ func (p *Position) PlayNull() {
 
 // UndoNull takes back PlayNull.
 func (p *Position) UndoNull() { p.Undo() }
-
-// PassMayBeBest reports whether the side to move has only its king and pawns, where zugzwang is common.
-func (p *Position) PassMayBeBest() bool {
-	s := &p.st
-	return s.colors[s.side]&^(s.pieces[Pawn]|s.pieces[King]) == 0
-}
 
 // Hash returns the Zobrist hash: pieces, side to move, castling rights, and the en-passant file only when an
 // en-passant capture is legal.

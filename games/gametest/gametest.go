@@ -39,8 +39,7 @@ func RandomPlayouts(t *testing.T, g games.Game, n, maxPlies int, seed uint64) {
 //   - Play then Undo restores the hash and the position string, and Play passes the move to the other side;
 //   - the hash after Play equals the hash of the resulting position read from its string;
 //   - a Clone is independent of the original;
-//   - the feature vector has the game's length and only finite entries;
-//   - a games.MoveKeyer's key of every legal move is in range.
+//   - the feature vector has the game's length and only finite entries.
 func CheckPosition(t *testing.T, g games.Game, p games.Position) bool {
 	t.Helper()
 	fen := p.FEN()
@@ -61,15 +60,8 @@ func CheckPosition(t *testing.T, g games.Game, p games.Position) bool {
 		return false
 	}
 	side := p.ToMove()
-	keyer, _ := p.(games.MoveKeyer)
 	for _, m := range moves {
 		s := p.FormatMove(m)
-		if keyer != nil {
-			if k := keyer.MoveKey(m); k < 0 || k >= keyer.MoveKeys() {
-				t.Errorf("%s: move %s has key %d, not in [0, %d)", fen, s, k, keyer.MoveKeys())
-				return false
-			}
-		}
 		back, err := p.ParseMove(s)
 		if err != nil || back != m {
 			t.Errorf("%s: move %q does not parse back (got %v, %v)", fen, s, back, err)
