@@ -258,12 +258,6 @@ func (l *learners) depthModel() (*learn.FalliblePlayer, error) {
 	return m, nil
 }
 
-// SearchModelName names, in the yardstick, minimax's implicit model as our own search holds it: the reply its
-// principal variation predicted, at the depth it reached. It is the baseline auto's models must beat besides
-// the learners' fixed-depth minimax, which at 1 or 2 plies predicts far worse than a real search (on
-// Glaurung's moves, 25-35% against the search's 50%). It scores only the moves the search predicted.
-const SearchModelName = "search"
-
 // searchPrediction scores the search's prediction of one move as a model that puts all its mass on it: top-1
 // and top-3 are 1 on a hit and 0 on a miss, the log-likelihood 0 or that of MinProbability.
 func searchPrediction(rec *memory.MoveRecord) learn.Score {

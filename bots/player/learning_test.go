@@ -297,7 +297,7 @@ func TestAutoWithoutEvidenceIsAlphaBeta(t *testing.T) {
 
 // withSearch adds to a yardstick our search's own predictions of moves moves, top1 of them right.
 func withSearch(y learn.GameYardstick, moves int, top1 float64) learn.GameYardstick {
-	y.Scores[SearchModelName] = learn.Score{Moves: moves, Top1: top1, Top3: top1}
+	y.Scores[learn.SearchModelName] = learn.Score{Moves: moves, Top1: top1, Top3: top1}
 	return y
 }
 
