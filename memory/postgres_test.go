@@ -1,5 +1,6 @@
 // Tests of the PostgreSQL backend on a real server: bad locations and where passwords come from, a newer
 // schema, an outage with the spool and the replay, many writers on one opponent, and processes killed mid-game.
+
 package memory
 
 import (

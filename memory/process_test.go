@@ -1,5 +1,6 @@
 // Tests with real processes: the test binary re-executed as workers that write games into one directory while
 // the test kills the owner (SIGKILL) and checks every acknowledged observation survived.
+
 package memory
 
 import (

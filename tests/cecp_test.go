@@ -1,6 +1,7 @@
 // CECP end to end: whole games against the binary in xboard mode with the result and the opponent in the
 // memory, dossier match between dossier over UCI and over CECP, against Debian's fairymax and phalanx, and
 // xboard itself running a match with dossier.
+
 package tests
 
 import (

@@ -1,6 +1,7 @@
 // The memory in PostgreSQL end to end: an engine and a match keep their games in a database named by
 // --memory and memory=, a dump moves a whole memory between the two backends both ways, and an engine whose
 // database refuses it plays on without memory and never prints the password.
+
 package tests
 
 import (

@@ -1,5 +1,6 @@
 // A memory that knows nothing of an opponent changes nothing: through the built binary, the first game against a
 // new opponent is played move for move and node for node as without memory, in both colours.
+
 package tests
 
 import (

@@ -1,6 +1,7 @@
 // End-to-end tests of the opponent-model searches: UCI transcripts with Search and OpponentModel in chess and
 // checkers (bestmove, predicted replies, a malformed model), a `dossier match` between a model search and
 // the player it models, and Carmel & Markovitch's checkers tournament on a quarter of its openings.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // End-to-end games through Debian's polyglot (xboard to UCI): dossier against a random mover and against itself, every move checked with notnil.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // A seeded soak of the built binary with random command lines built from UCI words, numbers, moves and junk.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // UCI transcript tests of the built binary: handshake, whole games of every game, isready/stop/ponder timing, malformed input, end of input.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the opening book: the file format, mirror images, the embedded book's closure and wins.
+
 package connect4solver
 
 import (

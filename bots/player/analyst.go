@@ -2,6 +2,7 @@
 // and then deeper (bots/analysis), niced and within a time budget, only between our own searches (gate.go), and
 // files what each pass blamed (in a lost game, or a drawn one we stood better in; a won game is only re-checked)
 // and every value it learned in the memory, as one event a pass (a mistake record and experience entries).
+
 package player
 
 import (

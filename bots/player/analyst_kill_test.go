@@ -1,6 +1,7 @@
 // kill -9 during the analysis of a lost game: the test binary re-executed as a Player that loses a game and
 // analyses it, killed at moments spread over the analysis; what was acknowledged (the game, its moves and end)
 // is always there after, and the analysis is there whole or not at all.
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // Online learning inside the Player and Search auto: the worker learns off the clock and persists, the yardstick
 // is filed per game, auto picks a model that beats minimax on a known opponent and is alpha-beta without evidence.
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // Tests of restoreLearner, the one rule of what a stored learner state is: the merge of the stored games
 // (learnerFits, learnerBase) and the learners a game plays with (newLearners) take the same states.
+
 package player
 
 import (

@@ -1,4 +1,5 @@
 // Tests of Connect-Four's strongest player: exact scores from the solver, the fallback, and stopping.
+
 package searchers
 
 import (

@@ -1,6 +1,7 @@
 // The weakened player's safety rules: each rule on lines built for it, and on real positions at the
 // largest handicap (mates, won endgames played out against a defending engine, Connect-Four's theoretical
 // value kept per the solver).
+
 package searchers
 
 import (

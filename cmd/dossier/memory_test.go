@@ -1,4 +1,5 @@
 // The memory subcommand's command lines against a real store.
+
 package main
 
 import (

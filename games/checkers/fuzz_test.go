@@ -1,4 +1,5 @@
 // Fuzz tests for every parser: PDN FEN, move strings and PDN game text.
+
 package checkers
 
 import (

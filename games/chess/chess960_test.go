@@ -1,4 +1,5 @@
 // Chess960 tests: the published perft suites, X-FEN and Shredder-FEN, the start positions, castling notation.
+
 package chess
 
 import (

@@ -1,4 +1,5 @@
 // Perft against the shared suite (exact node counts agreed with Stockfish) and perft benchmarks.
+
 package chess
 
 import (

@@ -1,5 +1,6 @@
 // Carmel and Markovitch's Figure 9: the strategy (W, d) of a fixed (f, d) player learned by linear
 // programming, measured on held-out moves.
+
 package learn_test
 
 import (

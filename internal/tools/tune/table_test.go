@@ -1,5 +1,6 @@
 // The committed chess evaluation (bots/presets/chess.go and games/chess/tables_tuned.go) on the committed
 // sample's held-out tenth: a check that the committed tables and weights are the fit's and generalise.
+
 package main
 
 import (
