@@ -90,10 +90,9 @@ type Engine struct {
 	ledger     *ledger       // the even-game state of every opponent met, with its own lock
 	learning   *learningPart // the learners, the game's worker and auto's choice, with their own lock
 	ident      *identifier   // the identifier of an unnamed opponent, with its own lock (see identify.go)
-	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
-	memoryRiskSet bool
-	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
-	analyst       analyst      // the analysis of the last game, with its own lock (see analyst.go)
+	risk       riskPart      // whether MemoryRisk was set (see risk.go)
+	contempt   contemptPart  // the contempt the dossier sets (see contempt.go)
+	analyst    analyst       // the analysis of the last game, with its own lock (see analyst.go)
 	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it, and
 	// analysisOff (no analysis filed or taken), to see another part's doing alone.
 	analysisDepth int
@@ -111,7 +110,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	if cfg.ModelRisk == 0 {
 		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
-	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0,
+	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, risk: riskPart{memorySet: cfg.MemoryRisk > 0},
 		contempt: contemptPart{fixed: cfg.Contempt != 0}, background: defaultBackground()}
 	p.filer = newFiler(MemoryConfig{})
 	p.filer.readPause = p.pauseReading
