@@ -1,4 +1,5 @@
 // Tests of the helpers every game shares.
+
 package games_test
 
 import (

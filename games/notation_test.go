@@ -1,4 +1,5 @@
 // Moves numbered as records write them, in chess's SAN and in the protocol's notation of the other games.
+
 package games_test
 
 import (

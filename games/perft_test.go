@@ -1,4 +1,5 @@
 // Tests of the generic perft and divide: the parallel forms agree with the serial ones on known counts.
+
 package games_test
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the movetext line wrapper every record writer shares.
+
 package games_test
 
 import (

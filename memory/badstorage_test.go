@@ -1,5 +1,6 @@
 // Bad storage: a foreign directory, a damaged store, a directory that cannot be read or written, a full disk.
 // Each gives an error naming the directory and its cause, and leaves what is there as it was.
+
 package memory
 
 import (

@@ -1,6 +1,7 @@
 // Benchmarks of the PostgreSQL backend on the test server (localhost): one update with 1 and 8 writers (each
 // its own Memory, as 8 engines), and a profile opened in a database of 10,000 opponents and a million move
 // records, with the bytes a game takes beside badger's.
+
 package memory
 
 import (

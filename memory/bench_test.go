@@ -1,6 +1,7 @@
 // Benchmarks: the latency of one update (Record to its commit), alone and from several writers, as the owner
 // and as a client, with and without SyncWrites; and opening a profile in a store of 10,000 opponents and a
 // million observations, with the bytes a game takes on disk.
+
 package memory
 
 import (

@@ -1,6 +1,7 @@
 // The conformance suite: one table of tests of what the memory promises (profiles, move records, take-backs,
 // idempotent events, bad events, merges, forgetting, dumps and imports, analyses, the job queue), run against
 // every backend.
+
 package memory
 
 import (

@@ -1,4 +1,5 @@
 // The memory's errors: their kinds survive wrapping and the socket, and their messages keep their old form.
+
 package memory
 
 import (

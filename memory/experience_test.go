@@ -1,5 +1,6 @@
 // Analyses in the memory on every backend: a mistake and its experience filed whole, the deeper entry kept, bad
 // analyses refused, merges and forget, dumps; and the migration of version 2's "mistakes" states.
+
 package memory
 
 import (

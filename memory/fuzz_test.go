@@ -1,5 +1,6 @@
 // Fuzz tests of the parsers: the decoder of every stored value, the dump line parser and Import, the check of
 // events as a client sends them over the socket, and the PostgreSQL URL's redaction.
+
 package memory
 
 import (

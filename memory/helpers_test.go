@@ -1,4 +1,5 @@
 // Helpers the memory's tests share: opening a store in a temporary directory and recording whole games.
+
 package memory
 
 import (

@@ -1,5 +1,6 @@
 // The job queue on every backend: filing, claiming in order, leases, workers that never share a job, giving up,
 // dump, import, merge and forget; and a process killed while it holds a job.
+
 package memory
 
 import (

@@ -1,4 +1,5 @@
 // The memory tests' main: it tears down the throw-away PostgreSQL cluster the tests started, if any.
+
 package memory
 
 import (

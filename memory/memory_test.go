@@ -1,5 +1,6 @@
 // Tests of the memory in one process: what reads return after events, idempotence, take-backs, merges,
 // forgetting, dumps and imports, bad events, and a second Memory on the same directory as a client.
+
 package memory
 
 import (

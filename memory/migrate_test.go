@@ -1,5 +1,6 @@
 // The migration from schema version 1, tested on a store that version wrote (testdata/v1, made by
 // TestWriteV1Fixture), and the refusal of a newer schema.
+
 package memory
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the PostgreSQL backend on a real server: bad locations and where passwords come from, a newer
 // schema, an outage with the spool and the replay, many writers on one opponent, and processes killed mid-game.
+
 package memory
 
 import (
@@ -20,6 +21,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"dossier/internal/pgtest"
+	"dossier/internal/testdeep"
 	"dossier/play/opponent"
 )
 
@@ -228,7 +230,8 @@ func (n *notices) wait(t *testing.T, says string, d time.Duration) {
 	}
 }
 
-// TestPostgresOutageSpoolsAndReplays stops the server mid-game for 30 s (3 s with -short): recording never
+// TestPostgresOutageSpoolsAndReplays stops the server mid-game for 3 s (30 s in the deep run,
+// DOSSIER_DEEP_TESTS=1): recording never
 // waits, the notices say once that the memory is unreachable and once that it is back, reads fail at once
 // meanwhile, and afterwards every move is in the database and the spool file is gone.
 func TestPostgresOutageSpoolsAndReplays(t *testing.T) {
@@ -237,7 +240,7 @@ func TestPostgresOutageSpoolsAndReplays(t *testing.T) {
 		t.Skip("the server of " + pgtest.EnvURL + " is not the tests' to stop")
 	}
 	outage := 30 * time.Second
-	if testing.Short() {
+	if testdeep.Quick() {
 		outage = 3 * time.Second
 	}
 	spoolDir := t.TempDir()

@@ -1,5 +1,6 @@
 // Tests with real processes: the test binary re-executed as workers that write games into one directory while
 // the test kills the owner (SIGKILL) and checks every acknowledged observation survived.
+
 package memory
 
 import (
@@ -19,6 +20,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"dossier/internal/testdeep"
 	"dossier/play/opponent"
 )
 
@@ -304,11 +306,12 @@ func TestFourProcessesOwnerKilled(t *testing.T) {
 	t.Logf("4 processes, owner killed after %d acknowledged moves: %d acknowledged moves checked, all in the store", ackedBefore, n)
 }
 
-// TestKillNineWhileWriting kills the owning process at random moments while it writes, 100 times (20 with
-// -short), and checks after each that the store opens and holds every move acknowledged so far.
+// TestKillNineWhileWriting kills the owning process at random moments while it writes, 20 times (100 in the
+// deep run, DOSSIER_DEEP_TESTS=1), and checks after each that the store opens and holds every move
+// acknowledged so far.
 func TestKillNineWhileWriting(t *testing.T) {
 	runs := 100
-	if testing.Short() {
+	if testdeep.Quick() {
 		runs = 20
 	}
 	dir := t.TempDir()

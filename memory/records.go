@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -501,25 +502,16 @@ func encodeValue(rec any) []byte {
 	return data
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // mergeProfile adds what src knows to dst: names, aliases and ratings are unions, the first and last
 // sightings widen, and the title and kind follow the later of the two.
 func mergeProfile(dst, src *opponentRec) {
 	for _, n := range src.Names {
-		if !contains(dst.Names, n) {
+		if !slices.Contains(dst.Names, n) {
 			dst.Names = append(dst.Names, n)
 		}
 	}
 	for _, a := range src.Aliases {
-		if !contains(dst.Aliases, a) && a != dst.Key {
+		if !slices.Contains(dst.Aliases, a) && a != dst.Key {
 			dst.Aliases = append(dst.Aliases, a)
 		}
 	}

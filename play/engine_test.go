@@ -1,4 +1,5 @@
 // Tests of the time control a game's first search is filed under: the clocks GUIs send at the first go.
+
 package play
 
 import (

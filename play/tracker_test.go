@@ -1,5 +1,6 @@
 // Tests of the game tracker: each opponent move observed once, take-backs, and the end of the game inferred
 // from the final position, in every game.
+
 package play
 
 import (

@@ -1,4 +1,5 @@
 // Benchmarks of the commands a GUI sends every move.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // The session with the real game catalog, as cmd/dossier runs it.
+
 package protocol
 
 import (

@@ -1,5 +1,6 @@
 // CECP as python-chess (and so lichess-bot's xboard mode) drives it: the exact lines its XBoardProtocol sends
 // (chess/engine.py), and the replies it accepts.
+
 package protocol
 
 import (

@@ -1,5 +1,6 @@
 // CECP sessions as xboard, cutechess-cli and lichess-bot drive them: the handshake, games in and out of force
 // mode, clocks, take-backs, set-up positions, result claims, analysis, options, the opponent, bad input.
+
 package protocol
 
 import (

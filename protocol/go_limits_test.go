@@ -1,4 +1,5 @@
 // A go command whose limit is unreadable still ends its search: the limit is taken at its smallest.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // Test helpers: a fake engine that records what the session tells it, and transcripts of sessions.
+
 package protocol
 
 import (

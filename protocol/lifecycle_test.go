@@ -1,5 +1,6 @@
 // The game's life cycle through a UCI session: when a game starts, what is observed, take-backs, and the
 // results the session infers at ucinewgame, at a new game without it, and at quit or the end of the input.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // Bad input of every kind: reported, never a panic or a hang, and the session still answers isready.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // Which moves the engine observes as the opponent's, for sequences of position and go commands.
+
 package protocol
 
 import (

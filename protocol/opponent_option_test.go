@@ -1,4 +1,5 @@
 // The UCI_Opponent option as the session hands it to the engine.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // Transcript tests of the session: handshake, whole games, and the commands that reach a running search.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // The WDL model.
+
 package protocol
 
 import (

@@ -1,4 +1,5 @@
 // CECP through the binary as python-chess (and lichess-bot's xboard mode) drives it.
+
 package tests
 
 import (

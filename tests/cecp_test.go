@@ -1,6 +1,7 @@
 // CECP end to end: whole games against the binary in xboard mode with the result and the opponent in the
 // memory, dossier match between dossier over UCI and over CECP, against Debian's fairymax and phalanx, and
 // xboard itself running a match with dossier.
+
 package tests
 
 import (
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"dossier/games"
+	"dossier/internal/testdeep"
 )
 
 // cecpHandshake sends xboard and protover 2 and returns the features up to done=1.
@@ -198,8 +200,9 @@ func TestMatchDossierOverUCIAgainstCECP(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.game, func(t *testing.T) {
-			if testing.Short() && tc.game == "chess" {
-				t.Skip("a clocked chess match takes half a minute")
+			if testdeep.Quick() && tc.game == "chess" {
+				t.Skip("a clocked chess match takes half a minute: the deep run (DOSSIER_DEEP_TESTS=1) plays it; " +
+					"TestMatchAgainstCECPEngines plays chess over CECP in every run")
 			}
 			args := append([]string{"--game", tc.game, "--games", "2"}, tc.limit...)
 			args = append(args, "--player1", "uci="+dossierBin+" args=--no-memory name=over-uci",
@@ -224,10 +227,16 @@ func TestMatchAgainstCECPEngines(t *testing.T) {
 			if testing.Short() {
 				t.Skip("two clocked games take a minute")
 			}
+			// The deep run (DOSSIER_DEEP_TESTS=1) plays two whole games at 5+0.1; the plain run two short ones
+			// on a fast clock: the same protocol, the same result and PGN, in a quarter of the time.
+			limit := []string{"--tc", "5+0.1", "--max-moves", "100"}
+			if testdeep.Quick() {
+				limit = []string{"--tc", "1+0.05", "--max-moves", "30"}
+			}
 			path := requirePeer(t, engine.path)
 			pgn := filepath.Join(t.TempDir(), "games.pgn")
-			sum := runMatch(t, 4*time.Minute, "--game", "chess", "--games", "2", "--tc", "5+0.1", "--max-moves", "100",
-				"--pgn", pgn, "--player1", "preset=strongest", "--player2", "cecp="+path)
+			args := append([]string{"--game", "chess", "--games", "2"}, limit...)
+			sum := runMatch(t, 4*time.Minute, append(args, "--pgn", pgn, "--player1", "preset=strongest", "--player2", "cecp="+path)...)
 			if sum.Games != 2 || !strings.HasPrefix(sum.Players[1], engine.name) {
 				t.Errorf("summary %+v", sum)
 			}

@@ -1,5 +1,6 @@
 // End-to-end Chess960 tests: dossier's go perft against Stockfish's with UCI_Chess960, and a Chess960 match
 // against Stockfish whose PGN replays.
+
 package tests
 
 import (

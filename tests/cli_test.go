@@ -1,5 +1,6 @@
 // End-to-end tests of the binary's command line: every subcommand's help, usage errors, refused and honoured
 // flags, with the exit codes and streams go and git users expect.
+
 package tests
 
 import (

@@ -1,5 +1,6 @@
 // End-to-end tests of Connect-Four's strongest player as first player: the opening book over UCI, and
 // `dossier match` games it must win against every preset.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // A line-by-line driver for programs under test (dossier, polyglot): pipes, a deadline on every read, a kill at the end.
+
 package tests
 
 import (

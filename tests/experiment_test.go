@@ -1,4 +1,5 @@
 // Tests of tests/experiment.sh: its command line, the matches it would run, and its summary of fixed game records.
+
 package tests
 
 import (

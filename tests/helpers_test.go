@@ -1,4 +1,5 @@
 // Helpers for the UCI transcript tests: the handshake, a game replayed with the game packages, bestmove checks.
+
 package tests
 
 import (

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Identification of unnamed opponents against real engines: a few training games of dossier against each engine
 # into one memory, then held-out games (not stored) from which `dossier memory identify` must name the engine
-# among all the stored ones, after 1, 3 and 10 games. The identification table of docs/experiments.md was measured with it.
+# among all the stored ones, after 1, 3 and 10 games. The identification table of docs/log/experiments.md was measured with it.
 #
 # usage: tests/identify.sh [--dry-run] PHASE...   (PHASE: train, heldout, identify, or all)
 # Environment: ENGINES (all of ENGINES below), TRAIN (20 games: openings 1-10 of ladder20.epd, both colours),

@@ -1,5 +1,6 @@
 // Tests of tests/identify.sh's command line: unknown phases and engines refused, every engine and phase
 // planned, the held-out games kept out of the memory, output ignored by git.
+
 package tests
 
 import (

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 # RUNGS are the names the command line accepts: Stockfish at UCI_Elo settings, Toga II limited in depth, Glaurung
 # in nodes, and the CECP engines fairymax (as it is) and phalanx (limited in nodes per second), cecp=PATH
 # players. The limits' defaults (TOGA_DEPTH, GLAURUNG_NODES, PHALANX_NPS) are those at which dossier at full
-# strength scored over 60% at 5+0.05 on a loaded machine (docs/strength.md).
+# strength scored over 60% at 5+0.05 on a loaded machine (docs/log/strength.md).
 RUNGS=(sf1350 sf1600 sf1800 sf2000 toga2 glaurung fairymax phalanx)
 
 usage() {

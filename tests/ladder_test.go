@@ -1,4 +1,5 @@
 // Tests of tests/ladder.sh's command line: unknown rungs and modes refused, every rung defined, output ignored by git.
+
 package tests
 
 import (

@@ -1,5 +1,6 @@
 // End-to-end tests of `dossier learn` (Sen & Arora's training phase) and of MEU playing the learned counts
 // over UCI and in `dossier match`.
+
 package tests
 
 import (

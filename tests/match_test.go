@@ -1,5 +1,6 @@
 // End-to-end tests of `dossier match`: preset matches in every game, PDN and PGN records that read back,
 // dossier against itself over UCI, and a short match against Stockfish.
+
 package tests
 
 import (

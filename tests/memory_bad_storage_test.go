@@ -1,5 +1,6 @@
 // Bad memory directories: the engine says so once in an info string and plays on without memory, dossier
 // memory exits non-zero naming the path, and nothing that was there is deleted or changed.
+
 package tests
 
 import (

@@ -1,5 +1,6 @@
 // What the memory costs the engine's moves: the time from go to bestmove at a fixed depth, with the memory on
 // and off, through the built binary against a random mover (every move an observation to commit).
+
 package tests
 
 import (

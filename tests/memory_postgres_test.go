@@ -1,6 +1,7 @@
 // The memory in PostgreSQL end to end: an engine and a match keep their games in a database named by
 // --memory and memory=, a dump moves a whole memory between the two backends both ways, and an engine whose
 // database refuses it plays on without memory and never prints the password.
+
 package tests
 
 import (
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"dossier/internal/pgtest"
+	"dossier/internal/testdeep"
 )
 
 // pgMemory returns the URL of a memory in a schema of its own on the test server (skipping where there is
@@ -85,8 +87,8 @@ func TestMemoryMovesBetweenBackends(t *testing.T) {
 	}
 }
 
-// TestEngineOutlivesADatabaseOutage plays a game with the memory in PostgreSQL and stops the server for 30 s
-// (3 s with -short) in the middle: every move comes within its movetime and a margin, the engine says once
+// TestEngineOutlivesADatabaseOutage plays a game with the memory in PostgreSQL and stops the server for 3 s
+// (30 s in the deep run, DOSSIER_DEEP_TESTS=1) in the middle: every move comes within its movetime and a margin, the engine says once
 // that the memory is unreachable and once that it is back, and every opponent move is in the database after.
 func TestEngineOutlivesADatabaseOutage(t *testing.T) {
 	srv, memory := pgMemory(t)
@@ -94,7 +96,7 @@ func TestEngineOutlivesADatabaseOutage(t *testing.T) {
 		t.Skip("the server of " + pgtest.EnvURL + " is not the tests' to stop")
 	}
 	outage := 30 * time.Second
-	if testing.Short() {
+	if testdeep.Quick() {
 		outage = 3 * time.Second
 	}
 	logFile := filepath.Join(t.TempDir(), "log")

@@ -1,6 +1,7 @@
 // Several engine processes share one memory: the first owns the store and the others reach it through it;
 // when the owner is killed (SIGKILL) in the middle of its games, another takes over, and every opponent move
 // that an engine answered is in the store afterwards.
+
 package tests
 
 import (

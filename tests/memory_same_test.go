@@ -1,5 +1,6 @@
 // A memory that knows nothing of an opponent changes nothing: through the built binary, the first game against a
 // new opponent is played move for move and node for node as without memory, in both colours.
+
 package tests
 
 import (
@@ -17,7 +18,7 @@ import (
 // without memory (2,000 nodes a move, so deterministic), once with an empty memory and once without one, and asks for the same searches: the same best
 // move, score and node count at every move. Whatever the memory does in a game it has learned nothing for
 // (filing moves, learning the opponent, Search auto's choice, the background work between games) must not
-// touch the search; the experiment's "clean" games (docs/experiments.md) rely on it.
+// touch the search; the experiment's "clean" games (docs/log/experiments.md) rely on it.
 func TestFreshMemoryPlaysAsWithout(t *testing.T) {
 	for _, white := range []bool{true, false} {
 		t.Run(fmt.Sprintf("white=%v", white), func(t *testing.T) {

@@ -1,5 +1,6 @@
 // The memory end to end: UCI sessions as cutechess and lichess-bot drive them leave their games, with results
 // inferred from the final positions, in the store that `dossier memory` shows; a dossier match fills it too.
+
 package tests
 
 import (

@@ -1,5 +1,6 @@
 // Game ends a UCI engine never sees, as lichess-bot plays them, in the memory that `dossier memory show`
 // reads: a mate against us that the GUI never sends, and a game that ends while we ponder (issue #34).
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // Whole games driven by notnil/chess's UCI client: dossier against a random mover and against Stockfish, every move checked with notnil.
+
 package tests
 
 import (

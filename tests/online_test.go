@@ -1,5 +1,6 @@
 // Tests of tests/online.sh: its command line, the series it would run in the conditions of online play, and its
 // summary of fixed game records and memory logs.
+
 package tests
 
 import (

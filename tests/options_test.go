@@ -1,5 +1,6 @@
 // Options through the built binary: errors quote a bounded part of what was sent, options are checked when
 // they are set, the Preset list follows the game, and a preset's own depth says why a search stopped early.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // End-to-end tests of `dossier perft`: known counts for every game, the JSON form, and errors.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // An independent chess referee (notnil/chess) for games against external programs, and a random-move opponent.
+
 package tests
 
 import (

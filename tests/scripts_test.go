@@ -1,4 +1,5 @@
 // Running the scripts of tests/ from their tests: one runner for all of them.
+
 package tests
 
 import (

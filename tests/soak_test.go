@@ -1,4 +1,5 @@
 // A seeded soak of the built binary with random command lines built from UCI words, numbers, moves and junk.
+
 package tests
 
 import (
@@ -6,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"dossier/internal/testdeep"
 )
 
 // soakWords are the pieces random lines are made of: every command and keyword the session knows, moves
@@ -28,10 +31,11 @@ var soakWords = []string{
 
 // TestRandomInput sends seeded random lines to one engine, with isready every few lines (each must be
 // answered in time, whatever searches the lines started), and then checks that the engine still plays a
-// legal move in a clean position. A failure names the seed and shows the transcript.
+// legal move in a clean position. A failure names the seed and shows the transcript. Each seed sends 300
+// lines, 2000 in the deep run (DOSSIER_DEEP_TESTS=1).
 func TestRandomInput(t *testing.T) {
 	lines := 2000
-	if testing.Short() {
+	if testdeep.Quick() {
 		lines = 300
 	}
 	for _, seed := range []uint64{1, 2, 3, 4, 5} {

@@ -1,5 +1,6 @@
 // Time use through the built binary: movetime used to its end, clocks that give the side to move nothing,
 // readyok soon after ucinewgame and resizes with a large Hash, proven results reported at their depth.
+
 package tests
 
 import (

@@ -1,4 +1,5 @@
 // Tests of tests/tournaments.sh's command line: unknown names refused, every experiment defined, output ignored by git.
+
 package tests
 
 import (

@@ -1,5 +1,6 @@
 // Finding our mistake in a finished game: the queen left to be taken is blamed with a better move, a sound
 // game blames nothing, an illegal game is an error, and a context that ends stops the analysis.
+
 package analysis
 
 import (

@@ -1,5 +1,6 @@
 // Benchmarks on Pascal Pons's sets, measured as he measured his solver: every 5th line, an empty table
 // for each position, strong solve.
+
 package connect4solver
 
 import (

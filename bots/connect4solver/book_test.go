@@ -1,4 +1,5 @@
 // Tests of the opening book: the file format, mirror images, the embedded book's closure and wins.
+
 package connect4solver
 
 import (
@@ -9,6 +10,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/connect4"
+	"dossier/internal/testdeep"
 )
 
 // checkWholeBook makes the tests of the embedded book solve every leaf and confirm every entry's
@@ -282,8 +284,8 @@ func walkBook(t *testing.T, b *Book, entry func(p *connect4.Position, best MoveS
 func TestDefaultBookIsClosed(t *testing.T) {
 	// Every position the book leads to is in the book or, in both mirror images (the solver's move order
 	// is not symmetric), solved within the book's leaf node limit from an empty table, as the strongest
-	// player solves it after leaving the book. The full run solves every 2nd leaf, the short run every
-	// 50th, -book.all every one.
+	// player solves it after leaving the book. The deep run (DOSSIER_DEEP_TESTS=1) solves every 2nd leaf,
+	// the plain and the short run every 50th, -book.all every one.
 	b, err := DefaultBook()
 	if err != nil {
 		t.Fatal(err)
@@ -295,7 +297,7 @@ func TestDefaultBookIsClosed(t *testing.T) {
 	switch {
 	case *checkWholeBook:
 		every = 1
-	case testing.Short():
+	case testdeep.Quick():
 		every = 50
 	}
 	s := New(b.LeafTableMB())
@@ -338,8 +340,9 @@ const firstVerifiedPly = 6
 
 func TestDefaultBookMovesWin(t *testing.T) {
 	// The solver confirms that each book move wins (the second player loses after it) and, for a
-	// sample, that it keeps the book's exact score. The full run confirms every 2nd win and every 8th
-	// score, the short run every 200th position's score, -book.all every score.
+	// sample, that it keeps the book's exact score. The deep run (DOSSIER_DEEP_TESTS=1) confirms every 2nd
+	// win and every 8th score, the plain and the short run every 200th position's score, -book.all every
+	// score.
 	b, err := DefaultBook()
 	if err != nil {
 		t.Fatal(err)
@@ -348,7 +351,7 @@ func TestDefaultBookMovesWin(t *testing.T) {
 	switch {
 	case *checkWholeBook:
 		every, scoreEvery = 1, 1
-	case testing.Short():
+	case testdeep.Quick():
 		every, scoreEvery = 200, 1
 	}
 	s := New(64)

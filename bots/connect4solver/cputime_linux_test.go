@@ -1,5 +1,6 @@
 // The CPU time of the calling thread on Linux, so that benchmarks on a shared machine can report the
 // time the solver actually ran rather than the wall time it waited for a core.
+
 package connect4solver
 
 import (

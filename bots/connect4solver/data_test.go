@@ -1,4 +1,5 @@
 // Loading Pascal Pons's benchmark sets from the repository's testdata folder, for the tests and benchmarks.
+
 package connect4solver
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the solver: Pons's benchmark sets, a brute-force reference on small boards, move scores,
 // finished games, limits and the table across board sizes.
+
 package connect4solver
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the transposition table: exact keys, bounds kept per key, and clearing by epochs.
+
 package connect4solver
 
 import "testing"

@@ -1,5 +1,6 @@
 // Tests of the CECP client against a fake xboard engine (this test binary, re-run) that misbehaves on
 // purpose, and of the commands the client sends it.
+
 package match
 
 import (

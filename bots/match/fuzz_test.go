@@ -1,4 +1,5 @@
 // Fuzz tests of the parsers: player specs, time controls, openings files and engine info lines.
+
 package match
 
 import (

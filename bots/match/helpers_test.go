@@ -1,4 +1,5 @@
 // Test helpers: a fake UCI engine (this test binary, re-run), stand-in in-process players, module paths.
+
 package match
 
 import (

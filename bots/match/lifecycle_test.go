@@ -1,5 +1,6 @@
 // In-process players are told the game's life cycle as a UCI session tells the engine: the opponent's name,
 // each game's start, every opponent move once, the end with the result the match recorded, and close.
+
 package match
 
 import (

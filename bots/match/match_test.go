@@ -1,5 +1,6 @@
 // Tests of the match runner with in-process stand-in players: colours, openings, limits, adjudication,
 // concurrency, cancellation and configuration errors.
+
 package match
 
 import (

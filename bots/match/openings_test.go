@@ -1,4 +1,5 @@
 // Tests of the openings reader and of random openings.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the progress reports: plain lines in logs, one redrawn bar on a terminal.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the game records: PGN that notnil/chess reads back, PDN that games/checkers replays.
+
 package match
 
 import (

@@ -5,6 +5,7 @@ package match
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -206,10 +207,10 @@ func ParseSpec(text string) (PlayerSpec, error) {
 	seen := map[string]bool{}
 	for _, p := range pairs {
 		key := p.key
-		reserved := key == "name" || key == UCI || key == CECP || key == "args" || key == "restart" || contains(limitKeys, key)
+		reserved := key == "name" || key == UCI || key == CECP || key == "args" || key == "restart" || slices.Contains(limitKeys, key)
 		if !external {
 			key = strings.ToLower(key)
-			reserved = key == "name" || contains(inProcessKeys, key) || contains(limitKeys, key)
+			reserved = key == "name" || slices.Contains(inProcessKeys, key) || slices.Contains(limitKeys, key)
 			if key == "args" || key == "restart" || key == UCI || key == CECP {
 				reserved = false
 			}
@@ -338,15 +339,6 @@ func positiveInt(text string, limit int) (int, error) {
 		return 0, fmt.Errorf("%q is not a whole number in 1..%d", text, limit)
 	}
 	return n, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // splitSpec splits a spec at white space outside quotes; quotes (' or ") group and are removed.

@@ -1,4 +1,5 @@
 // Tests of the player spec and time control parsers, and of the clock.
+
 package match
 
 import (

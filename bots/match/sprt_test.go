@@ -1,5 +1,6 @@
 // Tests of the SPRT: the LLR against hand-computed values, the MLE's optimality, the Elo interval, the
 // stopping rule's error rates on simulated pairs of known Elo, the pair bookkeeping and the output.
+
 package match
 
 import (

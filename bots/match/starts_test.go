@@ -1,4 +1,5 @@
 // Distinct random starting configurations: repeatable from a seed, each new, and errors when too few exist.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the Elo arithmetic and of the tally: points, score, table and JSON.
+
 package match
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the UCI client against a fake engine that misbehaves on purpose, and of the commands it sends.
+
 package match
 
 import (

@@ -2,6 +2,7 @@
 // and then deeper (bots/analysis), niced and within a time budget, only between our own searches (gate.go), and
 // files what each pass blamed (in a lost game, or a drawn one we stood better in; a won game is only re-checked)
 // and every value it learned in the memory, as one event a pass (a mistake record and experience entries).
+
 package player
 
 import (
@@ -69,7 +70,7 @@ type analysisJob struct {
 // machine, does the niced analysis get a few milliseconds at a time: a search deeper than the game's own
 // (0.35 s at 16 plies in checkers) is cut short and begun again until its budget is spent, and in 40 games
 // at 2+0.05 against the checkers preset at 14 plies the analyses filed 6 entries and no mistake for 10 lost
-// games, where the analyses at 8 plies of session 10 had filed 1,796 and 3 for 4 (docs/experiments.md). The
+// games, where the analyses at 8 plies of session 10 had filed 1,796 and 3 for 4 (docs/log/experiments.md). The
 // quick pass files what fits between our searches; the deep one, queued behind every quick pass waiting,
 // files deeper values over it where the machine leaves it time (the deeper entry is the one kept).
 func (j analysisJob) quickPass() (quick analysisJob, deep analysisJob, ok bool) {

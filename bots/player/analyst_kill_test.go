@@ -1,6 +1,7 @@
 // kill -9 during the analysis of a lost game: the test binary re-executed as a Player that loses a game and
 // analyses it, killed at moments spread over the analysis; what was acknowledged (the game, its moves and end)
 // is always there after, and the analysis is there whole or not at all.
+
 package player
 
 import (
@@ -18,6 +19,7 @@ import (
 	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/internal/testdeep"
 	"dossier/memory"
 	"dossier/play"
 )
@@ -184,8 +186,9 @@ func TestKillNineDuringTheAnalysis(t *testing.T) {
 
 // killAtMoments runs the helper that the run pattern names (its memory directory in the environment variable
 // env) to its line done and kills it (SIGKILL), hands that memory to checkReference, then starts it again
-// six times and kills it at moments spread from its "acked" line to a quarter past the time the first took
-// from there to done, handing each memory to checkKilled in a subtest.
+// three times (six in the deep run, DOSSIER_DEEP_TESTS=1) and kills it at moments spread from its "acked"
+// line to a quarter past the time the first took from there to done, handing each memory to checkKilled in a
+// subtest.
 func killAtMoments(t *testing.T, run, env, done string, checkReference func(dir string),
 	checkKilled func(t *testing.T, dir string)) {
 	t.Helper()
@@ -205,9 +208,12 @@ func killAtMoments(t *testing.T, run, env, done string, checkReference func(dir 
 	t.Logf("the helper took %v to the acknowledgement, %v from there to %q",
 		acked.Sub(begun).Round(time.Millisecond), working.Round(time.Millisecond), done)
 	checkReference(refDir)
-	const kills = 6
+	kills := 6
+	if testdeep.Quick() {
+		kills = 3
+	}
 	for i := range kills {
-		delay := time.Duration(i) * working * 5 / 4 / (kills - 1)
+		delay := time.Duration(i) * working * 5 / 4 / time.Duration(kills-1)
 		t.Run(fmt.Sprintf("killed %v after the acknowledgement", delay.Round(time.Millisecond)), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "memory")
 			cmd, lines := start(t, dir)

@@ -1,6 +1,7 @@
 // The analyst: a lost game's mistake found in the background after the game and filed in the memory with the
 // experience it learned; a won game re-checked, nothing blamed; the next game starts at once and the analysis
 // goes on between our searches.
+
 package player
 
 import (

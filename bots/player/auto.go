@@ -74,9 +74,9 @@ func poolEvidence(yards []learn.GameYardstick) []autoEvidence {
 		if !ok {
 			continue
 		}
-		search = search.Pool(y.Scores[SearchModelName])
+		search = search.Pool(y.Scores[learn.SearchModelName])
 		for name, s := range y.Scores {
-			if name == learn.MinimaxModelName || name == SearchModelName || s.Moves != mm.Moves {
+			if name == learn.MinimaxModelName || name == learn.SearchModelName || s.Moves != mm.Moves {
 				continue
 			}
 			pair := pooled[name]

@@ -7,7 +7,7 @@ import "time"
 
 // Defaults and bounds of the options. The preparation is off until set: it changes the moves of the next game
 // (prepared moves are played where the search is shallower), and memory-on against memory-off with it on showed
-// no significant gain against opponents on a clock (docs/experiments.md, session 11); `dossier memory prepare`
+// no significant gain against opponents on a clock (docs/log/experiments.md, session 11); `dossier memory prepare`
 // runs it by hand. Both run at the lowest priority.
 const (
 	defaultPrepareSeconds = 0

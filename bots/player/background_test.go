@@ -1,6 +1,7 @@
 // The preparation after a game: off by default; with PrepareTime set it files the repertoire's moves after the
 // analysis, within its time; a new game does not end it: it goes on between our searches, and what it finds
 // reaches the game in progress.
+
 package player
 
 import (

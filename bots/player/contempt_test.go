@@ -1,5 +1,6 @@
 // Contempt from the dossier: set at the new game from our results against the opponent and told once, left
 // alone when the Contempt option was set, none against an opponent never met unless the front end sent ratings.
+
 package player
 
 import (

@@ -1,4 +1,5 @@
 // The even-game mode in the Player: its state persists in the memory and plays from the next game on.
+
 package player
 
 import (

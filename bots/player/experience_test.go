@@ -1,6 +1,7 @@
 // The experience through the Player: an entry deeper than the search changes its move and value and says so,
 // a shallower one does not; entries of another game, stale ones and unreadable ones are ignored with a warning;
 // the opponent's entry wins over every opponent's, the deeper over the shallower.
+
 package player
 
 import (

@@ -31,7 +31,7 @@ type backgroundStep struct {
 
 // maxHoldWait bounds how long a search of ours waits for the background search it cut short to stop. On an idle
 // core that takes microseconds; on a machine whose cores are all busy the niced thread may wait tens of
-// milliseconds for its turn to see the stop (a median 7 ms, at most 61 ms, in the arena runs of docs/experiments.md), which
+// milliseconds for its turn to see the stop (a median 7 ms, at most 61 ms, in the arena runs of docs/log/experiments.md), which
 // our clock would pay. After this wait ours begins anyway, and the background search ends beside it at the
 // lowest priority.
 const maxHoldWait = time.Millisecond

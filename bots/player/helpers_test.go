@@ -1,4 +1,5 @@
 // Test helpers of the Player's tests: the games with books, positions, presets, fixed-depth searches and self-play.
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // The Player identifies an unnamed opponent from the memory; the identifier's accuracy among a dozen in-process
 // opponents after 1, 3 and 10 games, and the cost of an observation.
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // The analyses as jobs of the memory: done once whichever process takes them, in the idle time of a later game
 // under one process per game, by a study, and never by two studies at once.
+
 package player
 
 import (

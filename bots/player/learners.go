@@ -85,6 +85,48 @@ func (l *learnedLive) set(spec searchers.ModelSpec, probs []float64) {
 	l.probs = probs
 }
 
+// restoreLearner is the one rule of what a stored learner state is: it returns the learner of one of
+// foldedModels (a *learn.TypeLearner, *learn.DepthLearner or *learn.DiscrepancyLearner) that a stored state
+// raw restores for game g with our preset, or an error saying why the state is not one of them. newLearners
+// plays with what it takes and learnerBase merges from what it takes, so the two never disagree.
+func restoreLearner(model string, raw json.RawMessage, g games.Game, our presets.Preset) (any, error) {
+	switch model {
+	case learn.ModelTypeProbs:
+		var st learn.TypeLearnerState
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return nil, err
+		}
+		for _, t := range st.Types {
+			if _, err := presets.Lookup(g, t.Eval.Name); err != nil {
+				return nil, err
+			}
+		}
+		return learn.NewTypeLearner(g, st)
+	case learn.ModelDepth:
+		var st learn.DepthLearnerState
+		if err := json.Unmarshal(raw, &st); err != nil {
+			return nil, err
+		}
+		if st.Eval.Name != our.Name {
+			return nil, fmt.Errorf("depth learner of %s, not of our preset %s", st.Eval.Name, our.Name)
+		}
+		return learn.NewDepthLearner(g, st)
+	case searchers.DiscrepancyModelName:
+		var c learn.DiscrepancyCounts
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, err
+		}
+		if err := c.Check(); err != nil {
+			return nil, err
+		}
+		if c.Game != g.Name() || c.Evaluation != our.Name {
+			return nil, fmt.Errorf("discrepancy counts of %s %s, not of %s %s", c.Game, c.Evaluation, g.Name(), our.Name)
+		}
+		return searchers.RestoreDiscrepancyLearner(g, &c, 1)
+	}
+	return nil, fmt.Errorf("no learner is called %s", model)
+}
+
 // newLearners builds the learners of an opponent for game g from the states the memory holds (models maps a
 // model's name to its history, oldest first; nil for none): the latest state of each model that fits this
 // game and our preset, or a new learner. It returns an error only when not even a new learner can be made.
@@ -96,29 +138,19 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 	d := learnerDepth(g)
 	l := &learners{key: key, game: g, our: our, depth: d, depthModels: map[int]*learn.FalliblePlayer{},
 		typesLive: &learnedLive{}, depthLive: &learnedLive{}}
-	latest := func(name string, accept func(json.RawMessage) bool) {
+	// The latest stored state of each model that restoreLearner takes, else a new learner.
+	latest := func(name string) any {
 		points := models[name]
 		for i := len(points) - 1; i >= 0; i-- {
-			if accept(points[i].State) {
-				return
+			if r, err := restoreLearner(name, points[i].State, g, our); err == nil {
+				return r
 			}
 		}
+		return nil
 	}
-	latest(learn.ModelTypeProbs, func(raw json.RawMessage) bool {
-		var st learn.TypeLearnerState
-		if json.Unmarshal(raw, &st) != nil {
-			return false
-		}
-		for _, t := range st.Types {
-			if _, err := presets.Lookup(g, t.Eval.Name); err != nil {
-				return false
-			}
-		}
-		tl, err := learn.NewTypeLearner(g, st)
+	if tl, ok := latest(learn.ModelTypeProbs).(*learn.TypeLearner); ok {
 		l.types = tl
-		return err == nil
-	})
-	if l.types == nil {
+	} else {
 		var types []learn.MinimaxPlayer
 		for _, p := range ofGame {
 			for _, depth := range typeDepths(g) {
@@ -131,32 +163,18 @@ func newLearners(key string, g games.Game, our presets.Preset, models map[string
 		}
 		l.types = tl
 	}
-	latest(learn.ModelDepth, func(raw json.RawMessage) bool {
-		var st learn.DepthLearnerState
-		if json.Unmarshal(raw, &st) != nil || st.Eval.Name != our.Name {
-			return false
-		}
-		dl, err := learn.NewDepthLearner(g, st)
+	if dl, ok := latest(learn.ModelDepth).(*learn.DepthLearner); ok {
 		l.depthL = dl
-		return err == nil
-	})
-	if l.depthL == nil {
+	} else {
 		dl, err := learn.NewDepthLearner(g, learn.DepthLearnerState{Eval: our.Eval, MaxDepth: d})
 		if err != nil {
 			return nil, err
 		}
 		l.depthL = dl
 	}
-	latest(searchers.DiscrepancyModelName, func(raw json.RawMessage) bool {
-		var c learn.DiscrepancyCounts
-		if json.Unmarshal(raw, &c) != nil || c.Check() != nil || c.Game != g.Name() || c.Evaluation != our.Name {
-			return false
-		}
-		dl, err := searchers.RestoreDiscrepancyLearner(g, &c, 1)
+	if dl, ok := latest(searchers.DiscrepancyModelName).(*learn.DiscrepancyLearner); ok {
 		l.disc = dl
-		return err == nil
-	})
-	if l.disc == nil {
+	} else {
 		dl, err := searchers.NewDiscrepancyLearner(g, our.Name, 1, learn.DiscrepancyLearnerConfig{Depth: d, Opponent: key})
 		if err != nil {
 			return nil, err
@@ -239,12 +257,6 @@ func (l *learners) depthModel() (*learn.FalliblePlayer, error) {
 	l.depthModels[d] = m
 	return m, nil
 }
-
-// SearchModelName names, in the yardstick, minimax's implicit model as our own search holds it: the reply its
-// principal variation predicted, at the depth it reached. It is the baseline auto's models must beat besides
-// the learners' fixed-depth minimax, which at 1 or 2 plies predicts far worse than a real search (on
-// Glaurung's moves, 25-35% against the search's 50%). It scores only the moves the search predicted.
-const SearchModelName = "search"
 
 // searchPrediction scores the search's prediction of one move as a model that puts all its mass on it: top-1
 // and top-3 are 1 on a hit and 0 on a miss, the log-likelihood 0 or that of MinProbability.

@@ -131,7 +131,7 @@ func (w *learning) learnOne(it learnItem) {
 		w.yard.Scores[name] = w.yard.Scores[name].Pool(s)
 	}
 	if it.rec != nil && it.rec.Predicted != "" {
-		w.yard.Scores[SearchModelName] = w.yard.Scores[SearchModelName].Pool(searchPrediction(it.rec))
+		w.yard.Scores[learn.SearchModelName] = w.yard.Scores[learn.SearchModelName].Pool(searchPrediction(it.rec))
 	}
 	w.learned++
 	w.mu.Unlock()

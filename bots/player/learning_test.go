@@ -1,5 +1,6 @@
 // Online learning inside the Player and Search auto: the worker learns off the clock and persists, the yardstick
 // is filed per game, auto picks a model that beats minimax on a known opponent and is alpha-beta without evidence.
+
 package player
 
 import (
@@ -297,7 +298,7 @@ func TestAutoWithoutEvidenceIsAlphaBeta(t *testing.T) {
 
 // withSearch adds to a yardstick our search's own predictions of moves moves, top1 of them right.
 func withSearch(y learn.GameYardstick, moves int, top1 float64) learn.GameYardstick {
-	y.Scores[SearchModelName] = learn.Score{Moves: moves, Top1: top1, Top3: top1}
+	y.Scores[learn.SearchModelName] = learn.Score{Moves: moves, Top1: top1, Top3: top1}
 	return y
 }
 

@@ -47,29 +47,10 @@ func (f *filer) recordModelAt(key, model string, state json.RawMessage, gameID s
 }
 
 // learnerFits reports whether a stored state of one of foldedModels is a state of game g's learners with
-// our preset (as newLearners would take it).
+// our preset: whether restoreLearner, which newLearners plays with, takes it.
 func learnerFits(model string, raw json.RawMessage, g games.Game, our presets.Preset) bool {
-	switch model {
-	case learn.ModelTypeProbs:
-		var st learn.TypeLearnerState
-		if json.Unmarshal(raw, &st) != nil {
-			return false
-		}
-		for _, t := range st.Types {
-			if _, err := presets.Lookup(g, t.Eval.Name); err != nil {
-				return false
-			}
-		}
-		_, err := learn.NewTypeLearner(g, st)
-		return err == nil
-	case learn.ModelDepth:
-		var st learn.DepthLearnerState
-		return json.Unmarshal(raw, &st) == nil && st.Eval.Name == our.Name && st.Eval.Check(g) == nil
-	case searchers.DiscrepancyModelName:
-		var c learn.DiscrepancyCounts
-		return json.Unmarshal(raw, &c) == nil && c.Check() == nil && c.Game == g.Name() && c.Evaluation == our.Name
-	}
-	return false
+	_, err := restoreLearner(model, raw, g, our)
+	return err == nil
 }
 
 // learnerBase returns the base of the learners' fold for game g and our preset: each model's latest legacy

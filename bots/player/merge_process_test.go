@@ -2,6 +2,7 @@
 // Players that play a match against one opponent at once on one memory (a badger directory shared through
 // its owner, and a PostgreSQL schema where a server can be had); afterwards every learner's stored state
 // must equal one process replaying the same games in sequence.
+
 package player
 
 import (

@@ -1,6 +1,7 @@
 // Tests of learned state as a fold over the stored games: the fold equals one learner set replaying the games
 // in sequence, resumes from stored marks, survives late games, stale and half-written marks and legacy
 // snapshots, and the even-game ledger of two Players on one memory counts every game.
+
 package player
 
 import (

@@ -60,6 +60,23 @@ type CurrentGame struct {
 // searchers.New), rebuilt when an option changes, and files the game's life cycle (the opponent, each of its
 // moves with what we predicted of it, take-backs, the result) in the per-opponent memory when it has one.
 // Its methods are safe for concurrent use, except that Search must not run twice at once.
+//
+// Lock order. p.mu guards the Player's own fields (the configuration, the searcher, the game, the opponent,
+// contempt, MemoryRisk) and is always taken first: a method whose name ends in Locked, and the few whose doc
+// says p.mu is held (dropSearcher, learnerKey, evenHandicap, evenResult, analyseAfterGame), run with it held.
+// Each part has its own lock, taken after p.mu or alone, and never takes p.mu back (the parts call the Player
+// only through functions that take no lock of its, such as pauseReading):
+//
+//	p.mu
+//	  -> learningPart.mu -> learning.mu (the game's worker), and learningPart.mu -> filer.mu
+//	  -> ledger.mu -> filer.mu
+//	  -> identifier.mu, gameMemory.mu, memoryUse.mu, analyst.mu, filer.mu (each alone: they take no other)
+//
+// filer.mu is the innermost of them: under it the filer calls only the memory, and the memory's writer never
+// waits for it (its alerts go through a channel). The locks of the foreground gate, the reading, a
+// budgetGate, a learnedLive and autoSearcher take no other lock, and learningPart.foldMu (one fold at a time)
+// is held without p.mu while the fold takes filer.mu. The worker's sink (learnedMove) takes learningPart.mu
+// alone, then filer.mu, never while learning.mu is held.
 type Engine struct {
 	mu         sync.Mutex
 	game       games.Game
@@ -73,10 +90,9 @@ type Engine struct {
 	ledger     *ledger       // the even-game state of every opponent met, with its own lock
 	learning   *learningPart // the learners, the game's worker and auto's choice, with their own lock
 	ident      *identifier   // the identifier of an unnamed opponent, with its own lock (see identify.go)
-	// memoryRiskSet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
-	memoryRiskSet bool
-	contempt      contemptPart // the contempt the dossier sets (see contempt.go)
-	analyst       analyst      // the analysis of the last game, with its own lock (see analyst.go)
+	risk       riskPart      // whether MemoryRisk was set (see risk.go)
+	contempt   contemptPart  // the contempt the dossier sets (see contempt.go)
+	analyst    analyst       // the analysis of the last game, with its own lock (see analyst.go)
 	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it, and
 	// analysisOff (no analysis filed or taken), to see another part's doing alone.
 	analysisDepth int
@@ -94,7 +110,7 @@ func New(g games.Game, cfg searchers.Config) *Engine {
 	if cfg.ModelRisk == 0 {
 		cfg.ModelRisk = searchers.DefaultModelRisk
 	}
-	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, memoryRiskSet: cfg.MemoryRisk > 0,
+	p := &Engine{game: g, cfg: cfg, current: CurrentGame{Game: g.Name()}, risk: riskPart{memorySet: cfg.MemoryRisk > 0},
 		contempt: contemptPart{fixed: cfg.Contempt != 0}, background: defaultBackground()}
 	p.filer = newFiler(MemoryConfig{})
 	p.filer.readPause = p.pauseReading
@@ -146,7 +162,7 @@ func (p *Engine) configure(change func(*searchers.Config)) {
 	p.dropSearcher()
 }
 
-// dropSearcher forgets the searcher, to be rebuilt when next needed, and frees its tables now: a large
+// dropSearcher forgets the searcher (p.mu held), to be rebuilt when next needed, and frees its tables now: a large
 // table lives outside the Go heap (see tablemem), and the collector, which frees it, would otherwise run
 // only when the small heap grows, while the next searcher's table is already in use.
 func (p *Engine) dropSearcher() {

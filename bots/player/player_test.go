@@ -1,4 +1,5 @@
 // Tests of the Player driven by a protocol session through UCI transcripts, one per game.
+
 package player
 
 import (

@@ -1,6 +1,7 @@
 // kill -9 during the preparation after a game: the test binary re-executed as a Player that plays two games and
 // prepares for the next, killed at moments spread over the preparation; the acknowledged games are always there
 // after, and every prepared entry that was filed is whole (each finding is one event).
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // Prepared moves: an entry a preparation filed, deeper than the search, decides the move of full-strength
 // alpha-beta, with an info string; the even mode and an analysis's entry do not.
+
 package player
 
 import (

@@ -1,6 +1,7 @@
 // Game memory: against a deterministic opponent, a game won once is won again by replaying it, even by a
 // player too weak to find the win itself, and nothing is replayed that our own search values more than
 // MemoryRisk below its best (a lost line is left where its analysis found the mistake: scenario_test.go).
+
 package player
 
 import (

@@ -5,6 +5,13 @@ package player
 
 import "dossier/bots/searchers"
 
+// riskPart is the state of the risk options beside the configuration (which holds their values); the Player's
+// lock guards it.
+type riskPart struct {
+	// memorySet says that MemoryRisk was configured or set (SetMemoryRisk): else it follows the game.
+	memorySet bool
+}
+
 // SetModelRisk sets the ModelRisk (the option of that name; 0 too, which New's configuration cannot
 // say): the guard and the game memory read it at every move, so the searcher is not rebuilt.
 func (p *Engine) SetModelRisk(n int) {
@@ -19,12 +26,12 @@ func (p *Engine) SetMemoryRisk(n int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.cfg.MemoryRisk = n
-	p.memoryRiskSet = true
+	p.risk.memorySet = true
 }
 
 // memoryRiskLocked returns the MemoryRisk now: the one set, else the current game's default. p.mu is held.
 func (p *Engine) memoryRiskLocked() int {
-	if p.memoryRiskSet {
+	if p.risk.memorySet {
 		return p.cfg.MemoryRisk
 	}
 	return searchers.DefaultMemoryRisk(p.game)

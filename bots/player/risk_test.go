@@ -1,4 +1,5 @@
 // The Player's risk options and live model over UCI: ModelRisk read live by the guard, the live model read at every move, the strength options.
+
 package player
 
 import (

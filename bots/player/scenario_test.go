@@ -2,6 +2,7 @@
 // mistake is analysed, and the next game keeps the opening and leaves the lost line where the analysis found the
 // mistake (the old rule left it at the first position where another move was within MemoryRisk), scoring at
 // least what the Player without memory scores.
+
 package player
 
 import (

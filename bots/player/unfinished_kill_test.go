@@ -2,6 +2,7 @@
 // play.Tracker, as a UCI or CECP session tells it the game, and never sees the game's end. Whatever of the
 // game was filed must replay from its start position (issue #34, item 9: only the opponent's moves were filed
 // as they came, so a game cut off had white's moves one after another and `dossier memory games` failed).
+
 package player
 
 import (

@@ -1,5 +1,6 @@
 // Preparing against a stored opponent: the repertoire read from a real memory, searched, and filed as
 // experience that reads back.
+
 package prepare
 
 import (

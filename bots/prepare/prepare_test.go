@@ -1,5 +1,6 @@
 // The repertoire of stored games and the preparation's bounds: counts by position, our side only, time
 // shares, cancellation.
+
 package prepare
 
 import (

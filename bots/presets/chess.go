@@ -6,7 +6,7 @@ package presets
 // chessStrongestWeights is the "strongest" evaluation in centipawns: the weights that internal/tools/tune
 // fit --tables fitted by Adam, with the piece-square and mobility tables of games/chess/tables_tuned.go, to
 // 100,000 quiet positions scored by Stockfish 15.1 at 10 plies (10,000 of the committed sample, and 90,000 from
-// games made here in session 16, gen seeds 21 and 23-30; docs/strength.md "Tuning the evaluation" has the
+// games made here in session 16, gen seeds 21 and 23-30; docs/log/strength.md "Tuning the evaluation" has the
 // commands). The features that sum a table weigh 1. Losses of the fit (logistic, sigmoid(score) targets):
 func chessStrongestWeights() map[string]float64 {
 	// 90000 training and 10000 held-out positions; held-out logistic loss: committed 0.01695, fit 0.01565
@@ -89,7 +89,7 @@ func chessBook() book {
 		// Chess values swing by more than half a pawn from one depth to the next: replaying the games a
 		// 2+0.05 search had won against Glaurung, the same search at 50 refused 33 of 308 won moves, valued
 		// 52-143 below its best at the depth compared, but for four of 190 or more. Set by experiment (session
-		// 14, docs/experiments.md): against Toga II at 8 plies 50 scored 67.5% of 40, 150 86.9% of 80, 400 82.5%.
+		// 14, docs/log/experiments.md): against Toga II at 8 plies 50 scored 67.5% of 40, 150 86.9% of 80, 400 82.5%.
 		memoryRisk: 150,
 		// Chess is the costliest game to search: the learners learn at 2 plies, and the presets are types at
 		// 1 ply only (five presets at 2 plies cost 10 ms a move).

@@ -1,4 +1,5 @@
 // Tests of the preset books: every preset fits its game, lookups, and the feature mirrors.
+
 package presets
 
 import (

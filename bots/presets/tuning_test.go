@@ -1,5 +1,6 @@
 // The per-game tuning each book sets: strength rules, MemoryRisk, the learners' depths, and the defaults of a
 // game without a book.
+
 package presets
 
 import (

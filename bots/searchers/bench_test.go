@@ -1,4 +1,5 @@
 // Benchmarks: fixed-depth searches of every preset from the start, and the cost of the player's view.
+
 package searchers
 
 import (

@@ -1,5 +1,6 @@
 // The presets show their character: exchanges for OP, blocking and diagonal blindness for SP, and every
 // preset plays complete legal games.
+
 package searchers
 
 import (

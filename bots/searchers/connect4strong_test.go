@@ -1,4 +1,5 @@
 // Tests of Connect-Four's strongest player: exact scores from the solver, the fallback, and stopping.
+
 package searchers
 
 import (
@@ -14,6 +15,7 @@ import (
 	"dossier/games"
 	"dossier/games/connect4"
 	"dossier/games/gametest"
+	"dossier/internal/testdeep"
 )
 
 // ponsCase is one line of Pons's benchmark sets: moves from the empty board and the exact score.
@@ -219,7 +221,7 @@ func TestConnect4StrongestNeverLosesAsFirstPlayer(t *testing.T) {
 	}
 	tests := []struct {
 		opponent, ours, theirs string
-		short                  bool // played in the short run too
+		short                  bool // played in the short and the plain run too
 	}{
 		{"strongest", "depth 1", "depth 1", true},
 		{"strongest", "depth 4", "depth 4", true},
@@ -246,8 +248,10 @@ func TestConnect4StrongestNeverLosesAsFirstPlayer(t *testing.T) {
 	g := connect4.Game{}
 	for _, tc := range tests {
 		t.Run(fmt.Sprintf("%s vs %s at %s", tc.ours, tc.opponent, tc.theirs), func(t *testing.T) {
-			if testing.Short() && !tc.short {
-				t.Skip("timed and deeper pairings are played in the full run")
+			// The plain run plays the short run's pairings and one timed one; the deep run all.
+			quick := tc.short || !testing.Short() && tc.opponent == "strongest" && tc.ours == "100 ms" && tc.theirs == "100 ms"
+			if testdeep.Quick() && !quick {
+				t.Skip("timed and deeper pairings are played in the deep run (DOSSIER_DEEP_TESTS=1)")
 			}
 			us := mustSearcher(t, g, Config{})
 			them := mustSearcher(t, g, Config{Preset: tc.opponent})

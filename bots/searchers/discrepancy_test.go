@@ -1,5 +1,6 @@
 // Tests of the discrepancy learner on a preset's search: hand-checked discrepancies, agreement with MEU's own
 // reply values, and the discrepancy:PATH model term.
+
 package searchers
 
 import (

@@ -1,5 +1,6 @@
 // The experience reaches the alpha-beta inside every searcher that plays one (the preset's, the weak one, the
 // Connect-Four solver's fallback, a guarded model search's guard), and no model search alone.
+
 package searchers
 
 import (

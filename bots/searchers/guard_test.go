@@ -2,6 +2,7 @@
 // (found by a scan of the Win At Chess suite, testdata/chess/WinAtChess.epd, for OM moves our own depth-4
 // alpha-beta values 150 or more below its best), the guard's choice there under several ModelRisks, mates,
 // and the Player's wiring (the option, read live, and the info strings).
+
 package searchers
 
 import (

@@ -1,4 +1,5 @@
 // Test helpers: the games with books, positions, fixed-depth searches and self-play.
+
 package searchers
 
 import (

@@ -1,5 +1,6 @@
 // Live models: a search reads the model's current state at every move and rebuilds only when it changed,
 // and the model survives option changes.
+
 package searchers
 
 import (

@@ -1,6 +1,7 @@
 // Pruning in a lopsided position: the strongest chess player at depth 8 mates KQK and KRK. It drew KQK by
 // the 50-move rule when late-move pruning applied everywhere, before the evaluation had its mop-up term and
 // the table was probed in quiescence; it still mates without the mop-up term.
+
 package searchers
 
 import (

@@ -1,4 +1,5 @@
 // The mixed player draws its presets with the mixture's probabilities and plays each drawn preset's move.
+
 package searchers
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the opponent-model grammar: parsing, canonical form, the shapes each search takes, and a fuzz test.
+
 package searchers
 
 import (

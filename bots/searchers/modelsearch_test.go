@@ -1,6 +1,7 @@
 // Tests of the model searches as New builds them: with minimax's implicit model every one plays as
 // alpha-beta at equal depth, with real models they play legal moves and predict replies, and their bounds
 // are sound.
+
 package searchers
 
 import (

@@ -1,4 +1,5 @@
 // Tests of New: configuration errors, the depth cap and its relay of stop and ponderhit.
+
 package searchers
 
 import (

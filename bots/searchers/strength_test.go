@@ -1,10 +1,12 @@
 // The weakened player's safety rules: each rule on lines built for it, and on real positions at the
 // largest handicap (mates, won endgames played out against a defending engine, Connect-Four's theoretical
 // value kept per the solver).
+
 package searchers
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -131,10 +133,10 @@ func TestEvenSafetyOnPositions(t *testing.T) {
 			p := mustPosition(t, g, tc.fen)
 			res := w.Search(p, engine.NewControl(engine.Limits{Depth: 6}, p.ToMove()), nil)
 			move := p.FormatMove(res.Move)
-			if tc.want != nil && !contains(tc.want, move) {
+			if tc.want != nil && !slices.Contains(tc.want, move) {
 				t.Errorf("played %s, want one of %v", move, tc.want)
 			}
-			if contains(tc.bad, move) {
+			if slices.Contains(tc.bad, move) {
 				t.Errorf("played the blunder %s", move)
 			}
 			if loss := res.Lines[0].Score - res.Score; loss > w.rules.Bound {
@@ -142,15 +144,6 @@ func TestEvenSafetyOnPositions(t *testing.T) {
 			}
 		})
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestEvenMatesWonEndgames plays KQK and KRK (chess) and three kings against one (checkers) to the end:

@@ -1,4 +1,5 @@
 // Tests of playerView: negamax through the view computes minimax of one player's evaluation function.
+
 package searchers
 
 import (

@@ -1,4 +1,5 @@
 // dossier memory identify: the command against a real store of two opponents.
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // Tests of dossier learn --learner strategy: a fixed (f, d) chess player's strategy learned from its games.
+
 package main
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the command line of every subcommand, in process: exit codes, which stream gets help and errors,
 // flags honoured or refused, extra arguments refused.
+
 package main
 
 import (

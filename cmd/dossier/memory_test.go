@@ -1,4 +1,5 @@
 // The memory subcommand's command lines against a real store.
+
 package main
 
 import (
@@ -11,7 +12,6 @@ import (
 	"time"
 
 	"dossier/bots/match"
-	"dossier/bots/player"
 	"dossier/bots/searchers"
 	"dossier/games/tictactoe"
 	"dossier/internal/contest"
@@ -128,7 +128,7 @@ func TestMemoryShowsTheYardstickAndTheLearnedModels(t *testing.T) {
 		for _, sc := range y.Scores {
 			names = append(names, sc.Model)
 		}
-		want := []string{learn.MinimaxModelName, player.SearchModelName, learn.ModelDepth, searchers.DiscrepancyModelName, learn.ModelTypeProbs}
+		want := []string{learn.MinimaxModelName, learn.SearchModelName, learn.ModelDepth, searchers.DiscrepancyModelName, learn.ModelTypeProbs}
 		if y.GameID == "" || !slices.Equal(names, want) || y.Scores[0].Moves == 0 {
 			t.Errorf("yardstick %+v: want the models %v in that order, with moves and the game's ID", y, want)
 		}

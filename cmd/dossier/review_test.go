@@ -1,4 +1,5 @@
 // Tests of dossier review: the command line, and a real review by Stockfish of a game with a known blunder.
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the game catalog's names: dossier's, cutechess's UCI_Variant values and their aliases.
+
 package catalog
 
 import (

@@ -1,4 +1,5 @@
 // The games' facts as front ends read them: side names, the side called White, protocol names and pieces.
+
 package catalog
 
 import (

@@ -1,4 +1,5 @@
 // Rules tests: conformance playouts, draw rules, crowning, mandatory capture, notation and FEN validation.
+
 package checkers
 
 import (

@@ -1,4 +1,5 @@
 // Feature tests: hand-computed vectors, colour symmetry, and the feature benchmark.
+
 package checkers
 
 import (

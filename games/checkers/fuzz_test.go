@@ -1,7 +1,9 @@
 // Fuzz tests for every parser: PDN FEN, move strings and PDN game text.
+
 package checkers
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +61,7 @@ func FuzzParseMove(f *testing.F) {
 			return
 		}
 		var buf [games.MaxMoves]games.Move
-		if !containsMove(p.AppendMoves(buf[:0]), m) {
+		if !slices.Contains(p.AppendMoves(buf[:0]), m) {
 			t.Fatalf("%s: %q parsed to an illegal move", fen, move)
 		}
 		back, err := p.ParseMove(p.FormatMove(m))

@@ -5,6 +5,7 @@ package checkers
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -374,7 +375,7 @@ func FormatPDN(tags []PDNTag, start *Position, moves []games.Move, result games.
 	number := 1
 	var buf [games.MaxMoves]games.Move
 	for i, m := range moves {
-		if !containsMove(p.AppendMoves(buf[:0]), m) {
+		if !slices.Contains(p.AppendMoves(buf[:0]), m) {
 			return "", fmt.Errorf("writing PDN: move %d (%s) is not legal in %s", i+1, formatMove(m), p.FEN())
 		}
 		if p.ToMove() == games.First {
@@ -394,15 +395,6 @@ func FormatPDN(tags []PDNTag, start *Position, moves []games.Move, result games.
 	emit(result.String())
 	sb.WriteString("\n\n")
 	return sb.String(), nil
-}
-
-func containsMove(moves []games.Move, m games.Move) bool {
-	for _, legal := range moves {
-		if legal == m {
-			return true
-		}
-	}
-	return false
 }
 
 func writeTag(sb *strings.Builder, name, value string) {

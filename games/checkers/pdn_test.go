@@ -1,4 +1,5 @@
 // PDN tests: the ACF archive replays legally, PDN text round-trips, and the reader's syntax errors.
+
 package checkers
 
 import (

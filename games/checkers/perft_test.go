@@ -1,4 +1,5 @@
 // Perft tests against the published counts and the shared tricky positions, and the perft benchmark.
+
 package checkers
 
 import (

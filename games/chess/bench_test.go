@@ -1,4 +1,5 @@
 // Benchmarks: perft speed (reported as leaf nodes per second), Play/Undo, feature extraction.
+
 package chess
 
 import (

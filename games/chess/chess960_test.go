@@ -1,4 +1,5 @@
 // Chess960 tests: the published perft suites, X-FEN and Shredder-FEN, the start positions, castling notation.
+
 package chess
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	"dossier/games"
 	"dossier/games/gametest"
+	"dossier/internal/testdeep"
 )
 
 // perftCase is one position of a .perft file with its counts by depth (counts[d-1] at depth d).
@@ -56,8 +58,8 @@ func readPerftFile(t *testing.T, path string) []perftCase {
 }
 
 // TestChess960PerftSuite checks the published counts of the 960 positions of testdata/chess960.perft: every
-// 8th position to depth 4 under -short (all 960 otherwise), every 96th to depth 5 and two to depth 6
-// outside -short. Depths up to 4 are also compared with the interface perft.
+// 8th position to depth 4 under -short (all 960 otherwise), every 96th to depth 5 outside -short, and two to
+// depth 6 in the deep run (DOSSIER_DEEP_TESTS=1). Depths up to 4 are also compared with the interface perft.
 func TestChess960PerftSuite(t *testing.T) {
 	cases := readPerftFile(t, "testdata/chess960.perft")
 	if len(cases) != 960 {
@@ -68,7 +70,7 @@ func TestChess960PerftSuite(t *testing.T) {
 		switch {
 		case testing.Short() && i%8 != 0:
 			continue
-		case !testing.Short() && (i == 0 || i == 517):
+		case !testdeep.Quick() && (i == 0 || i == 517):
 			depth = 6
 		case !testing.Short() && i%96 == 0:
 			depth = 5

@@ -1,4 +1,5 @@
 // Tests of the feature vector: colour symmetry, hand-counted terms, and its speed.
+
 package chess
 
 import (

@@ -1,4 +1,5 @@
 // Fuzz tests of the parsers: FEN, UCI moves and SAN moves never panic, and accepted input is consistent.
+
 package chess
 
 import (

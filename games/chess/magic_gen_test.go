@@ -1,4 +1,5 @@
 // The generator of magics_table.go (run by go generate) and the check that every magic lookup is exact.
+
 package chess
 
 import (

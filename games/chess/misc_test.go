@@ -1,4 +1,5 @@
 // Tests of tactical move generation, null moves, move accessors and Clone.
+
 package chess
 
 import (

@@ -1,4 +1,5 @@
 // Random playouts cross-checked against notnil/chess (an independent move generator) and gametest.
+
 package chess
 
 import (

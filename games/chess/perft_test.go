@@ -1,4 +1,5 @@
 // Perft against the shared suite (exact node counts agreed with Stockfish) and perft benchmarks.
+
 package chess
 
 import (
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"dossier/games/gametest"
+	"dossier/internal/testdeep"
 )
 
 type perftEntry struct {
@@ -47,7 +49,7 @@ func readPerftSuite(t testing.TB) []perftEntry {
 
 // TestPerftSuite checks every entry of the shared suite to depth 5 (through gametest.CheckPerft where the
 // entry lists depths 1, 2, ..., which also compares the interface perft up to depth 4), and the deeper
-// counts (up to 706 M nodes) unless -short.
+// counts (up to 706 M nodes) in the deep run only (DOSSIER_DEEP_TESTS=1).
 func TestPerftSuite(t *testing.T) {
 	const alwaysDepth = 5
 	for i, e := range readPerftSuite(t) {
@@ -67,7 +69,7 @@ func TestPerftSuite(t *testing.T) {
 				gametest.CheckPerft(t, p, prefix, alwaysDepth)
 			}
 			for j, d := range e.depth {
-				if j < len(prefix) && d <= alwaysDepth || d > alwaysDepth && testing.Short() {
+				if j < len(prefix) && d <= alwaysDepth || d > alwaysDepth && testdeep.Quick() {
 					continue
 				}
 				if got := p.Perft(d); got != e.nodes[j] {

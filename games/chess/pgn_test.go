@@ -1,4 +1,5 @@
 // Tests of PGN writing: an exact small game, and random games read back by notnil/chess.
+
 package chess
 
 import (

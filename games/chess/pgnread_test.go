@@ -1,4 +1,5 @@
 // Tests of PGN reading: the movetext's clutter skipped, games split, openings replayed, errors named.
+
 package chess
 
 import (

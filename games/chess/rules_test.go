@@ -1,4 +1,5 @@
 // Tests of the draw rules, FEN validation and move parsing errors.
+
 package chess
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the static exchange evaluation: hand-derived exchanges, and agreement with a slow reference
 // on the moves of random positions, with its bounds.
+
 package chess
 
 import (

@@ -1,4 +1,5 @@
 // Benchmarks of Connect-Four move generation (perft) and feature extraction.
+
 package connect4
 
 import (

@@ -1,4 +1,5 @@
 // Tests of Connect-Four rules, notation and features against known positions and the plain-array reference.
+
 package connect4
 
 import (

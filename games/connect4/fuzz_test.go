@@ -1,4 +1,5 @@
 // Fuzz tests of the Connect-Four parsers: position strings, move strings and Pons digit sequences.
+
 package connect4
 
 import (

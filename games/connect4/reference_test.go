@@ -1,4 +1,5 @@
 // A plain-array Connect-Four, written independently of the bitboards, that the tests check them against.
+
 package connect4
 
 // refBoard is Connect-Four on a grid of cells with no bit tricks: 0 empty, 1 the first player, 2 the second.

@@ -1,4 +1,5 @@
 // Tests of the shared drop-game notation: each reader's accepted forms and error messages, and the FEN writer.
+
 package dropnotation
 
 import (

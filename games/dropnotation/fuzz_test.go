@@ -1,4 +1,5 @@
 // Fuzz tests of the shared drop-game notation readers: FEN fields and drop moves.
+
 package dropnotation
 
 import (

@@ -1,4 +1,5 @@
 // Benchmarks of walking and evaluating game trees through the games interface.
+
 package gametree
 
 import (

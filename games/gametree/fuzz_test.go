@@ -1,4 +1,5 @@
 // Fuzz tests of the game tree text format and of reading moves and positions by node name.
+
 package gametree
 
 import (

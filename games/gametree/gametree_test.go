@@ -1,4 +1,5 @@
 // Tests of game trees: the text format, the games interface walk, the sign convention and the evaluation log.
+
 package gametree
 
 import (

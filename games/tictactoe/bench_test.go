@@ -1,4 +1,5 @@
 // Benchmarks of tic-tac-toe move generation (perft of the whole game tree) and feature extraction.
+
 package tictactoe
 
 import (

@@ -1,4 +1,5 @@
 // Fuzz tests of the tic-tac-toe parsers: position strings and move strings.
+
 package tictactoe
 
 import (

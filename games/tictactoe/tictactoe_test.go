@@ -1,5 +1,6 @@
 // Tests of tic-tac-toe rules, notation and features: the game tree's published counts, cross-checked
 // against a plain-array implementation written here.
+
 package tictactoe
 
 import (

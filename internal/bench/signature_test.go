@@ -1,4 +1,5 @@
 // Tests of the bench signature: repeatable, the sum of its cases, and one case per search and position.
+
 package bench
 
 import (

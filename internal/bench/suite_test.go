@@ -1,4 +1,5 @@
 // Tests of the EPD suite reader: no text makes it panic, and every entry it accepts is whole.
+
 package bench
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the shared command-line plumbing: exit codes, streams, argument counts, refused flags.
+
 package cli
 
 import (

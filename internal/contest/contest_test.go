@@ -1,5 +1,6 @@
 // Tests of the match runner: the players' names, the options refused as the command line's fault, and a short
 // match played to its records.
+
 package contest
 
 import (

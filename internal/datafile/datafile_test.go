@@ -1,4 +1,5 @@
 // Tests of opening plain and gzip-compressed data files.
+
 package datafile
 
 import (

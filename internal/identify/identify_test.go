@@ -1,5 +1,6 @@
 // Tests of identification's parts: the options read, the games read with their side tags, and the player's
 // moves picked out game by game.
+
 package identify
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the chess games read from PGN: tags, comments, variations, FEN starts, and every error named.
+
 package pgntext
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the record facts: which games are written in PDN, and the tags of their sides.
+
 package pgntext
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the PGN split: move numbers, comments, variations and NAGs left out, games told apart.
+
 package pgntext
 
 import (

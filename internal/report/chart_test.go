@@ -1,4 +1,5 @@
 // Tests of the text charts: the terminal sparkline and the series drawn from a profile.
+
 package report
 
 import (

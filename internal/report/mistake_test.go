@@ -1,4 +1,5 @@
 // memory show's mistakes: written in the game's notation and units, numbered by game; an unreadable one said so.
+
 package report
 
 import (

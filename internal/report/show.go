@@ -13,7 +13,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"dossier/bots/player"
 	"dossier/games"
 	"dossier/games/catalog"
 	"dossier/memory"
@@ -185,7 +184,7 @@ func yardstickLines(prof *memory.Profile) []YardstickLine {
 			continue
 		}
 		// The baselines first, minimax's then our search's own predictions, then the learned models by name.
-		baselines := []string{learn.MinimaxModelName, player.SearchModelName}
+		baselines := []string{learn.MinimaxModelName, learn.SearchModelName}
 		names := make([]string, 0, len(y.Scores))
 		for name := range y.Scores {
 			if !slices.Contains(baselines, name) {

@@ -1,4 +1,5 @@
 // Tests of memory show's report: the sides of the results table named in each game's terms.
+
 package report
 
 import "testing"

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -349,7 +350,7 @@ func typeBeliefs(points []memory.ModelPoint, number map[string]int) beliefSeries
 		}
 		rest := 0.0
 		for name, p := range sums {
-			if !contains(shown, name) {
+			if !slices.Contains(shown, name) {
 				rest += p
 			}
 		}
@@ -361,15 +362,6 @@ func typeBeliefs(points []memory.ModelPoint, number map[string]int) beliefSeries
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // typesPanel draws the type learner's belief in each preset over the games.

@@ -1,5 +1,6 @@
 // Tests of show's SVG report: a well-formed picture with its panels' titles and axis labels, and the numbers
 // it draws (the score's band, the results per colour and opening, the type beliefs, the accuracy by game).
+
 package report
 
 import (

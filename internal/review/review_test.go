@@ -1,4 +1,5 @@
 // Tests of the review's rules on made-up values: the loss of a move, and the classification of a game's moves.
+
 package review
 
 import (

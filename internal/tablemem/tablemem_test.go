@@ -1,4 +1,5 @@
 // Tests of the table memory: zeroed, writable, the right size, in the heap or mapped by size.
+
 package tablemem
 
 import (

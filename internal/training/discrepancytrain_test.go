@@ -1,4 +1,5 @@
 // Training a discrepancy learner: distinct starting configurations, training games and MEU playing the learned counts.
+
 package training
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the learners' options: what is refused as the command line's fault, the learning player's depth,
 // and the comma-separated lists.
+
 package training
 
 import (

@@ -1,4 +1,5 @@
 // Contempt from our results against an opponent: its sign, its bound, the shrinking of few games, and draws.
+
 package learn
 
 import (

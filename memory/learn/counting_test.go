@@ -1,5 +1,6 @@
 // Donkers et al.'s counting experiment (their section 2): the 0.1864 error with ambiguous events and its
 // fall towards zero without them.
+
 package learn
 
 import (

@@ -1,4 +1,5 @@
 // Carmel and Markovitch's Figure 6: the opponent's depth learned from 100 of its moves, its evaluation known.
+
 package learn_test
 
 import (

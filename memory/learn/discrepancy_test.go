@@ -1,4 +1,5 @@
 // Discrepancy counts files: round trips, corrupt files, the default ranges.
+
 package learn
 
 import (

@@ -1,4 +1,5 @@
 // The even-game ledger: the handicap's update rule, the rating estimate and the Elo calibration.
+
 package learn
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the fold over stored games: its order, its marks and digests, and the even-game ledger's fold.
+
 package learn
 
 import (

@@ -1,4 +1,5 @@
 // Test helpers shared by the external tests: presets as players, random openings, fixed-depth opponents.
+
 package learn_test
 
 import (

@@ -1,4 +1,5 @@
 // Identifying an unnamed opponent: the identifier's arithmetic on hand-made games, move classes.
+
 package learn
 
 import (

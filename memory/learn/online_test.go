@@ -1,5 +1,6 @@
 // Online type learning against a known mixture: an opponent playing type A with probability 0.7 and type B
 // with 0.3, chosen afresh at every move.
+
 package learn_test
 
 import (

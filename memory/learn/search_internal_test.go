@@ -1,4 +1,5 @@
 // The fixed-depth probes on a hand-built tree: move values, null-window comparisons and dominant boards.
+
 package learn
 
 import (

@@ -1,5 +1,6 @@
 // Carmel and Markovitch's Figure 9: the strategy (W, d) of a fixed (f, d) player learned by linear
 // programming, measured on held-out moves.
+
 package learn_test
 
 import (
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"dossier/games"
+	"dossier/internal/testdeep"
 	"dossier/memory/learn"
 )
 
@@ -61,8 +63,8 @@ func TestStrategyLearning(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s/%s@%d", c.game, c.preset, c.depth), func(t *testing.T) {
-			if c.slow && testing.Short() {
-				t.Skip("a deeper opponent takes a while; run without -short")
+			if c.slow && testdeep.Quick() {
+				t.Skip("a deeper opponent takes a while: the deep run (DOSSIER_DEEP_TESTS=1) plays it")
 			}
 			g := game(t, c.game)
 			truth := preset(t, g, c.preset, c.depth)

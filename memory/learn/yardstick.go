@@ -49,6 +49,13 @@ const ModelYardstick = "yardstick"
 // MinimaxModelName is the yardstick's name for minimax's implicit model, the baseline every model must beat.
 const MinimaxModelName = "minimax"
 
+// SearchModelName names, in the yardstick, minimax's implicit model as our own search holds it: the reply its
+// principal variation predicted, at the depth it reached (the Player files it). It is the baseline Search
+// auto's models must beat besides MinimaxModelName, the learners' fixed-depth minimax, which at 1 or 2 plies
+// predicts far worse than a real search (on Glaurung's moves, 25-35% against the search's 50%). It scores only
+// the moves the search predicted.
+const SearchModelName = "search"
+
 // GameYardstick is how well each opponent model predicted the opponent's moves in one game, each model
 // predicting a move from what it had learned before that move.
 type GameYardstick struct {

@@ -1,5 +1,6 @@
 // The yardstick on hand-checked trees: top-1 and top-3 accuracy with shared places, the mean
 // log-likelihood, Reibman and Ballard's rank model and minimax's implicit model.
+
 package learn_test
 
 import (

@@ -1,4 +1,5 @@
 // UCI_Opponent parsing.
+
 package opponent
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the game-length comparison on hand-written records.
+
 package main
 
 import (

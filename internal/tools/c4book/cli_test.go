@@ -1,4 +1,5 @@
 // Tests of the tool's command line: help on stdout, errors on stderr with exit 2 or 1.
+
 package main
 
 import (

@@ -1,5 +1,6 @@
 // Tests of the gradient tuner: Adam recovers known weights from positions of random chess games labelled
 // through the sigmoid by those weights, K is found again, and the labels mix scores and results.
+
 package main
 
 import (

@@ -1,4 +1,5 @@
 // Tests of the fit: the solver, and both fits recovering known weights from synthetic data.
+
 package main
 
 import (

@@ -1,5 +1,5 @@
 // Command tune fits the chess "strongest" preset's weights and the evaluation's tables to Stockfish's
-// evaluations of quiet positions (docs/strength.md "Tuning the evaluation" has the commands that made the
+// evaluations of quiet positions (docs/log/strength.md "Tuning the evaluation" has the commands that made the
 // committed evaluation).
 //
 // gen plays games from random openings (8 random plies that Stockfish scores within 1.5 pawns) in which

@@ -1,5 +1,6 @@
 // The committed chess evaluation (bots/presets/chess.go and games/chess/tables_tuned.go) on the committed
 // sample's held-out tenth: a check that the committed tables and weights are the fit's and generalise.
+
 package main
 
 import (
@@ -29,7 +30,7 @@ func TestCommittedEvaluationOnTheCommittedSample(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The loss on the sample's held-out tenth (every tenth line, which the fit of the committed tables
-	// held out too: the sample is the first part of its training file, see docs/strength.md): 0.01869 for
+	// held out too: the sample is the first part of its training file, see docs/log/strength.md): 0.01869 for
 	// the old evaluation turned into tables, 0.01643 for the first fit, 0.01596 for session 16's.
 	loss := meanLoss(test, ts.expand(strongest.Eval.Weights), 1)
 	if loss > maxCommittedLoss {

@@ -1,5 +1,6 @@
 // Tests of the table tuner: Adam recovers known piece-square and mobility values, folding the tables
 // leaves the evaluation unchanged, and fit --tables writes a Go file.
+
 package main
 
 import (
