@@ -7,7 +7,7 @@ import "dossier/games"
 
 // AlphaBetaOptions configure an AlphaBeta searcher. The zero value is plain iterative-deepening alpha-beta
 // without a transposition table or any enhancement; DefaultAlphaBetaOptions turns on what pays for a game.
-// The measurements cited below are rows of docs/strength.md's table "The defaults, option by option", which
+// The measurements cited below are rows of docs/log/strength.md's table "The defaults, option by option", which
 // points to the runs themselves.
 type AlphaBetaOptions struct {
 	// Size, threads and the caller's settings.
@@ -109,14 +109,14 @@ type AlphaBetaOptions struct {
 
 	// AspirationWindow is the initial half-width of the root window around the previous iteration's score;
 	// 0 (the default) derives it from the evaluation's weights (AutoWindow). Used only when Aspiration is on.
-	// A fixed window of 15 centipawns measured -40.6 [-84.9, +2.5] (docs/strength.md, session 12); kept
+	// A fixed window of 15 centipawns measured -40.6 [-84.9, +2.5] (docs/log/strength.md, session 12); kept
 	// because the model searches' probes set it, to the window of the evaluation they stand for.
 	AspirationWindow float64
 }
 
 // DefaultAlphaBetaOptions returns the options dossier plays a game with: a 16 MiB table, one thread, the
 // move-ordering and window techniques for every game, and the selective techniques for chess, where each was
-// measured (its row in docs/strength.md's "The defaults, option by option"): those of a game whose positions
+// measured (its row in docs/log/strength.md's "The defaults, option by option"): those of a game whose positions
 // can pass the move (games.NullMover) and those of one that values exchanges (games.Exchanger). For checkers,
 // Connect-Four and tic-tac-toe no gain of them was measured.
 func DefaultAlphaBetaOptions(g games.Game) AlphaBetaOptions {
