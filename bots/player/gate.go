@@ -6,7 +6,9 @@ package player
 
 import (
 	"context"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -21,6 +23,12 @@ type foreground struct {
 	parked    map[int]int             // threads whose steps wait in a pause of their own (pauseReading), by thread id
 	began     int                     // background steps begun so far
 	drained   chan struct{}           // closed when no background step runs but parked ones; nil when none waits
+
+	// Our searches never wait for mu while a background thread holds it (see hold): what hold and release
+	// could not do at once waits in deferred, in order, for bookkeeper, and queued counts it.
+	deferred   chan func()
+	queued     atomic.Int32
+	bookkeeper sync.Once
 }
 
 // backgroundStep is a step of background work that entered the foreground: its cancel, and the thread it runs on.
@@ -47,19 +55,18 @@ func newForeground() *foreground {
 // long it waited.
 func (f *foreground) hold() time.Duration {
 	begun := time.Now()
-	f.mu.Lock()
-	f.searching++
-	if f.searching == 1 {
-		f.idle = make(chan struct{})
+	if backgroundHasOwnP() && !f.lockUnlessBusy() {
+		// A background thread holds mu: at the lowest priority it may not run again for a long while (the
+		// collector's workers, at our priority, come first: in session 21's scramble match a search waited
+		// 80 ms here). With a P of its own the background cannot keep our search from the CPU anyway, so the
+		// search begins at once and the bookkeeping follows as soon as mu is free.
+		f.later(func() { f.holdLocked() })
+		return time.Since(begun)
 	}
-	for _, step := range f.running {
-		step.cancel()
+	if !backgroundHasOwnP() {
+		f.lockInOrder()
 	}
-	// With a P of its own (lowpriority.go) the background, on a thread of the lowest priority, cannot keep our
-	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
-	// wait for that (on a busy core, an idle-priority thread may not run for a long time; waiting for it to
-	// reach its next pause cost a third of the search's nodes in session 20's measurement).
-	if f.drainedLocked() || backgroundHasOwnP() {
+	if f.holdLocked() {
 		f.mu.Unlock()
 		return time.Since(begun)
 	}
@@ -75,6 +82,53 @@ func (f *foreground) hold() time.Duration {
 	case <-timer.C:
 	}
 	return time.Since(begun)
+}
+
+// holdLocked marks a search of ours as running and cuts the background's steps short (f.mu held); it reports
+// whether the search need not wait for them to stop.
+func (f *foreground) holdLocked() bool {
+	f.searching++
+	if f.searching == 1 {
+		f.idle = make(chan struct{})
+	}
+	for _, step := range f.running {
+		step.cancel()
+	}
+	// With a P of its own (lowpriority.go) the background, on a thread of the lowest priority, cannot keep our
+	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
+	// wait for that (on a busy core, an idle-priority thread may not run for a long time; waiting for it to
+	// reach its next pause cost a third of the search's nodes in session 20's measurement).
+	return f.drainedLocked() || backgroundHasOwnP()
+}
+
+// lockUnlessBusy takes f.mu when it is free and nothing waits in deferred (which must keep its order), and
+// reports whether it did.
+func (f *foreground) lockUnlessBusy() bool {
+	if !f.mu.TryLock() {
+		return false
+	}
+	if f.queued.Load() != 0 {
+		f.mu.Unlock()
+		return false
+	}
+	return true
+}
+
+// later has the bookkeeper do op under f.mu, after everything deferred before it.
+func (f *foreground) later(op func()) {
+	f.bookkeeper.Do(func() {
+		f.deferred = make(chan func(), 64)
+		go func() {
+			for op := range f.deferred {
+				f.mu.Lock()
+				op()
+				f.queued.Add(-1)
+				f.mu.Unlock()
+			}
+		}()
+	})
+	f.queued.Add(1)
+	f.deferred <- op
 }
 
 // drainedLocked reports whether every background step running waits in a pause (none runs). f.mu is held.
@@ -141,10 +195,35 @@ func (f *foreground) busy() bool {
 	return f.searching > 0
 }
 
-// release marks a search of ours as over; background work goes on when none runs.
+// release marks a search of ours as over; background work goes on when none runs. Like hold, it never waits
+// for a background thread that holds f.mu.
 func (f *foreground) release() {
-	f.mu.Lock()
+	switch {
+	case !backgroundHasOwnP():
+		f.lockInOrder()
+	case !f.lockUnlessBusy():
+		f.later(f.releaseLocked)
+		return
+	}
 	defer f.mu.Unlock()
+	f.releaseLocked()
+}
+
+// lockInOrder takes f.mu once nothing deferred waits (a search without a P of its own for the background
+// waits for mu as it always did).
+func (f *foreground) lockInOrder() {
+	for {
+		f.mu.Lock()
+		if f.queued.Load() == 0 {
+			return
+		}
+		f.mu.Unlock()
+		runtime.Gosched()
+	}
+}
+
+// releaseLocked is release with f.mu held.
+func (f *foreground) releaseLocked() {
 	f.searching--
 	if f.searching == 0 {
 		close(f.idle)

@@ -163,3 +163,58 @@ func TestAnalystTakesLostGamesFirst(t *testing.T) {
 		t.Errorf("the jobs were taken in the order %q, want %q", order, want)
 	}
 }
+
+// TestOurSearchNeverWaitsForTheGatesLock: a background thread that holds the gate's lock (and that the operating
+// system, at the lowest priority, may not run again for a long while) does not keep our search waiting when the
+// background has a P of its own: hold and release return at once, and what they mark is marked, in order, once
+// the lock is free. Before, hold waited for the lock (80 ms once in session 21's scramble match).
+func TestOurSearchNeverWaitsForTheGatesLock(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		prev := runtime.GOMAXPROCS(2)
+		defer runtime.GOMAXPROCS(prev)
+	}
+	if !backgroundHasOwnP() {
+		t.Skip("no P for the background on this machine")
+	}
+	fg := newForeground()
+	fg.mu.Lock() // the background thread that holds the lock and does not run
+	returned := make(chan time.Duration)
+	go func() {
+		waited := fg.hold()
+		fg.release()
+		waited2 := fg.hold() // the next search, before the lock was ever free
+		returned <- max(waited, waited2)
+	}()
+	select {
+	case waited := <-returned:
+		if waited > 5*time.Millisecond {
+			t.Errorf("hold took %v with the lock held", waited)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("our search waited for the lock a background thread holds")
+	}
+	fg.mu.Unlock() // the background thread runs again
+	deadline := time.Now().Add(2 * time.Second)
+	for fg.queued.Load() != 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if !fg.busy() {
+		t.Error("after hold, release and hold, no search is marked as running")
+	}
+	fg.release()
+	if fg.busy() {
+		t.Error("a search is still marked as running after every hold was released")
+	}
+	// The background enters again now that no search of ours runs.
+	entered := make(chan struct{})
+	go func() {
+		_, leave := fg.enter(context.Background())
+		leave()
+		close(entered)
+	}()
+	select {
+	case <-entered:
+	case <-time.After(2 * time.Second):
+		t.Error("the background could not enter after our searches ended")
+	}
+}
