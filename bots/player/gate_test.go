@@ -50,12 +50,7 @@ func TestForegroundHoldsBackgroundSearches(t *testing.T) {
 	if waited < maxHoldWait && running != 0 {
 		t.Errorf("our search began after %v with the background search still running", waited)
 	}
-	entered := make(chan struct{})
-	go func() {
-		_, leave := fg.enter(context.Background())
-		leave()
-		close(entered)
-	}()
+	entered := backgroundEnters(fg)
 	select {
 	case <-entered:
 		t.Fatal("a background search began while ours ran")
@@ -206,15 +201,20 @@ func TestOurSearchNeverWaitsForTheGatesLock(t *testing.T) {
 		t.Error("a search is still marked as running after every hold was released")
 	}
 	// The background enters again now that no search of ours runs.
+	select {
+	case <-backgroundEnters(fg):
+	case <-time.After(2 * time.Second):
+		t.Error("the background could not enter after our searches ended")
+	}
+}
+
+// backgroundEnters has a background step enter fg and leave at once; the channel is closed once it entered.
+func backgroundEnters(fg *foreground) <-chan struct{} {
 	entered := make(chan struct{})
 	go func() {
 		_, leave := fg.enter(context.Background())
 		leave()
 		close(entered)
 	}()
-	select {
-	case <-entered:
-	case <-time.After(2 * time.Second):
-		t.Error("the background could not enter after our searches ended")
-	}
+	return entered
 }
