@@ -125,11 +125,8 @@ func (r *jobRec) check() error {
 			return err
 		}
 	}
-	if len(r.Payload) > maxJobPayload {
-		return errField("job payload is %d bytes, more than %d", len(r.Payload), maxJobPayload)
-	}
-	if len(r.Payload) > 0 && !json.Valid(r.Payload) {
-		return errField("job payload is not JSON")
+	if err := checkPayload(r.Payload); err != nil {
+		return err
 	}
 	if r.Created.IsZero() {
 		return errField("job %s has no time", r.ID)
@@ -216,12 +213,18 @@ func (c *jobCall) check(op string) error {
 		}
 	}
 	if op == opProgressJob {
-		if len(c.Payload) > maxJobPayload {
-			return errField("job payload is %d bytes, more than %d", len(c.Payload), maxJobPayload)
-		}
-		if len(c.Payload) > 0 && !json.Valid(c.Payload) {
-			return errField("job payload is not JSON")
-		}
+		return checkPayload(c.Payload)
+	}
+	return nil
+}
+
+// checkPayload checks a job's payload: empty, or JSON of at most maxJobPayload bytes.
+func checkPayload(payload json.RawMessage) error {
+	if len(payload) > maxJobPayload {
+		return errField("job payload is %d bytes, more than %d", len(payload), maxJobPayload)
+	}
+	if len(payload) > 0 && !json.Valid(payload) {
+		return errField("job payload is not JSON")
 	}
 	return nil
 }

@@ -126,8 +126,9 @@ func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []
 	}
 	// An earlier run's move counts only where it is ours in this game, as played: a Done of another game (a
 	// damaged job) is searched anew rather than believed.
+	order := append(late, early...)
 	played := map[int]string{}
-	for _, om := range append(late, early...) {
+	for _, om := range order {
 		played[om.before.Ply()] = om.before.FormatMove(om.move)
 	}
 	done := map[int]bool{}
@@ -141,7 +142,7 @@ func Find(ctx context.Context, s engine.Searcher, start games.Position, moves []
 			return finish(false) // the earlier run found the move that lost, and would have stopped there
 		}
 	}
-	for _, om := range append(late, early...) {
+	for _, om := range order {
 		if done[om.before.Ply()] {
 			continue
 		}

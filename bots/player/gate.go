@@ -55,18 +55,24 @@ func newForeground() *foreground {
 // long it waited.
 func (f *foreground) hold() time.Duration {
 	begun := time.Now()
-	if backgroundHasOwnP() && !f.lockUnlessBusy() {
+	ownP := backgroundHasOwnP()
+	if ownP && !f.lockUnlessBusy() {
 		// A background thread holds mu: at the lowest priority it may not run again for a long while (the
 		// collector's workers, at our priority, come first: in session 21's scramble match a search waited
 		// 80 ms here). With a P of its own the background cannot keep our search from the CPU anyway, so the
 		// search begins at once and the bookkeeping follows as soon as mu is free.
-		f.later(func() { f.holdLocked() })
+		f.later(f.holdLocked)
 		return time.Since(begun)
 	}
-	if !backgroundHasOwnP() {
+	if !ownP {
 		f.lockInOrder()
 	}
-	if f.holdLocked() {
+	f.holdLocked()
+	// With a P of its own (lowpriority.go) the background, on a thread of the lowest priority, cannot keep our
+	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
+	// wait for that (on a busy core, an idle-priority thread may not run for a long time; waiting for it to
+	// reach its next pause cost a third of the search's nodes in session 20's measurement).
+	if ownP || f.drainedLocked() {
 		f.mu.Unlock()
 		return time.Since(begun)
 	}
@@ -84,9 +90,8 @@ func (f *foreground) hold() time.Duration {
 	return time.Since(begun)
 }
 
-// holdLocked marks a search of ours as running and cuts the background's steps short (f.mu held); it reports
-// whether the search need not wait for them to stop.
-func (f *foreground) holdLocked() bool {
+// holdLocked marks a search of ours as running and cuts the background's steps short (f.mu held).
+func (f *foreground) holdLocked() {
 	f.searching++
 	if f.searching == 1 {
 		f.idle = make(chan struct{})
@@ -94,11 +99,6 @@ func (f *foreground) holdLocked() bool {
 	for _, step := range f.running {
 		step.cancel()
 	}
-	// With a P of its own (lowpriority.go) the background, on a thread of the lowest priority, cannot keep our
-	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
-	// wait for that (on a busy core, an idle-priority thread may not run for a long time; waiting for it to
-	// reach its next pause cost a third of the search's nodes in session 20's measurement).
-	return f.drainedLocked() || backgroundHasOwnP()
 }
 
 // lockUnlessBusy takes f.mu when it is free and nothing waits in deferred (which must keep its order), and
