@@ -218,14 +218,16 @@ func TestStudyWorker(t *testing.T) {
 }
 
 // TestKillNineDuringTheStudy kills a study (SIGKILL) at moments spread over its work: the game and its job, both
-// acknowledged, are never lost; the analysis is there whole, its job gone, or not at all, its job still queued
-// (taken by the killed study until its lease ends, then by the next).
+// acknowledged, are never lost; the analysis is there whole, its job gone, or its job still queued (taken by the
+// killed study until its lease ends, then by the next) with the analysis not filed at all, or filed whole (the
+// kill fell between the acknowledgement of the analysis and the job's end). Whatever the kill left, the next
+// study ends with the finished study's analysis, filed once, and no job.
 func TestKillNineDuringTheStudy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs helper processes")
 	}
 	var refMistakes []memory.Mistake
-	var refEntries, done, queued int
+	var refEntries, done, queued, filedQueued int
 	killAtMoments(t, "^TestStudyWorker$", envStudyWorker, "studied", func(refDir string) {
 		_, refMistakes, refEntries = storedAnalysis(t, refDir)
 		if len(refMistakes) != 1 || refEntries == 0 {
@@ -245,16 +247,42 @@ func TestKillNineDuringTheStudy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		whole := len(mistakes) == 1 && entries == refEntries && mistakes[0].Move == refMistakes[0].Move
 		switch {
 		case len(mistakes) == 0 && entries == 0 && len(jobs) == 1 && jobs[0].GameID == game.ID:
 			queued++
-		case len(mistakes) == 1 && entries == refEntries && mistakes[0].Move == refMistakes[0].Move && len(jobs) == 0:
+		case whole && len(jobs) == 1 && jobs[0].GameID == game.ID:
+			filedQueued++
+		case whole && len(jobs) == 0:
 			done++
 		default:
 			t.Errorf("%d mistakes, %d entries of %d, jobs %+v", len(mistakes), entries, refEntries, jobs)
 		}
+		// The next study: the killed worker's lease is ended at once (it would run out within jobLease).
+		for _, j := range jobs {
+			if j.Worker == "" {
+				continue // never claimed
+			}
+			if err := m.ReleaseJob(context.Background(), j.ID, j.Worker); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := Study(context.Background(), m, StudyOptions{Nice: 19}); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+		_, mistakes, entries = storedAnalysis(t, dir)
+		if len(mistakes) != 1 || entries != refEntries || mistakes[0].Move != refMistakes[0].Move {
+			t.Errorf("after the next study: %d mistakes, %d entries of %d", len(mistakes), entries, refEntries)
+		}
+		if queuedAnalysis(t, dir, game.ID) {
+			t.Errorf("after the next study the analysis of %s is still queued", game.ID)
+		}
 	})
-	t.Logf("killed studies: %d had done the job, %d left it queued", done, queued)
+	t.Logf("killed studies: %d had done the job, %d left it queued, %d had filed the analysis but not ended the job",
+		done, queued, filedQueued)
 }
 
 // TestAnalysisCutShortGoesOnWhereItStopped runs a game's analysis as a series of processes that each quit after
