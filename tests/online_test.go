@@ -82,8 +82,9 @@ func TestOnlineScriptSummary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "toga2-mem.pgn"), []byte(onlinePGN), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	log := "2026-11-28T13:28:56.872Z\tinfo\tmemory in the game\t{\"score\": 1, \"memory_on_clock\": 0.0005, \"background_cpu\": 0.25}\n" +
-		"2026-11-28T13:29:56.872Z\tinfo\tmemory in the game\t{\"score\": 0.5, \"memory_on_clock\": 0.0015, \"background_cpu\": 0.75}\n"
+	log := "2026-11-28T13:28:56.872Z\tinfo\tmemory in the game\t{\"score\": 1, \"memory_on_clock\": 0.0005, \"memory_on_clock_max\": 0.0002, \"background_cpu\": 0.25}\n" +
+		"2026-11-28T13:29:50.000Z\twarn\ta search of ours spent long outside its search\t{\"ply\": 7, \"total\": 0.0251}\n" +
+		"2026-11-28T13:29:56.872Z\tinfo\tmemory in the game\t{\"score\": 0.5, \"memory_on_clock\": 0.0015, \"memory_on_clock_max\": 0.0251, \"background_cpu\": 0.75}\n"
 	if err := os.WriteFile(filepath.Join(out, "toga2-mem.log.jsonl"), []byte(log), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestOnlineScriptSummary(t *testing.T) {
 		"toga2     mem    black    1 games +0 =1 -0   50.0%",
 		"toga2     mem    both     3 games +1 =1 -1   50.0%",
 		"mean depth of dossier's moves 8.80 over 5 moves; losses on time 1 (the opponent's 1)", // (10 + 12 + 8 + 8 + 6) / 5
-		"memory per game (2 games logged): 1.0 ms on our clock, 0.50 s of background CPU",
+		"memory per game (2 games logged): 1.0 ms on our clock, 0.50 s of background CPU (off our clock); longest search outside its search proper 25.1 ms, 1 searches over 20 ms",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout)

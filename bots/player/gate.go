@@ -24,8 +24,8 @@ type foreground struct {
 	began     int                     // background steps begun so far
 	drained   chan struct{}           // closed when no background step runs but parked ones; nil when none waits
 
-	// Our searches never wait for mu while a background thread holds it (see hold): what hold and release
-	// could not do at once waits in deferred, in order, for bookkeeper, and queued counts it.
+	// With a P for the background, our searches never wait for mu or the background's contexts (see hold):
+	// what hold and release do waits in deferred, in order, for bookkeeper, and queued counts it.
 	deferred   chan func()
 	queued     atomic.Int32
 	bookkeeper sync.Once
@@ -50,29 +50,25 @@ func newForeground() *foreground {
 	return &foreground{idle: idle, running: map[*int]backgroundStep{}, parked: map[int]int{}}
 }
 
-// hold marks a search of ours as running: background work waits, and what of it runs is cut short; hold
-// returns when that has stopped (a search stops within a few thousand nodes) or after maxHoldWait, and says how
-// long it waited.
+// hold marks a search of ours as running: background work waits, and what of it runs is cut short. With a P of
+// its own for the background (lowpriority.go) hold returns at once: the bookkeeping is done beside our search
+// (later). Otherwise it returns when what ran has stopped (a search stops within a few thousand nodes) or after
+// maxHoldWait. It says how long it waited.
 func (f *foreground) hold() time.Duration {
 	begun := time.Now()
-	ownP := backgroundHasOwnP()
-	if ownP && !f.lockUnlessBusy() {
-		// A background thread holds mu: at the lowest priority it may not run again for a long while (the
-		// collector's workers, at our priority, come first: in session 21's scramble match a search waited
-		// 80 ms here). With a P of its own the background cannot keep our search from the CPU anyway, so the
-		// search begins at once and the bookkeeping follows as soon as mu is free.
+	if backgroundHasOwnP() {
+		// Our search touches nothing a background thread may hold: not mu, and not the contexts of the steps it
+		// cancels (a background step reading its context's Err holds that context's lock). A thread of the lowest
+		// priority that holds either runs again only when nothing else wants the core (the collector's workers,
+		// at our priority, come first): in session 21's scramble matches a search waited 80 ms for mu, and,
+		// with mu never waited for, 68 ms in holdLocked. At the lowest priority the background cannot keep our
+		// search from the CPU, so the search need not wait for it to see the stop either.
 		f.later(f.holdLocked)
 		return time.Since(begun)
 	}
-	if !ownP {
-		f.lockInOrder()
-	}
+	f.lockInOrder()
 	f.holdLocked()
-	// With a P of its own (lowpriority.go) the background, on a thread of the lowest priority, cannot keep our
-	// search from the CPU: it sees the stop when the operating system next runs it, and our search need not
-	// wait for that (on a busy core, an idle-priority thread may not run for a long time; waiting for it to
-	// reach its next pause cost a third of the search's nodes in session 20's measurement).
-	if ownP || f.drainedLocked() {
+	if f.drainedLocked() {
 		f.mu.Unlock()
 		return time.Since(begun)
 	}
@@ -101,23 +97,14 @@ func (f *foreground) holdLocked() {
 	}
 }
 
-// lockUnlessBusy takes f.mu when it is free and nothing waits in deferred (which must keep its order), and
-// reports whether it did.
-func (f *foreground) lockUnlessBusy() bool {
-	if !f.mu.TryLock() {
-		return false
-	}
-	if f.queued.Load() != 0 {
-		f.mu.Unlock()
-		return false
-	}
-	return true
-}
+// deferredOps is how many holds and releases may wait for the bookkeeper before a search of ours waits too:
+// two a search, while a background thread holds mu (it holds it for microseconds once it runs).
+const deferredOps = 1024
 
 // later has the bookkeeper do op under f.mu, after everything deferred before it.
 func (f *foreground) later(op func()) {
 	f.bookkeeper.Do(func() {
-		f.deferred = make(chan func(), 64)
+		f.deferred = make(chan func(), deferredOps)
 		go func() {
 			for op := range f.deferred {
 				f.mu.Lock()
@@ -188,9 +175,10 @@ func (f *foreground) waitIdle(ctx context.Context) {
 	}
 }
 
-// busy reports whether a search of ours runs.
+// busy reports whether a search of ours runs, once the bookkeeper did what hold and release left to it (it is
+// asked on the front end's goroutine, never on our search's).
 func (f *foreground) busy() bool {
-	f.mu.Lock()
+	f.lockInOrder()
 	defer f.mu.Unlock()
 	return f.searching > 0
 }
@@ -198,13 +186,11 @@ func (f *foreground) busy() bool {
 // release marks a search of ours as over; background work goes on when none runs. Like hold, it never waits
 // for a background thread that holds f.mu.
 func (f *foreground) release() {
-	switch {
-	case !backgroundHasOwnP():
-		f.lockInOrder()
-	case !f.lockUnlessBusy():
+	if backgroundHasOwnP() {
 		f.later(f.releaseLocked)
 		return
 	}
+	f.lockInOrder()
 	defer f.mu.Unlock()
 	f.releaseLocked()
 }

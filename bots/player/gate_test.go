@@ -159,6 +159,18 @@ func TestAnalystTakesLostGamesFirst(t *testing.T) {
 	}
 }
 
+// settle waits until the bookkeeper did what hold and release left to it.
+func settle(t *testing.T, fg *foreground) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for fg.queued.Load() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the gate's bookkeeping did not end")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // TestOurSearchNeverWaitsForTheGatesLock: a background thread that holds the gate's lock (and that the operating
 // system, at the lowest priority, may not run again for a long while) does not keep our search waiting when the
 // background has a P of its own: hold and release return at once, and what they mark is marked, in order, once
@@ -189,14 +201,12 @@ func TestOurSearchNeverWaitsForTheGatesLock(t *testing.T) {
 		t.Fatal("our search waited for the lock a background thread holds")
 	}
 	fg.mu.Unlock() // the background thread runs again
-	deadline := time.Now().Add(2 * time.Second)
-	for fg.queued.Load() != 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	settle(t, fg)
 	if !fg.busy() {
 		t.Error("after hold, release and hold, no search is marked as running")
 	}
 	fg.release()
+	settle(t, fg)
 	if fg.busy() {
 		t.Error("a search is still marked as running after every hold was released")
 	}

@@ -5,6 +5,11 @@ package player
 
 import (
 	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"dossier/engine"
 	"dossier/games"
@@ -63,5 +68,43 @@ func TestLostFromLooksBeforeTheLastLostStretch(t *testing.T) {
 				t.Errorf("from ply %d, want %d", got, c.want)
 			}
 		})
+	}
+}
+
+// A search that spent long outside its search proper is logged with the part that took the time; the game's
+// line gives the longest such time.
+func TestTimeOutsideTheSearchIsLoggedByPart(t *testing.T) {
+	core, logs := observer.New(zapcore.WarnLevel)
+	var u memoryUse
+	u.reset()
+	var quick onClock
+	quick.begin()
+	quick.mark(partSearcher)
+	u.spentOnClock(quick, 3, zap.New(core))
+	if logs.Len() != 0 {
+		t.Fatalf("a quick search logged %v", logs.All())
+	}
+	var slow onClock
+	slow.begin()
+	slow.mark(partSearcher)
+	time.Sleep(slowOnClock + 5*time.Millisecond) // a background thread holding the gate's lock
+	slow.mark(partHold)
+	slow.skip()
+	u.spentOnClock(slow, 9, zap.New(core))
+	if logs.Len() != 1 {
+		t.Fatalf("%d lines logged for a slow search, want 1", logs.Len())
+	}
+	fields := logs.All()[0].ContextMap()
+	if hold := fields["hold"].(time.Duration); hold < slowOnClock {
+		t.Errorf("the hold took %v in the log, want the %v slept", hold, slowOnClock)
+	}
+	if searcher := fields["searcher"].(time.Duration); searcher > slowOnClock/2 {
+		t.Errorf("the searcher's part took %v in the log, want about nothing", searcher)
+	}
+	if fields["ply"].(int64) != 9 {
+		t.Errorf("ply %v logged, want 9", fields["ply"])
+	}
+	if u.onClockMax < slowOnClock || u.onClockMax != slow.total() {
+		t.Errorf("the longest time outside a search %v, want %v", u.onClockMax, slow.total())
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"dossier/bots/prepare"
 	"dossier/bots/presets"
@@ -458,6 +457,8 @@ func (p *Engine) Close() error {
 // the game cannot play (a preset of another game) falls back on the game's default preset, and each search
 // says so in an info string.
 func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
+	var clock onClock
+	clock.begin()
 	s, warning := p.currentSearcher()
 	if warning != "" && report != nil {
 		report(engine.Info{Text: warning})
@@ -471,20 +472,25 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 		ctl.WaitRelease()
 		return engine.Result{}
 	}
-	began := time.Now()
+	clock.mark(partSearcher)
 	fg := p.analyst.foreground()
 	p.use.waited(fg.hold())
 	defer fg.release()
+	clock.mark(partHold)
 	x := p.installExperience(s)
-	p.use.beforeSearch(time.Since(began))
+	clock.mark(partExperience)
 	lines := searchers.NewDepthLines(report)
 	searched := s.Search(pos, ctl, lines.Report)
+	clock.skip()
 	hits := searchers.ExperienceHits(s)
 	recalled := p.consultRecall(s, pos, ctl, searched, lines, report)
 	res := p.consultPrepared(x, pos, ctl, recalled, report)
+	clock.mark(partConsult)
 	p.use.search(pos.Ply(), hits, searched, recalled, res)
 	p.reportExperience(x, pos, res, hits, report)
 	p.filer.afterSearch(pos, res)
+	clock.mark(partFiling)
+	p.use.spentOnClock(clock, pos.Ply(), p.filer.logger())
 	return res
 }
 

@@ -16,6 +16,7 @@ func TestPauseReadingHoldsOnlyTheBackground(t *testing.T) {
 	p := New(chess.Game{}, searchers.Config{HashMB: 1})
 	fg := p.analyst.foreground()
 	fg.hold()
+	settle(t, fg)
 	released := false
 	defer func() {
 		if !released {
