@@ -20,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-OPPONENTS=(toga2 glaurung ethereal sf2400 sf2200 sf2000 sf1900)
+OPPONENTS=(toga2 glaurung ethereal sf2400 sf2200 sf2050 sf2000 sf1900)
 
 usage() {
   echo "usage: tests/online.sh [--dry-run | --summary] OPPONENT...   (GAMES=80 TC=2+0.05 SERIES=\"mem nomem\" CORES=\"0 1\" OUT=tests/online-out CUTECHESS=cutechess-cli)"

@@ -9,6 +9,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"dossier/bots/analysis"
@@ -50,11 +51,11 @@ const (
 // opponent's turns. A new game's start ends neither; Close gives the job in progress back to the queue.
 type analyst struct {
 	mu     sync.Mutex
-	fg     *foreground
-	worker string             // this process's name as a job worker (made at first use)
-	cancel context.CancelFunc // of the worker, nil when none runs
-	done   chan struct{}      // closed when the worker has ended
-	again  bool               // a job was filed while the worker ran: look again before ending
+	fg     atomic.Pointer[foreground] // taken without mu: our searches never wait for a lock the worker holds
+	worker string                     // this process's name as a job worker (made at first use)
+	cancel context.CancelFunc         // of the worker, nil when none runs
+	done   chan struct{}              // closed when the worker has ended
+	again  bool                       // a job was filed while the worker ran: look again before ending
 	// prepared hands each finding of a preparation to the Player (nil: nobody), so that the game in progress
 	// plays it where it comes.
 	prepared func(key string, g games.Game, fd prepare.Finding)
@@ -110,14 +111,14 @@ type lostGame struct {
 	prepared func(prepare.Finding)
 }
 
-// foreground returns the gate our searches hold (made at first use).
+// foreground returns the gate our searches hold (made at first use). It takes no lock: the worker holds mu on a
+// thread of the lowest priority, which may not run again for a long while once a search of ours begins.
 func (a *analyst) foreground() *foreground {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.fg == nil {
-		a.fg = newForeground()
+	if fg := a.fg.Load(); fg != nil {
+		return fg
 	}
-	return a.fg
+	a.fg.CompareAndSwap(nil, newForeground())
+	return a.fg.Load()
 }
 
 // start files lg's analysis as a job, its searches bounded by budget, and starts the worker when none runs. After
@@ -284,7 +285,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	if len(a.Experience) == 0 && a.Mistake == nil {
 		return
 	}
-	f.record(memory.Event{Analysis: a})
+	f.recordBackground(memory.Event{Analysis: a})
 	if m, ok := rep.Blamed(); ok {
 		log.Info("the game's mistake", zap.String("move", m.Played), zap.Int("ply", m.Ply),
 			zap.Float64("value", m.Value), zap.String("better", m.Best), zap.Float64("better_value", m.BestValue),
@@ -316,7 +317,7 @@ func prepareAfterGame(ctx context.Context, lg lostGame, f *filer, gate *budgetGa
 	repertoire, found, err := prepare.Games(ctx, lg.game, stored, prepare.OpponentOptions{
 		Options: prepare.Options{Budget: lg.prepare * 9 / 10, Gate: gate}, HashMB: 16, Preset: lg.preset}, nil,
 		func(fd prepare.Finding) error {
-			f.record(memory.Event{Analysis: prepare.Event(lg.key, lg.game, []prepare.Finding{fd}, time.Now())})
+			f.recordBackground(memory.Event{Analysis: prepare.Event(lg.key, lg.game, []prepare.Finding{fd}, time.Now())})
 			if lg.prepared != nil {
 				lg.prepared(fd)
 			}

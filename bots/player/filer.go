@@ -11,6 +11,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"dossier/engine"
@@ -44,6 +45,13 @@ const closeWait = 5 * time.Second
 // filer is the memory's side of a Player, with its own lock: the Player calls it with its own lock held or
 // not (the order is the Player's lock, then the filer's), and the learning worker files through it too.
 type filer struct {
+	// shared and sharedLog are the open memory (nil: none) and the logger, read without mu: by our searches
+	// and by the background's threads, which file through recordBackground. A thread of the lowest priority
+	// that holds mu runs again only when nothing else wants the core: on a core another engine keeps busy,
+	// our searches waited up to 1.4 s for mu while one built an analysis's event under it (session 22).
+	shared    atomic.Pointer[memory.Memory]
+	sharedLog atomic.Pointer[zap.Logger]
+
 	mu      sync.Mutex // guards everything below
 	cfg     MemoryConfig
 	log     *zap.Logger
@@ -120,6 +128,7 @@ func (f *filer) take(cfg MemoryConfig) {
 	if f.log == nil {
 		f.log = zap.NewNop()
 	}
+	f.sharedLog.Store(f.log)
 	f.tried, f.notice, f.openErr, f.pending = false, "", nil, nil
 	f.gameID, f.game, f.start, f.predicted, f.reached = "", nil, nil, "", nil
 }
@@ -140,18 +149,21 @@ func (f *filer) config() MemoryConfig {
 	return f.cfg
 }
 
-// memory returns the open memory, or nil.
-func (f *filer) memory() *memory.Memory {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.mem
+// memory returns the open memory, or nil. It takes no lock.
+func (f *filer) memory() *memory.Memory { return f.shared.Load() }
+
+// logger returns the memory's logger. It takes no lock.
+func (f *filer) logger() *zap.Logger {
+	if log := f.sharedLog.Load(); log != nil {
+		return log
+	}
+	return zap.NewNop()
 }
 
-// logger returns the memory's logger.
-func (f *filer) logger() *zap.Logger {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.log
+// setMemoryLocked makes m the open memory (nil: none). f.mu is held, or f is new.
+func (f *filer) setMemoryLocked(m *memory.Memory) {
+	f.mem = m
+	f.shared.Store(m)
 }
 
 // open opens the memory if it is on and not open yet, and returns why it cannot be opened.
@@ -221,9 +233,26 @@ func (f *filer) ensureOpenLocked() {
 		f.notice = fmt.Sprintf("error: %v; playing without memory", err)
 		return
 	}
-	f.mem = m
+	f.setMemoryLocked(m)
 	f.restoreGC = collectLessOften()
 	f.log.Info("memory open", zap.String("dir", m.Dir()), zap.Bool("owner", m.Owner()))
+}
+
+// openedFiler returns a filer of the memory mem, open already (a study's, a test's).
+func openedFiler(mem *memory.Memory, log *zap.Logger) *filer {
+	f := newFiler(MemoryConfig{Enabled: true, Logger: log})
+	f.tried = true
+	f.setMemoryLocked(mem)
+	return f
+}
+
+// recordBackground queues an event of the background's work (an analysis, a preparation's finding, a learned
+// move) without taking f.mu and without keeping its Pending: our searches never wait for it (see afterSearch);
+// what waits for it flushes the memory. Without a memory open it is dropped.
+func (f *filer) recordBackground(ev memory.Event) {
+	if mem := f.memory(); mem != nil {
+		mem.Record(ev)
+	}
 }
 
 // record queues an event (see recordLocked).
@@ -410,8 +439,9 @@ func (f *filer) gameOver(end play.GameEnd) string {
 // afterSearch keeps the search's expected reply for the opponent's next move, then waits (briefly, see
 // commitWait) for the events recorded before it, so that an observed move is committed before the bestmove
 // that answers it.
-func (f *filer) afterSearch(pos games.Position, res engine.Result) {
+func (f *filer) afterSearch(pos games.Position, res engine.Result, clock *onClock) {
 	f.mu.Lock()
+	clock.mark(partFilerLock)
 	if f.gameID != "" && f.start != nil {
 		reply := res.Ponder
 		if reply == games.NoMove && len(res.PV) > 1 && res.PV[0] == res.Move {
@@ -429,6 +459,7 @@ func (f *filer) afterSearch(pos games.Position, res engine.Result) {
 	f.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), commitWait)
 	defer cancel()
+	defer clock.mark(partCommit)
 	for _, pe := range pending {
 		if err := pe.Wait(ctx); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
@@ -456,7 +487,8 @@ func (f *filer) closeLocked() error {
 	defer cancel()
 	flushErr := f.mem.Flush(ctx)
 	closeErr := f.mem.Close()
-	f.mem, f.pending, f.tried = nil, nil, false
+	f.setMemoryLocked(nil)
+	f.pending, f.tried = nil, false
 	if f.restoreGC != nil {
 		f.restoreGC()
 		f.restoreGC = nil

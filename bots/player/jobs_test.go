@@ -332,7 +332,7 @@ func TestAnalysisCutShortGoesOnWhereItStopped(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f := &filer{cfg: MemoryConfig{Enabled: true}, log: zap.NewNop(), mem: mem, tried: true}
+		f := openedFiler(mem, zap.NewNop())
 		worker := workerName()
 		job, err := mem.ClaimJob(context.Background(), worker, jobLease, analysisKinds...)
 		if err != nil {

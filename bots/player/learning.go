@@ -406,7 +406,7 @@ func (l *learningPart) learnedMove(w *learning, it learnItem, prob float64) {
 		if still {
 			rec := *it.rec
 			rec.Probability = prob
-			l.filer.record(memory.Event{Move: &rec})
+			l.filer.recordBackground(memory.Event{Move: &rec})
 		}
 	}
 }

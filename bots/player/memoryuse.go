@@ -61,7 +61,8 @@ func (u *memoryUse) spentOnClock(c onClock, ply int, log *zap.Logger) {
 		log.Warn("a search of ours spent long outside its search", zap.Int("ply", ply), zap.Duration("total", total),
 			zap.Duration("searcher", c.parts[partSearcher]), zap.Duration("hold", c.parts[partHold]),
 			zap.Duration("experience", c.parts[partExperience]), zap.Duration("consult", c.parts[partConsult]),
-			zap.Duration("filing", c.parts[partFiling]))
+			zap.Duration("report", c.parts[partReport]), zap.Duration("filer_lock", c.parts[partFilerLock]),
+			zap.Duration("commit", c.parts[partCommit]))
 	}
 }
 
@@ -76,7 +77,9 @@ const (
 	partHold              // the background told to stop (the gate)
 	partExperience        // the experience handed to the searcher
 	partConsult           // the game memory and the preparation consulted on the search's result
-	partFiling            // what the search found counted, said and filed
+	partReport            // what the search found counted and said
+	partFilerLock         // the filer's lock taken to keep the expected reply
+	partCommit            // the wait for what was filed to be committed (at most commitWait)
 	partCount
 )
 

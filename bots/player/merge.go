@@ -409,7 +409,9 @@ func (l *learningPart) fold(mem *memory.Memory, key string, g games.Game, our pr
 	l.foldMu.Lock()
 	defer l.foldMu.Unlock()
 	return foldLearners(mem, key, g, our, func(model string, state json.RawMessage, at time.Time, gameID string) {
-		l.filer.recordModelAt(key, model, state, gameID, at)
+		// On the fold's thread, of the lowest priority: filed without the filer's lock (see recordBackground).
+		l.filer.recordBackground(memory.Event{Model: &memory.ModelUpdate{OpponentKey: key, Model: model, State: state,
+			GameID: gameID, At: at}})
 	}, foldBudget)
 }
 

@@ -488,8 +488,8 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	clock.mark(partConsult)
 	p.use.search(pos.Ply(), hits, searched, recalled, res)
 	p.reportExperience(x, pos, res, hits, report)
-	p.filer.afterSearch(pos, res)
-	clock.mark(partFiling)
+	clock.mark(partReport)
+	p.filer.afterSearch(pos, res, &clock)
 	p.use.spentOnClock(clock, pos.Ply(), p.filer.logger())
 	return res
 }

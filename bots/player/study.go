@@ -65,7 +65,7 @@ func Study(ctx context.Context, mem *memory.Memory, o StudyOptions) (StudyReport
 	defer runtime.UnlockOSThread()
 	setThreadPriority(o.Nice)
 	defer unmarkBackgroundThread()
-	f := &filer{cfg: MemoryConfig{Enabled: true}, log: log, mem: mem, tried: true}
+	f := openedFiler(mem, log)
 	fg := newForeground() // never held: nothing here searches on a clock
 	worker := workerName()
 	var rep StudyReport
