@@ -496,28 +496,6 @@ func (f *filer) closeLocked() error {
 	return errors.Join(flushErr, closeErr)
 }
 
-// latestModel returns the latest state of a learned model for an opponent key, nil when the memory has none
-// (no memory, a new opponent, a model never recorded).
-func (f *filer) latestModel(key, model string) (json.RawMessage, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.ensureOpenLocked()
-	if f.mem == nil {
-		return nil, nil
-	}
-	prof, err := f.mem.Profile(key)
-	if errors.Is(err, memory.ErrUnknownOpponent) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	points := prof.Models[model]
-	if len(points) == 0 {
-		return nil, nil
-	}
-	return points[len(points)-1].State, nil
-}
 
 // recordModel files a learned model's new state for an opponent key, after the game gameID ("" mid-game).
 func (f *filer) recordModel(key, model string, state json.RawMessage, gameID string) {
