@@ -496,7 +496,6 @@ func (f *filer) closeLocked() error {
 	return errors.Join(flushErr, closeErr)
 }
 
-
 // recordModel files a learned model's new state for an opponent key, after the game gameID ("" mid-game).
 func (f *filer) recordModel(key, model string, state json.RawMessage, gameID string) {
 	f.mu.Lock()
