@@ -7,10 +7,18 @@
 // thread that holds that P (the analysis, the learners) keeps the search from running until the operating system
 // gives the niced thread its turn to see the stop, which on a core shared with the opponent can take many
 // milliseconds (priority inversion). With Ps beyond the search threads' (backgroundPs), the search's thread and
-// the background's each have a P, and the operating system's scheduler decides: a SCHED_IDLE thread runs only
-// when the core has nothing else to run, so it takes nothing from our search nor from the opponent's on a shared
-// core; and the spare P runs what a starved background thread's P holds (session 19's measurements:
-// docs/memory.md, The memory on our clock).
+// the background's each have a P, and the operating system's scheduler decides: a thread at niceness 19 gets
+// about 1.5% of a core that a normal thread wants, so it takes next to nothing from our search nor from the
+// opponent's on a shared core; and the spare P runs what a starved background thread's P holds (session 19's
+// measurements: docs/memory.md, The memory on our clock).
+//
+// Why not SCHED_IDLE, which the engine used until session 22. A SCHED_IDLE thread runs only in the scraps of time
+// the scheduler gives it while another thread wants the core (a weight of 3 against 1,024): on a core that another
+// game's engine keeps busy it may not run for a second or more. Whatever waits for it waits that long, and the Go
+// runtime does: a collection stops the world, which waits for every running goroutine to stop, our search
+// included (a stack dump in session 22 caught our search in gcStart while the analysis's thread, at SCHED_IDLE,
+// had not run). Session 22's stall test (a busy loop on the engine's core, go movetime 60): 2-5 searches in 300
+// over 100 ms and up to 2 s at SCHED_IDLE, none over 54 ms at niceness 19.
 
 package player
 
@@ -28,9 +36,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// lowerThreadPriority locks the calling goroutine to its thread and lowers that thread's priority: SCHED_IDLE
-// (Linux's policy for work that runs only on an otherwise idle CPU) when nice is 19, and the niceness nice
-// either way. The thread ends with the goroutine (a locked goroutine that returns takes its thread with it), so
+// lowerThreadPriority locks the calling goroutine to its thread and lowers that thread's priority to the
+// niceness nice. The thread ends with the goroutine (a locked goroutine that returns takes its thread with it), so
 // the change never reaches another goroutine. It makes sure a P is free for it (see reserveBackgroundP).
 func lowerThreadPriority(nice int) {
 	reserveBackgroundP(0)
@@ -38,16 +45,27 @@ func lowerThreadPriority(nice int) {
 	setThreadPriority(nice)
 }
 
-// setThreadPriority sets the calling thread's policy and niceness (the goroutine is locked to it): SCHED_IDLE at
-// nice 19, the normal policy at the niceness given below it.
+// setThreadPriority sets the calling thread's niceness (the goroutine is locked to it), under the normal policy
+// (see the file's comment for why not SCHED_IDLE). A thread that a study put at SCHED_IDLE stays there: an
+// unprivileged thread cannot raise its priority back.
 func setThreadPriority(nice int) {
 	tid := syscall.Gettid()
 	backgroundThreads.mark(tid, nice > 0)
-	policy := uint32(unix.SCHED_NORMAL)
-	if nice >= 19 {
-		policy = unix.SCHED_IDLE
+	_ = unix.SchedSetAttr(tid, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_NORMAL}, 0)
+	_ = syscall.Setpriority(syscall.PRIO_PROCESS, tid, nice)
+}
+
+// setStudyPriority sets the priority of a study's thread (a process of its own, with no search of ours to keep
+// waiting): SCHED_IDLE at nice 19, so that on a machine that plays games it takes only the CPU they leave;
+// the normal policy at the niceness given below it.
+func setStudyPriority(nice int) {
+	if nice < 19 {
+		setThreadPriority(nice)
+		return
 	}
-	_ = unix.SchedSetAttr(tid, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: policy}, 0)
+	tid := syscall.Gettid()
+	backgroundThreads.mark(tid, true)
+	_ = unix.SchedSetAttr(tid, &unix.SchedAttr{Size: unix.SizeofSchedAttr, Policy: unix.SCHED_IDLE}, 0)
 	_ = syscall.Setpriority(syscall.PRIO_PROCESS, tid, nice)
 }
 

@@ -74,8 +74,16 @@ type CurrentGame struct {
 // filer.mu is the innermost of them: under it the filer calls only the memory, and the memory's writer never
 // waits for it (its alerts go through a channel). The locks of the foreground gate, the reading, a
 // budgetGate, a learnedLive and autoSearcher take no other lock, and learningPart.foldMu (one fold at a time)
-// is held without p.mu while the fold takes filer.mu. The worker's sink (learnedMove) takes learningPart.mu
-// alone, then filer.mu, never while learning.mu is held.
+// is held without p.mu. The worker's sink (learnedMove) takes learningPart.mu alone, never while learning.mu is
+// held.
+//
+// The background's threads (the reading, the learner, the fold, the analysis) run at the lowest priority: one
+// that holds a lock runs again only when nothing else wants the core, so a search of ours or the front end that
+// waits for that lock waits for as long as another engine keeps the core busy (session 22: up to 2.7 s). They
+// therefore hold no lock while they compute: they file through filer.recordBackground and read the memory and
+// the logger through atomics (filer.memory, filer.logger); the gate's bookkeeping is done beside our search
+// (foreground.hold). What they still take are short critical sections that only copy fields (p.mu in the
+// reading's parts, learningPart.mu in learnedMove, learning.mu, analyst.mu).
 type Engine struct {
 	mu         sync.Mutex
 	game       games.Game

@@ -63,7 +63,7 @@ func Study(ctx context.Context, mem *memory.Memory, o StudyOptions) (StudyReport
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	setThreadPriority(o.Nice)
+	setStudyPriority(o.Nice)
 	defer unmarkBackgroundThread()
 	f := openedFiler(mem, log)
 	fg := newForeground() // never held: nothing here searches on a clock
