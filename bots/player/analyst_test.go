@@ -186,6 +186,7 @@ func TestAnalystBlamesADrawnGameOnlyWhereWeStoodBetter(t *testing.T) {
 func backgroundDuring(p *Engine, pos games.Position, depth int, linger time.Duration) int {
 	fg := p.analyst.foreground()
 	fg.hold()
+	fg.busy() // waits until the bookkeeper marked the hold
 	fg.mu.Lock()
 	before := fg.began
 	fg.mu.Unlock()

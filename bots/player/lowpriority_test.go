@@ -87,6 +87,7 @@ func TestLearningWaitsForOurSearch(t *testing.T) {
 		return learned
 	}
 	fg.hold() // our search begins
+	settle(t, fg) // the gate marked (hold leaves it to the bookkeeper)
 	pos := g.Start()
 	var buf [games.MaxMoves]games.Move
 	w.add(learnItem{pos: pos.Clone(), move: pos.AppendMoves(buf[:0])[0], ply: 0})
