@@ -86,7 +86,7 @@ func TestLearningWaitsForOurSearch(t *testing.T) {
 		defer mu.Unlock()
 		return learned
 	}
-	fg.hold() // our search begins
+	fg.hold()     // our search begins
 	settle(t, fg) // the gate marked (hold leaves it to the bookkeeper)
 	pos := g.Start()
 	var buf [games.MaxMoves]games.Move
