@@ -58,9 +58,8 @@ func (f *foreground) hold() time.Duration {
 	begun := time.Now()
 	if backgroundHasOwnP() {
 		// Our search touches nothing a background thread may hold: not mu, and not the contexts of the steps it
-		// cancels (a background step reading its context's Err holds that context's lock). A thread of the lowest
-		// priority that holds either runs again only when nothing else wants the core (the collector's workers,
-		// at our priority, come first): in session 21's scramble matches a search waited 80 ms for mu, and,
+		// cancels (a background step reading its context's Err holds that context's lock). A thread at niceness 19
+		// that holds either may wait long for the core that our search and others want: in session 21's matches a search waited 80 ms for mu, and,
 		// with mu never waited for, 68 ms in holdLocked. At the lowest priority the background cannot keep our
 		// search from the CPU, so the search need not wait for it to see the stop either.
 		f.later(f.holdLocked)
