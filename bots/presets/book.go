@@ -5,6 +5,7 @@ package presets
 
 import (
 	"fmt"
+	"sync"
 
 	"dossier/games"
 )
@@ -42,17 +43,21 @@ type book struct {
 	learning LearningDepths
 }
 
-// bookOf returns the book of the game called game.
+// books are the games' books, each built once on first use: Strength and Learning are asked in every search
+// of ours (the game memory's consult, the experience's report), and building a book makes its weight maps anew
+// (session 22 caught a collection started by that allocation in our search). Nothing in this package changes a
+// book after it is built; what leaves the package is a copy.
+var books = map[string]func() book{
+	"chess":     sync.OnceValue(chessBook),
+	"checkers":  sync.OnceValue(checkersBook),
+	"connect4":  sync.OnceValue(connect4Book),
+	"tictactoe": sync.OnceValue(tictactoeBook),
+}
+
+// bookOf returns the book of the game called game, shared: read it, never change it.
 func bookOf(game string) (book, bool) {
-	switch game {
-	case "chess":
-		return chessBook(), true
-	case "checkers":
-		return checkersBook(), true
-	case "connect4":
-		return connect4Book(), true
-	case "tictactoe":
-		return tictactoeBook(), true
+	if built, ok := books[game]; ok {
+		return built(), true
 	}
 	return book{}, false
 }

@@ -3,7 +3,11 @@
 
 package presets
 
-import "dossier/games"
+import (
+	"slices"
+
+	"dossier/games"
+)
 
 // StrengthRules are a game's safety rules in its evaluation's units: what no handicap may break.
 type StrengthRules struct {
@@ -74,6 +78,7 @@ const defaultLearnerDepth = 4
 func Learning(g games.Game) LearningDepths {
 	b, _ := bookOf(g.Name())
 	l := b.learning
+	l.TypeDepths = slices.Clone(l.TypeDepths) // the book is shared
 	if l.Depth == 0 {
 		l.Depth = defaultLearnerDepth
 	}
