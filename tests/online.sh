@@ -35,6 +35,7 @@ case "${1:-}" in
   --summary) SUMMARY=1; shift ;;
 esac
 source tests/names.sh
+source tests/memorylog.sh
 pick_names tests/online.sh opponent OPPONENTS OPPONENTS "$@"
 GAMES=${GAMES:-80}
 if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
@@ -143,18 +144,7 @@ summarize() {
         printf "%-9s %-6s mean depth by phase of the game:%s\n", name, ser, line
       }' "$OUT/$name-$s.pgn"
   done
-  if [ -f "$OUT/$name-mem.log.jsonl" ]; then
-    awk '/spent long outside its search/ { slow++ }
-      /memory in the game/ {
-        n++
-        if (match($0, /"memory_on_clock_max": ?"?[0-9.e-]+[a-zµ]*"?/)) { v = substr($0, RSTART, RLENGTH); sub(/.*: ?"?/, "", v); if (dur(v) > longest) longest = dur(v) }
-        if (match($0, /"memory_on_clock": ?"?[0-9.e-]+[a-zµ]*"?/)) { v = substr($0, RSTART, RLENGTH); sub(/.*: ?"?/, "", v); on += dur(v) }
-        if (match($0, /"background_cpu": ?"?[0-9.e-]+[a-zµ]*"?/)) { v = substr($0, RSTART, RLENGTH); sub(/.*: ?"?/, "", v); bg += dur(v) }
-      }
-      function dur(v,   x) { x = v + 0; if (v ~ /ms/) return x / 1000; if (v ~ /µs|us/) return x / 1e6; if (v ~ /ns/) return x / 1e9; if (v ~ /s/) return x; return x }
-      END { if (n) printf "memory per game (%d games logged): %.1f ms on our clock, %.2f s of background CPU (off our clock); longest search outside its search proper %.1f ms, %d searches over 20 ms\n", n, 1000 * on / n, bg / n, 1000 * longest, slow }' \
-      "$OUT/$name-mem.log.jsonl"
-  fi
+  if [ -f "$OUT/$name-mem.log.jsonl" ]; then memory_per_game "$OUT/$name-mem.log.jsonl"; fi
 }
 
 if [ "$SUMMARY" = 1 ]; then

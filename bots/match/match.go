@@ -392,6 +392,8 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 	}
 	pos := start.Clone()
 	var notes []plyNote
+	var ownMoves [2]int // moves each player made in this game, for RandomMoves
+	var randomMoves [2]*rand.Rand
 	for {
 		if o := games.OutcomeOf(pos); o.Result.Over() {
 			return finish(o.Result, Termination(o.Reason.String()), o.Reason.String())
@@ -413,6 +415,18 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 		}
 		if clocks[side] != nil {
 			lim.MovesToGo = clocks[side].MovesToGo()
+		}
+		ownMoves[i]++
+		if ownMoves[i] <= cfg.Players[i].RandomMoves {
+			// Off the player's clock: the move a book of its own would give it at once.
+			if randomMoves[i] == nil {
+				randomMoves[i] = openingRNG(cfg.Seed^randomMovesSeed, 2*n+i)
+			}
+			move := randomMove(pos, randomMoves[i])
+			pos.Play(move)
+			rec.Moves = append(rec.Moves, move)
+			notes = append(notes, plyNote{side: side})
+			continue
 		}
 		req := MoveRequest{Start: start, Moves: rec.Moves, Position: pos.Clone(), Limits: lim, Clock: s.limits.Clock,
 			Timeout: cfg.moveTimeout(s.limits, clocks[side])}

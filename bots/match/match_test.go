@@ -117,6 +117,43 @@ func TestRunConcurrencyGivesTheSameGames(t *testing.T) {
 	}
 }
 
+// A player with randommoves=N varies its first N moves of every game at random, the same at any concurrency, and
+// the other player's moves are its own: from the start position, between two depth-limited players that would
+// otherwise play one game over and over.
+func TestRunRandomMovesVaryOnePlayersOpenings(t *testing.T) {
+	g := connect4.Game{}
+	play := func(concurrency int) map[int]GameRecord {
+		cfg := quickConfig(g, mustSpec(t, "preset=material depth=4"), mustSpec(t, "preset=material depth=2 randommoves=2"))
+		cfg.Games, cfg.Concurrency, cfg.Seed = 8, concurrency, 7
+		_, records := collect(t, cfg)
+		return records
+	}
+	serial, parallel := play(1), play(2)
+	openings := map[string]bool{}
+	for n := 1; n <= 8; n++ {
+		a, b := serial[n], parallel[n]
+		if fmt.Sprint(a.Moves) != fmt.Sprint(b.Moves) || a.Result != b.Result {
+			t.Errorf("game %d differs between concurrency 1 and 2: %v %v / %v %v", n, a.Moves, a.Result, b.Moves, b.Result)
+		}
+		if a.Start.FEN() != g.Start().FEN() {
+			t.Errorf("game %d starts from %s, not the start position", n, a.Start.FEN())
+		}
+		if len(a.Moves) < 4 {
+			t.Fatalf("game %d has %d moves", n, len(a.Moves))
+		}
+		openings[fmt.Sprint(a.Moves[:4])] = true
+		// The deterministic player's moves are its own: its first reply to the same moves is always the same.
+		if n%2 == 1 { // player 1 (material d4) moves first: its first move is the same in every such game
+			if a.Moves[0] != serial[1].Moves[0] {
+				t.Errorf("game %d: player 1 opened %v, game 1 %v", n, a.Moves[0], serial[1].Moves[0])
+			}
+		}
+	}
+	if len(openings) < 5 {
+		t.Errorf("8 games with two random moves a game gave only %d different first four plies: %v", len(openings), openings)
+	}
+}
+
 func TestRunAdjudication(t *testing.T) {
 	g := checkers.Game{}
 	cases := []struct {

@@ -114,6 +114,16 @@ func RandomOpening(start games.Position, plies int, rng *rand.Rand) (games.Posit
 		plies, start.FEN(), randomOpeningTries)
 }
 
+// randomMovesSeed sets a player's random moves (PlayerSpec.RandomMoves) apart from the openings' draws; each
+// game and player has a source of its own, so that a game's random moves do not depend on the games beside it.
+const randomMovesSeed = 0x6f70656e696e6773
+
+// randomMove returns one of p's legal moves drawn by rng; p is a position where the game goes on.
+func randomMove(p games.Position, rng *rand.Rand) games.Move {
+	moves := p.AppendMoves(nil)
+	return moves[rng.IntN(len(moves))]
+}
+
 // openingRNG returns the random source of one opening pair, so that openings do not depend on which
 // games run in parallel.
 func openingRNG(seed uint64, pair int) *rand.Rand {

@@ -130,6 +130,12 @@ type PlayerSpec struct {
 	// lichess-bot and cutechess-cli's restart=on run an engine: one process a game.
 	Restart bool
 
+	// RandomMoves, when positive, has the player's own first RandomMoves moves of every game drawn at random
+	// among the legal moves instead of asked of the player (randommoves=N): an opponent that varies its
+	// openings, as one playing from a book of its own does, while the other player chooses every move of its
+	// own. The draws are seeded by the match's seed, the game's number and the player.
+	RandomMoves int
+
 	// Limits override the match's limits for this player's moves, key by key.
 	Limits Limits
 }
@@ -146,7 +152,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk", "memoryrisk", "memorycontempt"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk", "memoryrisk", "memorycontempt", "randommoves"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -174,6 +180,8 @@ const maxModelRisk = 10000
 //	cecp=PATH [args="A B"]     an external CECP (xboard) engine; its other keys are option commands
 //	restart=on|off             an external engine is quit after every game and started anew (one process a
 //	                           game, as lichess-bot runs an engine); off by default
+//	randommoves=N              the player's own first N moves of every game are drawn at random among the
+//	                           legal moves (an opponent that varies its openings; any player)
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
 //
@@ -207,7 +215,8 @@ func ParseSpec(text string) (PlayerSpec, error) {
 	seen := map[string]bool{}
 	for _, p := range pairs {
 		key := p.key
-		reserved := key == "name" || key == UCI || key == CECP || key == "args" || key == "restart" || slices.Contains(limitKeys, key)
+		reserved := key == "name" || key == UCI || key == CECP || key == "args" || key == "restart" || key == "randommoves" ||
+			slices.Contains(limitKeys, key)
 		if !external {
 			key = strings.ToLower(key)
 			reserved = key == "name" || slices.Contains(inProcessKeys, key) || slices.Contains(limitKeys, key)
@@ -252,7 +261,8 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 	counts := map[string]struct {
 		field *int
 		limit int
-	}{"elo": {&s.Elo, 10000}, "hash": {&s.HashMB, 1 << 20}, "threads": {&s.Threads, 1024}, "prepare": {&s.Prepare, 3600}}
+	}{"elo": {&s.Elo, 10000}, "hash": {&s.HashMB, 1 << 20}, "threads": {&s.Threads, 1024}, "prepare": {&s.Prepare, 3600},
+		"randommoves": {&s.RandomMoves, 1000}}
 	if count, ok := counts[key]; ok {
 		n, err := positiveInt(value, count.limit)
 		if err != nil {

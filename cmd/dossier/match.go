@@ -31,6 +31,8 @@ A player SPEC is space-separated key=value pairs (quote values with spaces):
                                                                      our alpha-beta: never a move it values more
                                                                      than N below its best (0..10000, 10000: off)
   name=N                                                             display name
+  randommoves=N                                                      this player's first N moves of each game drawn
+                                                                     at random (an opponent varying its openings)
   depth=N nodes=N movetime=MS tc=TC                                  this player's limits, over the match's
 e.g. --player1 'preset=strongest depth=8' --player2 'uci=/usr/games/stockfish UCI_LimitStrength=true UCI_Elo=1350'
 External engines play chess in UCI, the other games through UCI_Variant (another dossier, for example).
