@@ -2,7 +2,8 @@
 // against it and the ratings the front end sent (learn.ContemptFromResults) when the MemoryContempt option asks
 // for it and the Contempt option was not set, and told in an info string. It is off by default: it changes
 // play, and its one measurement, memory on against off against Stockfish 2200 on a clock
-// (docs/log/experiments.md, session 17), showed no gain (+3.7 ±18.1).
+// (docs/log/experiments.md, session 17), showed no gain (+3.7 ±18.1). Off, the same contempt still weighs the draw
+// that the game memory may leave (drawContemptLocked in recall.go), and nothing else.
 
 package player
 

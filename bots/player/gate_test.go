@@ -15,11 +15,21 @@ import (
 	"time"
 )
 
+// setGOMAXPROCS sets the runtime's GOMAXPROCS to n for the test, and forgets backgroundHasOwnP's answer for
+// as long (reserveBackgroundP gives it again), so that the gate sees the processors the test set.
+func setGOMAXPROCS(t *testing.T, n int) {
+	prev := runtime.GOMAXPROCS(n)
+	processors.ownP.Store(ownPUnknown)
+	t.Cleanup(func() {
+		runtime.GOMAXPROCS(prev)
+		processors.ownP.Store(ownPUnknown)
+	})
+}
+
 func TestForegroundHoldsBackgroundSearches(t *testing.T) {
 	// The background without a P of its own (GOMAXPROCS 1 set by the user): ours waits for it a little, since
 	// both share the one P (with a P of its own ours waits for nothing: lowpriority_test.go).
-	prev := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(prev)
+	setGOMAXPROCS(t, 1)
 	fg := newForeground()
 	run, leave := fg.enter(context.Background())
 	if run.Err() != nil {
@@ -177,8 +187,7 @@ func settle(t *testing.T, fg *foreground) {
 // the lock is free. Before, hold waited for the lock (80 ms once in session 21's scramble match).
 func TestOurSearchNeverWaitsForTheGatesLock(t *testing.T) {
 	if runtime.GOMAXPROCS(0) < 2 {
-		prev := runtime.GOMAXPROCS(2)
-		defer runtime.GOMAXPROCS(prev)
+		setGOMAXPROCS(t, 2)
 	}
 	if !backgroundHasOwnP() {
 		t.Skip("no P for the background on this machine")

@@ -23,8 +23,7 @@ func TestBackgroundThreadRunsAtIdlePriority(t *testing.T) {
 	if processors.fixed {
 		t.Skip("GOMAXPROCS is set in the environment")
 	}
-	prev := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(prev)
+	setGOMAXPROCS(t, 1)
 	for _, tc := range []struct {
 		nice   int
 		policy uint32

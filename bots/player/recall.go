@@ -3,8 +3,9 @@
 // analyses learned (experience.go), values the move within MemoryRisk of its best. A lost game's line is left
 // where its analysis found our mistake, through that experience, and nowhere else. A draw that repeated (our
 // same move in the same position in two drawn games) is left where our search values another move half a pawn
-// (a man) above a draw and within MemoryRisk of its best: against an opponent that repeats its moves the drawn
-// move is worth a draw.
+// (a man) above a draw, less the contempt our results against the opponent say, and within MemoryRisk of its
+// best: against an opponent that repeats its moves the drawn move is worth a draw, which is worth less against
+// one we outscore and more against one that outscores us.
 
 package player
 
@@ -22,6 +23,7 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
+	"dossier/memory/learn"
 	"dossier/play"
 
 	"go.uber.org/zap"
@@ -36,6 +38,9 @@ type recall struct {
 	drawn    map[string]map[string]int // position (FEN) -> our move there -> drawn games that played it
 	lost     map[string]map[string]int // position (FEN) -> our move there -> lost games that played it
 	mistakes map[string]mistakeShown   // position (FEN) -> the mistake an analysis blamed there
+	// wins, draws and losses are our results in the opponent's games of the game: what leaving a repeated draw
+	// weighs a draw by (see drawContemptLocked).
+	wins, draws, losses int
 }
 
 // mistakeShown is a mistake with its game as the info strings name it: "lost game 7" (its number among the
@@ -62,6 +67,14 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 		named[sg.ID] = fmt.Sprintf("%s game %d", verb, i+1)
 		if sg.Game != g.Name() || sg.OurScore != 1 && sg.OurScore != 0.5 && sg.OurScore != 0 {
 			continue
+		}
+		switch sg.OurScore {
+		case 1:
+			r.wins++
+		case 0.5:
+			r.draws++
+		default:
+			r.losses++
 		}
 		p, err := g.ParsePosition(sg.StartFEN)
 		if err != nil {
@@ -95,6 +108,22 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 		}
 	}
 	return r
+}
+
+// drawContemptLocked returns the contempt a repeated draw is left with (p.mu held): the search's own when it
+// has one (the Contempt option, or MemoryContempt's), else the contempt our results against the opponent in the
+// game memory r say (learn.ContemptFromResults, with the ratings the front end sent), for this decision alone.
+// A draw repeated against an opponent we outscore gives away what we would likely win: in session 23's
+// Connect-Four series (dossier 97.5% without its memory against the sophisticated preset) a move the memory
+// chose drew 9 games in a row where the bar of a plain draw kept it against another valued the same; against
+// a stronger opponent the bar rises, as the session 15 runs above ask.
+func (p *Engine) drawContemptLocked(r *recall) float64 {
+	if p.contempt.fixed || p.contempt.fromMemory || r == nil {
+		return p.cfg.Contempt
+	}
+	adv, known := p.opponent.RatingAdvantage()
+	return learn.ContemptFromResults(r.wins, r.draws, r.losses, presets.Strength(p.game).Unit,
+		learn.Rating{Advantage: float64(adv), Known: known}).Value
 }
 
 // count adds a game that played move in the position fen to counts.
@@ -210,7 +239,7 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	// What another move must be worth to leave a repeated draw: a draw (less contempt) and half a pawn. Our
 	// search's values near a draw say little against an opponent stronger than us: in session 15's checkers
 	// runs against one (memory off 41%), the 13 games that left a draw at such values won 1, drew 2, lost 10.
-	drawBar := -p.cfg.Contempt + presets.Strength(p.game).Unit/2
+	drawBar := -p.drawContemptLocked(r) + presets.Strength(p.game).Unit/2
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {

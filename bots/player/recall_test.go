@@ -7,18 +7,21 @@ package player
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"dossier/bots/match"
+	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
+	"dossier/memory"
 )
 
 // recallMatch plays one game of checkers from the start: player 1 is a Player of mat-tot25 at depth ourDepth
@@ -199,6 +202,51 @@ func TestGameMemoryLeavesARepeatedDraw(t *testing.T) {
 		t.Errorf("the won game was not replayed: %s after %d plies", won.Result, len(won.Moves))
 	}
 	t.Logf("drawn twice in %d plies; left at ply %d and won in %d plies", len(drawn.Moves), same+1, len(left.Moves))
+}
+
+// TestRepeatedDrawWeighsOurResults: leaving a repeated draw weighs the draw by the contempt our results against
+// the opponent say (none without results; up to half a unit either way), unless the search plays with a
+// contempt of its own (the Contempt option or MemoryContempt), which then weighs it.
+func TestRepeatedDrawWeighsOurResults(t *testing.T) {
+	p := New(connect4.Game{}, searchers.Config{})
+	half := math.Round(presets.Strength(connect4.Game{}).Unit / 2)
+	for _, c := range []struct {
+		wins, draws, losses int
+		want                func(float64) bool
+		what                string
+	}{
+		{0, 0, 0, func(c float64) bool { return c == 0 }, "no games: no contempt"},
+		{40, 10, 0, func(c float64) bool { return c == half }, "an opponent we outscore: half a unit"},
+		{0, 5, 40, func(c float64) bool { return c == -half }, "an opponent that outscores us: minus half a unit"},
+		{5, 2, 5, func(c float64) bool { return c == 0 }, "even results: none"},
+	} {
+		r := &recall{wins: c.wins, draws: c.draws, losses: c.losses}
+		p.mu.Lock()
+		got := p.drawContemptLocked(r)
+		p.mu.Unlock()
+		if !c.want(got) {
+			t.Errorf("%s (+%d =%d -%d): contempt %v", c.what, c.wins, c.draws, c.losses, got)
+		}
+	}
+	outscored := &recall{wins: 40, draws: 10}
+	p.setContempt(-3)
+	p.mu.Lock()
+	got := p.drawContemptLocked(outscored)
+	p.mu.Unlock()
+	if got != -3 {
+		t.Errorf("with the Contempt option at -3: the draw is weighed with %v", got)
+	}
+	// The recall counts the results of the opponent's games of its game alone.
+	var stored []memory.Game
+	for _, g := range []struct {
+		game  string
+		score float64
+	}{{"connect4", 1}, {"connect4", 0.5}, {"connect4", 0}, {"connect4", 1}, {"checkers", 0}, {"connect4", -1}} {
+		stored = append(stored, memory.Game{GameSummary: memory.GameSummary{Game: g.game, OurScore: g.score}})
+	}
+	if r := newRecall("rival", connect4.Game{}, stored, nil, nil); r.wins != 2 || r.draws != 1 || r.losses != 1 {
+		t.Errorf("results +%d =%d -%d, want +2 =1 -1", r.wins, r.draws, r.losses)
+	}
 }
 
 // TestMemoryRisk: the MemoryRisk a Player starts with follows its game until it is set (150 in chess, 50
