@@ -7,7 +7,7 @@
 # every move of its own from the start position. There is no checkers or Connect-Four engine in Debian, so the
 # opponent is another dossier process without a memory, playing a preset of the game.
 #
-# usage: tests/online-games.sh [--summary] GAME...   (GAME: checkers, connect4, or all)
+# usage: tests/online-games.sh [--dry-run | --summary] GAME...   (GAME: checkers, connect4, or all)
 # Environment: GAMES (80 a series), TC (2+0.05), SERIES ("mem nomem"), CORES ("0 1": the core of each series, in
 # SERIES's order), OUT (tests/online-games-out), and per game its opponent: CHECKERS_OPPONENT (strongest: dossier
 # itself) and CONNECT4_OPPONENT (sophisticated: Sen & Arora's evaluation searched on the clock; dossier's
@@ -22,12 +22,14 @@ cd "$(dirname "$0")/.."
 source tests/memorylog.sh
 
 usage() {
-  echo "usage: tests/online-games.sh [--summary] GAME...   (GAME: checkers, connect4, all; GAMES=80 TC=2+0.05 SERIES=\"mem nomem\" CORES=\"0 1\" OUT=tests/online-games-out)"
+  echo "usage: tests/online-games.sh [--dry-run | --summary] GAME...   (GAME: checkers, connect4, all; GAMES=80 TC=2+0.05 SERIES=\"mem nomem\" CORES=\"0 1\" OUT=tests/online-games-out)"
 }
 
+DRY=0
 SUMMARY=0
 case "${1:-}" in
   -h | --help) usage; exit 0 ;;
+  --dry-run) DRY=1; shift ;;
   --summary) SUMMARY=1; shift ;;
 esac
 if [ $# -eq 0 ]; then usage >&2; exit 2; fi
@@ -108,7 +110,7 @@ if [ "$SUMMARY" = 1 ]; then
 fi
 
 mkdir -p "$OUT"
-go build -o "$BIN" ./cmd/dossier
+if [ "$DRY" = 0 ]; then go build -o "$BIN" ./cmd/dossier; fi
 
 for g in "${GAMES_LIST[@]}"; do
   if [ "$g" = checkers ]; then
@@ -131,11 +133,13 @@ for g in "${GAMES_LIST[@]}"; do
       --player2 "uci=$BIN name=$opp-r$random args=--no-memory Preset=$opp randommoves=$random"
       --tc "$TC" --games "$GAMES" --max-moves 150 "--$ext" "$OUT/$g-$s.$ext")
     echo "== $g-$s: ${cmd[*]}"
+    [ "$DRY" = 0 ] || continue
     rm -rf "$OUT/$g-$s.$ext" "$OUT/$g-$s-memory" "$OUT/$g-$s.log.jsonl"
     "${cmd[@]}" >"$OUT/$g-$s.txt" 2>"$OUT/$g-$s.progress" &
     pids+=($!)
     if [ ${#cores[@]} -eq 1 ]; then wait "${pids[-1]}"; fi
   done
+  [ "$DRY" = 0 ] || continue
   for p in "${pids[@]}"; do wait "$p" || true; done
   summarize "$g" | tee "$OUT/$g.txt"
 done
