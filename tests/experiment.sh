@@ -36,18 +36,7 @@ case "${1:-}" in
 esac
 source tests/names.sh
 pick_names tests/experiment.sh opponent OPPONENTS OPPONENTS "$@"
-GAMES=${GAMES:-40}
-if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
-  echo "tests/experiment.sh: GAMES must be a positive number, not \"$GAMES\"" >&2
-  exit 2
-fi
-SERIES=${SERIES:-mem nomem}
-for s in $SERIES; do
-  case "$s" in
-    mem | nomem) ;;
-    *) echo "tests/experiment.sh: SERIES may hold mem and nomem, not \"$s\"" >&2; exit 2 ;;
-  esac
-done
+pick_series tests/experiment.sh 40
 PARALLEL=${PARALLEL:-1}
 OPENINGS=${OPENINGS:-10}
 if ! [[ "$OPENINGS" =~ ^([1-9]|10)$ ]]; then

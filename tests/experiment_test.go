@@ -18,14 +18,7 @@ func runExperiment(t *testing.T, env []string, args ...string) (int, string, str
 }
 
 func TestExperimentScript(t *testing.T) {
-	cases := []struct {
-		name     string
-		args     []string
-		env      []string
-		code     int
-		out, err []string
-		without  string // what stdout must not hold
-	}{
+	cases := []scriptCase{
 		{"no opponent", nil, nil, 2, nil, []string{"usage: tests/experiment.sh"}, ""},
 		{"unknown opponent", []string{"--dry-run", "toga2", "nope"}, nil, 2, nil, []string{`unknown opponent "nope"`}, ""},
 		{"a helper is not an opponent", []string{"--dry-run", "series"}, nil, 2, nil, []string{`unknown opponent "series"`}, ""},
@@ -51,27 +44,7 @@ func TestExperimentScript(t *testing.T) {
 		{"checkers records are PDN", []string{"--dry-run", "checkers"}, []string{"SERIES=nomem"}, 0,
 			[]string{"--max-moves 100 --pdn", "checkers-nomem.pdn"}, nil, "memory="},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			code, stdout, stderr := runExperiment(t, c.env, c.args...)
-			if code != c.code {
-				t.Fatalf("exit %d, want %d; stdout %q, stderr %q", code, c.code, stdout, stderr)
-			}
-			for _, want := range c.out {
-				if !strings.Contains(stdout, want) {
-					t.Errorf("stdout lacks %q:\n%s", want, stdout)
-				}
-			}
-			for _, want := range c.err {
-				if !strings.Contains(stderr, want) {
-					t.Errorf("stderr lacks %q:\n%s", want, stderr)
-				}
-			}
-			if c.without != "" && strings.Contains(stdout, c.without) {
-				t.Errorf("stdout holds %q:\n%s", c.without, stdout)
-			}
-		})
-	}
+	checkScriptCases(t, "experiment.sh", cases)
 	ignore, err := os.ReadFile("../.gitignore")
 	if err != nil {
 		t.Fatal(err)

@@ -26,3 +26,22 @@ pick_names() {
     fi
   done
 }
+
+# pick_series SCRIPT GAMES: reads the environment the memory experiments share, with the script's name in its
+# errors: GAMES (a positive number; GAMES given here when unset) and SERIES ("mem nomem" when unset; each of mem
+# and nomem). A bad one is said on stderr and exits 2.
+pick_series() {
+  local script=$1 s
+  GAMES=${GAMES:-$2}
+  if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
+    echo "$script: GAMES must be a positive number, not \"$GAMES\"" >&2
+    exit 2
+  fi
+  SERIES=${SERIES:-mem nomem}
+  for s in $SERIES; do
+    case "$s" in
+      mem | nomem) ;;
+      *) echo "$script: SERIES may hold mem and nomem, not \"$s\"" >&2; exit 2 ;;
+    esac
+  done
+}

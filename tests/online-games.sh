@@ -19,6 +19,7 @@
 # curve per colour (by quarters of the series).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tests/names.sh
 source tests/memorylog.sh
 
 usage() {
@@ -41,19 +42,8 @@ for g in "$@"; do
     *) echo "tests/online-games.sh: no game \"$g\" (checkers, connect4, all)" >&2; exit 2 ;;
   esac
 done
-GAMES=${GAMES:-80}
-if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
-  echo "tests/online-games.sh: GAMES must be a positive number, not \"$GAMES\"" >&2
-  exit 2
-fi
+pick_series tests/online-games.sh 80
 TC=${TC:-2+0.05}
-SERIES=${SERIES:-mem nomem}
-for s in $SERIES; do
-  case "$s" in
-    mem | nomem) ;;
-    *) echo "tests/online-games.sh: SERIES may hold mem and nomem, not \"$s\"" >&2; exit 2 ;;
-  esac
-done
 read -r -a cores <<<"${CORES:-0 1}"
 OUT=${OUT:-tests/online-games-out}
 BIN=$OUT/dossier

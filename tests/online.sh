@@ -37,19 +37,8 @@ esac
 source tests/names.sh
 source tests/memorylog.sh
 pick_names tests/online.sh opponent OPPONENTS OPPONENTS "$@"
-GAMES=${GAMES:-80}
-if ! [[ "$GAMES" =~ ^[1-9][0-9]*$ ]]; then
-  echo "tests/online.sh: GAMES must be a positive number, not \"$GAMES\"" >&2
-  exit 2
-fi
+pick_series tests/online.sh 80
 TC=${TC:-2+0.05}
-SERIES=${SERIES:-mem nomem}
-for s in $SERIES; do
-  case "$s" in
-    mem | nomem) ;;
-    *) echo "tests/online.sh: SERIES may hold mem and nomem, not \"$s\"" >&2; exit 2 ;;
-  esac
-done
 read -r -a cores <<<"${CORES:-0 1}"
 OUT=${OUT:-tests/online-out}
 BOOK_PGN=${BOOK_PGN:-testdata/chess/8moves_v3_200.pgn.gz}

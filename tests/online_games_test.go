@@ -11,45 +11,22 @@ import (
 )
 
 func TestOnlineGamesScript(t *testing.T) {
-	cases := []struct {
-		name     string
-		args     []string
-		env      []string
-		code     int
-		out, err []string
-	}{
-		{"no game", nil, nil, 2, nil, []string{"usage: tests/online-games.sh"}},
-		{"unknown game", []string{"--dry-run", "chess"}, nil, 2, nil, []string{`no game "chess"`}},
-		{"bad games", []string{"--dry-run", "checkers"}, []string{"GAMES=0"}, 2, nil, []string{"GAMES must be a positive number"}},
-		{"bad series", []string{"--dry-run", "connect4"}, []string{"SERIES=mem both"}, 2, nil, []string{`SERIES may hold mem and nomem, not "both"`}},
+	cases := []scriptCase{
+		{"no game", nil, nil, 2, nil, []string{"usage: tests/online-games.sh"}, ""},
+		{"unknown game", []string{"--dry-run", "chess"}, nil, 2, nil, []string{`no game "chess"`}, ""},
+		{"bad games", []string{"--dry-run", "checkers"}, []string{"GAMES=0"}, 2, nil, []string{"GAMES must be a positive number"}, ""},
+		{"bad series", []string{"--dry-run", "connect4"}, []string{"SERIES=mem both"}, 2, nil, []string{`SERIES may hold mem and nomem, not "both"`}, ""},
 		// Online conditions: one dossier process a game, the opponent varying its first moves, a core a series.
 		{"online conditions", []string{"--dry-run", "all"}, []string{"GAMES=8"}, 0, []string{
 			"== checkers-mem: taskset -c 0 ", "== checkers-nomem: taskset -c 1 ", "--game checkers",
 			"name=dossier-mem args='--memory ", "name=dossier-nomem args='--no-memory' restart=on",
 			"name=strongest-r2 args=--no-memory Preset=strongest randommoves=2", "--tc 2+0.05 --games 8",
-			"== connect4-mem: taskset -c 0 ", "name=sophisticated-r1 args=--no-memory Preset=sophisticated randommoves=1"}, nil},
+			"== connect4-mem: taskset -c 0 ", "name=sophisticated-r1 args=--no-memory Preset=sophisticated randommoves=1"}, nil, ""},
 		{"an opponent and a clock of one's own", []string{"--dry-run", "checkers"},
 			[]string{"TC=8+0.08", "CHECKERS_OPPONENT=material", "CHECKERS_RANDOM=3"}, 0,
-			[]string{"--tc 8+0.08 --games 80", "name=material-r3 args=--no-memory Preset=material randommoves=3"}, nil},
+			[]string{"--tc 8+0.08 --games 80", "name=material-r3 args=--no-memory Preset=material randommoves=3"}, nil, ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			code, out, errOut := runTestScript(t, "online-games.sh", append([]string{"OUT=" + t.TempDir()}, c.env...), c.args...)
-			if code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, out, errOut)
-			}
-			for _, want := range c.out {
-				if !strings.Contains(out, want) {
-					t.Errorf("stdout lacks %q:\n%s", want, out)
-				}
-			}
-			for _, want := range c.err {
-				if !strings.Contains(errOut, want) {
-					t.Errorf("stderr lacks %q:\n%s", want, errOut)
-				}
-			}
-		})
-	}
+	checkScriptCases(t, "online-games.sh", cases)
 }
 
 // onlineGamesProgress is dossier match's progress lines for four Connect-Four games: dossier-mem first in games 1

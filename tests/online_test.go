@@ -11,43 +11,20 @@ import (
 )
 
 func TestOnlineScript(t *testing.T) {
-	cases := []struct {
-		name     string
-		args     []string
-		env      []string
-		code     int
-		out, err []string
-	}{
-		{"no opponent", nil, nil, 2, nil, []string{"usage: tests/online.sh"}},
-		{"unknown opponent", []string{"--dry-run", "nope"}, nil, 2, nil, []string{`unknown opponent "nope"`}},
-		{"bad games", []string{"--dry-run", "toga2"}, []string{"GAMES=x"}, 2, nil, []string{"GAMES must be a positive number"}},
-		{"bad series", []string{"--dry-run", "toga2"}, []string{"SERIES=mem all"}, 2, nil, []string{`SERIES may hold mem and nomem, not "all"`}},
+	cases := []scriptCase{
+		{"no opponent", nil, nil, 2, nil, []string{"usage: tests/online.sh"}, ""},
+		{"unknown opponent", []string{"--dry-run", "nope"}, nil, 2, nil, []string{`unknown opponent "nope"`}, ""},
+		{"bad games", []string{"--dry-run", "toga2"}, []string{"GAMES=x"}, 2, nil, []string{"GAMES must be a positive number"}, ""},
+		{"bad series", []string{"--dry-run", "toga2"}, []string{"SERIES=mem all"}, 2, nil, []string{`SERIES may hold mem and nomem, not "all"`}, ""},
 		// Online conditions: one dossier process a game, the opponent's own book, each series on a core of its own.
 		{"online conditions", []string{"--dry-run", "toga2"}, []string{"GAMES=8"}, 0, []string{
 			"== toga2-mem: taskset -c 0 ", "== toga2-nomem: taskset -c 1 ", "arg=--memory arg=", "arg=--no-memory restart=on",
 			"restart=on", "-engine name=toga2 cmd=/usr/games/toga2 option.OwnBook=false option.Hash=16 book=", "bookdepth=8",
-			"tc=2+0.05 -games 8 -recover"}, nil},
+			"tc=2+0.05 -games 8 -recover"}, nil, ""},
 		{"a clock and a shorter one for Ethereal", []string{"--dry-run", "ethereal"}, []string{"TC=8+0.08"}, 0,
-			[]string{"tc=8+0.08 -games 80", "name=ethereal cmd=/usr/games/ethereal-chess option.Threads=1 option.Hash=16 tc=1+0.03"}, nil},
+			[]string{"tc=8+0.08 -games 80", "name=ethereal cmd=/usr/games/ethereal-chess option.Threads=1 option.Hash=16 tc=1+0.03"}, nil, ""},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			code, out, errOut := runTestScript(t, "online.sh", append([]string{"OUT=" + t.TempDir()}, c.env...), c.args...)
-			if code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, out, errOut)
-			}
-			for _, want := range c.out {
-				if !strings.Contains(out, want) {
-					t.Errorf("stdout lacks %q:\n%s", want, out)
-				}
-			}
-			for _, want := range c.err {
-				if !strings.Contains(errOut, want) {
-					t.Errorf("stderr lacks %q:\n%s", want, errOut)
-				}
-			}
-		})
-	}
+	checkScriptCases(t, "online.sh", cases)
 }
 
 // onlinePGN is two games as cutechess-cli writes them: the opponent's book moves, then comments with
