@@ -12,6 +12,7 @@ import (
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory"
 	"dossier/memory/learn"
 	"dossier/play"
 )
@@ -33,30 +34,20 @@ type contemptPart struct {
 func (p *Engine) prepareContempt(g games.Game) {
 	p.mu.Lock()
 	off := p.contempt.fixed || !p.contempt.fromMemory
-	mem, key := p.filer.memory(), p.learnerKey()
-	adv, known := p.opponent.RatingAdvantage()
+	mem, key, rating := p.filer.memory(), p.learnerKey(), p.ratingLocked()
 	p.mu.Unlock()
 	if off {
 		return
 	}
-	var wins, draws, losses int
+	var counted results
 	if mem != nil && key != play.UnknownKey {
 		if prof, err := mem.Profile(key); err == nil {
 			for _, gs := range prof.Games {
-				switch {
-				case gs.Game != g.Name() || gs.OurScore < 0:
-				case gs.OurScore == 1:
-					wins++
-				case gs.OurScore == 0:
-					losses++
-				default:
-					draws++
-				}
+				counted.add(gs, g.Name())
 			}
 		}
 	}
-	c := learn.ContemptFromResults(wins, draws, losses, presets.Strength(g).Unit,
-		learn.Rating{Advantage: float64(adv), Known: known})
+	c := counted.contempt(g, rating)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.contempt.fixed || !p.contempt.fromMemory {
@@ -70,6 +61,33 @@ func (p *Engine) prepareContempt(g games.Game) {
 		p.cfg.Contempt = c.Value
 		p.dropSearcher()
 	}
+}
+
+// results are our wins, draws and losses in the stored games of one game against an opponent.
+type results struct{ wins, draws, losses int }
+
+// add counts gs when it is a finished game of the game named game.
+func (r *results) add(gs memory.GameSummary, game string) {
+	switch {
+	case gs.Game != game || gs.OurScore < 0:
+	case gs.OurScore == 1:
+		r.wins++
+	case gs.OurScore == 0:
+		r.losses++
+	default:
+		r.draws++
+	}
+}
+
+// contempt returns the contempt the results say in g, with our rating advantage as the front end sent it.
+func (r results) contempt(g games.Game, rating learn.Rating) learn.Contempt {
+	return learn.ContemptFromResults(r.wins, r.draws, r.losses, presets.Strength(g).Unit, rating)
+}
+
+// ratingLocked returns our rating advantage over the opponent as the front end sent it (p.mu held).
+func (p *Engine) ratingLocked() learn.Rating {
+	adv, known := p.opponent.RatingAdvantage()
+	return learn.Rating{Advantage: float64(adv), Known: known}
 }
 
 // setContempt is the Contempt option: a fixed contempt, which the dossier no longer changes.

@@ -23,7 +23,6 @@ import (
 	"dossier/engine"
 	"dossier/games"
 	"dossier/memory"
-	"dossier/memory/learn"
 	"dossier/play"
 
 	"go.uber.org/zap"
@@ -38,9 +37,9 @@ type recall struct {
 	drawn    map[string]map[string]int // position (FEN) -> our move there -> drawn games that played it
 	lost     map[string]map[string]int // position (FEN) -> our move there -> lost games that played it
 	mistakes map[string]mistakeShown   // position (FEN) -> the mistake an analysis blamed there
-	// wins, draws and losses are our results in the opponent's games of the game: what leaving a repeated draw
-	// weighs a draw by (see drawContemptLocked).
-	wins, draws, losses int
+	// results are our results in the opponent's games of the game: what leaving a repeated draw weighs a draw
+	// by (see drawContemptLocked).
+	results results
 }
 
 // mistakeShown is a mistake with its game as the info strings name it: "lost game 7" (its number among the
@@ -68,14 +67,7 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 		if sg.Game != g.Name() || sg.OurScore != 1 && sg.OurScore != 0.5 && sg.OurScore != 0 {
 			continue
 		}
-		switch sg.OurScore {
-		case 1:
-			r.wins++
-		case 0.5:
-			r.draws++
-		default:
-			r.losses++
-		}
+		r.results.add(sg.GameSummary, g.Name())
 		p, err := g.ParsePosition(sg.StartFEN)
 		if err != nil {
 			continue
@@ -118,12 +110,10 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 // chose drew 9 games in a row where the bar of a plain draw kept it against another valued the same; against
 // a stronger opponent the bar rises, as the session 15 runs above ask.
 func (p *Engine) drawContemptLocked(r *recall) float64 {
-	if p.contempt.fixed || p.contempt.fromMemory || r == nil {
+	if p.contempt.fixed || p.contempt.fromMemory {
 		return p.cfg.Contempt
 	}
-	adv, known := p.opponent.RatingAdvantage()
-	return learn.ContemptFromResults(r.wins, r.draws, r.losses, presets.Strength(p.game).Unit,
-		learn.Rating{Advantage: float64(adv), Known: known}).Value
+	return r.results.contempt(p.game, p.ratingLocked()).Value
 }
 
 // count adds a game that played move in the position fen to counts.
@@ -236,10 +226,6 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
 	p.mu.Lock()
 	r, risk, game := p.gameMemory.get(), float64(p.memoryRiskLocked()), p.game.Name()
-	// What another move must be worth to leave a repeated draw: a draw (less contempt) and half a pawn. Our
-	// search's values near a draw say little against an opponent stronger than us: in session 15's checkers
-	// runs against one (memory off 41%), the 13 games that left a draw at such values won 1, drew 2, lost 10.
-	drawBar := -p.drawContemptLocked(r) + presets.Strength(p.game).Unit/2
 	alphaBeta := p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch
 	p.mu.Unlock()
 	if r == nil || r.game != game || !alphaBeta || res.Move == games.NoMove || ctl.Limits().Infinite {
@@ -250,16 +236,24 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 			report(engine.Info{Text: fmt.Sprintf(format, args...)})
 		}
 	}
-	text, ok := r.won[pos.FEN()]
+	fen := pos.FEN()
+	text, ok := r.won[fen]
 	if !ok {
-		if p.gameMemory.drawKept() {
+		drawn := r.drawn[fen]
+		if len(drawn) == 0 || p.gameMemory.drawKept() {
 			return res
 		}
+		// What another move must be worth to leave a repeated draw: a draw (less contempt) and half a pawn. Our
+		// search's values near a draw say little against an opponent stronger than us: in session 15's checkers
+		// runs against one (memory off 41%), the 13 games that left a draw at such values won 1, drew 2, lost 10.
+		p.mu.Lock()
+		drawBar := -p.drawContemptLocked(r) + presets.Strength(p.game).Unit/2
+		p.mu.Unlock()
 		sayAndLog := func(format string, args ...any) { // the log keeps what drawn lines did, for the experiments
 			say(format, args...)
 			p.filer.logger().Info("repeated draw", zap.Int("ply", pos.Ply()), zap.String("said", fmt.Sprintf(format, args...)))
 		}
-		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, r.drawn[pos.FEN()], r.lost[pos.FEN()], risk, drawBar,
+		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, drawn, r.lost[fen], risk, drawBar,
 			sayAndLog)
 		if left.Move != res.Move {
 			p.use.leftDraw()

@@ -220,7 +220,7 @@ func TestRepeatedDrawWeighsOurResults(t *testing.T) {
 		{0, 5, 40, func(c float64) bool { return c == -half }, "an opponent that outscores us: minus half a unit"},
 		{5, 2, 5, func(c float64) bool { return c == 0 }, "even results: none"},
 	} {
-		r := &recall{wins: c.wins, draws: c.draws, losses: c.losses}
+		r := &recall{results: results{wins: c.wins, draws: c.draws, losses: c.losses}}
 		p.mu.Lock()
 		got := p.drawContemptLocked(r)
 		p.mu.Unlock()
@@ -228,7 +228,7 @@ func TestRepeatedDrawWeighsOurResults(t *testing.T) {
 			t.Errorf("%s (+%d =%d -%d): contempt %v", c.what, c.wins, c.draws, c.losses, got)
 		}
 	}
-	outscored := &recall{wins: 40, draws: 10}
+	outscored := &recall{results: results{wins: 40, draws: 10}}
 	p.setContempt(-3)
 	p.mu.Lock()
 	got := p.drawContemptLocked(outscored)
@@ -244,8 +244,8 @@ func TestRepeatedDrawWeighsOurResults(t *testing.T) {
 	}{{"connect4", 1}, {"connect4", 0.5}, {"connect4", 0}, {"connect4", 1}, {"checkers", 0}, {"connect4", -1}} {
 		stored = append(stored, memory.Game{GameSummary: memory.GameSummary{Game: g.game, OurScore: g.score}})
 	}
-	if r := newRecall("rival", connect4.Game{}, stored, nil, nil); r.wins != 2 || r.draws != 1 || r.losses != 1 {
-		t.Errorf("results +%d =%d -%d, want +2 =1 -1", r.wins, r.draws, r.losses)
+	if r := newRecall("rival", connect4.Game{}, stored, nil, nil); r.results != (results{wins: 2, draws: 1, losses: 1}) {
+		t.Errorf("results %+v, want +2 =1 -1", r.results)
 	}
 }
 
