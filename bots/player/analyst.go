@@ -272,7 +272,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	}
 	rules := presets.Strength(lg.game)
 	rep, err := analysis.Find(ctx, s, lg.start, lg.moves, lg.ourSide, analysis.Options{Depth: depth,
-		Threshold: rules.Bound, Losing: rules.Lost, Gate: gate, StopAtLoss: !lg.won && !lg.drawn, FromPly: lg.from,
+		Threshold: rules.Mistake, Losing: rules.Lost, Gate: gate, StopAtLoss: !lg.won && !lg.drawn, FromPly: lg.from,
 		Done: lg.done, Found: lg.found})
 	if err != nil {
 		log.Warn("no analysis of the game", zap.Error(err))
@@ -281,7 +281,7 @@ func analyse(ctx context.Context, lg lostGame, f *filer, gate analysis.Gate) {
 	if lg.won || lg.drawn && !stoodBetter(rep, standBetterUnits*rules.Unit) {
 		rep.Mistake = -1
 	}
-	a := analysisEvent(lg, rep, rules.Bound, log)
+	a := analysisEvent(lg, rep, rules.Mistake, log)
 	if len(a.Experience) == 0 && a.Mistake == nil {
 		return
 	}

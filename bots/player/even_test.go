@@ -46,10 +46,10 @@ func TestEvenStatePersists(t *testing.T) {
 	if got := second.EvenRecord(rival, tc); got != want {
 		t.Errorf("the second Player read %+v, want %+v", got, want)
 	}
-	// Another time control starts from the rating learned at this one.
+	// Another time control starts from the level learned at this one.
 	other := second.EvenRecord(rival, "60+1")
-	if other.Games != 0 || other.Rating != want.Rating {
-		t.Errorf("a new time control starts at %+v, want rating %v", other, want.Rating)
+	if other.Games != 0 || other.Level != want.Level {
+		t.Errorf("a new time control starts at %+v, want level %v", other, want.Level)
 	}
 	// A strongest-mode Player learns nothing.
 	plain := New(g, searchers.Config{HashMB: 1})

@@ -80,21 +80,21 @@ func (l *ledger) startGame(timeControl string) {
 	l.tc = timeControl
 }
 
-// handicap returns the opponent's handicap at the current time control, in pawns.
-func (l *ledger) handicap(key string) float64 {
+// level returns the rating the even mode plays at against the opponent at the current time control.
+func (l *ledger) level(key string) float64 {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.stateLocked(key).Record(l.tc).Handicap
+	return l.stateLocked(key).Record(l.tc).Level
 }
 
 // result updates the opponent's record at the current time control with a finished game's score, files the
 // game's result (learn.EvenResult, the ledger's contribution of the game gameID) and, in the background,
 // the state folded over every stored result.
 func (l *ledger) result(key string, g games.Game, score float64, gameID string) {
-	res := learn.EvenResult{Version: learn.EvenResultVersion, Score: score, MaxHandicap: searchers.MaxLearnedHandicap(g)}
+	res := learn.EvenResult{Version: learn.EvenResultVersion, Score: score}
 	l.mu.Lock()
 	res.TimeControl = l.tc
-	l.stateLocked(key).Record(l.tc).Update(res.Score, res.MaxHandicap)
+	l.stateLocked(key).Record(l.tc).Update(res.Score)
 	l.results[key]++
 	mine := l.results[key]
 	l.mu.Unlock()
@@ -142,11 +142,11 @@ func playsEven(cfg searchers.Config) bool {
 	return weak && !cfg.LimitStrength
 }
 
-// evenHandicap sets the weak searcher's handicap from the current opponent's record at the current time
+// evenLevel sets the weak searcher's rating from the current opponent's record at the current time
 // control. p.mu must be held.
-func (p *Engine) evenHandicap(s engine.Searcher) {
+func (p *Engine) evenLevel(s engine.Searcher) {
 	if w, ok := s.(*searchers.WeakSearcher); ok && playsEven(p.cfg) {
-		w.SetHandicapPawns(p.ledger.handicap(p.current.Opponent.Key()))
+		w.SetLevel(p.ledger.level(p.current.Opponent.Key()))
 	}
 }
 

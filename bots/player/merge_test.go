@@ -473,7 +473,7 @@ func checkStoredEven(t *testing.T, mem *memory.Memory, key string, n int) *learn
 	learn.SortFold(items)
 	want := &learn.EvenState{Version: learn.EvenStateVersion, TimeControls: map[string]*learn.EvenRecord{}}
 	for _, it := range items {
-		want.Record(byID[it.ID].TimeControl).Update(byID[it.ID].Score, byID[it.ID].MaxHandicap)
+		want.Record(byID[it.ID].TimeControl).Update(byID[it.ID].Score)
 	}
 	points := prof.Models[learn.EvenModel]
 	if len(points) == 0 {
@@ -511,7 +511,7 @@ func TestEvenLedgerFromALegacySnapshot(t *testing.T) {
 	t0 := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	legacy := &learn.EvenState{Version: learn.EvenStateVersion}
 	for range 5 {
-		legacy.Record("").Update(1, 3)
+		legacy.Record("").Update(1)
 	}
 	raw, err := json.Marshal(legacy)
 	if err != nil {
@@ -521,7 +521,7 @@ func TestEvenLedgerFromALegacySnapshot(t *testing.T) {
 	write(learn.EvenModel, raw, t0, "old")
 	// A result filed before the snapshot is in it already; two after it count, one twice; one is unreadable.
 	res := func(score float64) json.RawMessage {
-		data, _ := json.Marshal(learn.EvenResult{Version: learn.EvenResultVersion, Score: score, MaxHandicap: 3})
+		data, _ := json.Marshal(learn.EvenResult{Version: learn.EvenResultVersion, Score: score})
 		return data
 	}
 	write(learn.EvenResultModel, res(1), t0.Add(-time.Minute), "before")
@@ -533,7 +533,7 @@ func TestEvenLedgerFromALegacySnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := learn.FoldEven(legacy, []learn.EvenResult{{Score: 0, MaxHandicap: 3}, {Score: 0.5, MaxHandicap: 3}})
+	want := learn.FoldEven(legacy, []learn.EvenResult{{Score: 0}, {Score: 0.5}})
 	if *got.Record("") != *want.Record("") || got.Record("").Games != 7 {
 		t.Errorf("folded %+v, want %+v (7 games)", *got.Record(""), *want.Record(""))
 	}

@@ -62,7 +62,7 @@ type CurrentGame struct {
 //
 // Lock order. p.mu guards the Player's own fields (the configuration, the searcher, the game, the opponent,
 // contempt, MemoryRisk) and is always taken first: a method whose name ends in Locked, and the few whose doc
-// says p.mu is held (dropSearcher, learnerKey, evenHandicap, evenResult, analyseAfterGame), run with it held.
+// says p.mu is held (dropSearcher, learnerKey, evenLevel, evenResult, analyseAfterGame), run with it held.
 // Each part has its own lock, taken after p.mu or alone, and never takes p.mu back (the parts call the Player
 // only through functions that take no lock of its, such as pauseReading):
 //
@@ -508,7 +508,7 @@ func (p *Engine) currentSearcher() (engine.Searcher, string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	s, warning := p.searcherLocked()
-	p.evenHandicap(s)
+	p.evenLevel(s)
 	return s, warning
 }
 

@@ -98,7 +98,7 @@ func TestLiveModel(t *testing.T) {
 }
 
 // TestStrengthOptionsOverUCI drives the options through a UCI session: they are announced, MultiPV prints one
-// numbered line per move and depth, Mode even and UCI_LimitStrength say their handicap, a model search
+// numbered line per move and depth, Mode even and UCI_LimitStrength say their level, a model search
 // refuses them, and the bestmove is always legal.
 func TestStrengthOptionsOverUCI(t *testing.T) {
 	g := chess.Game{}
@@ -134,13 +134,13 @@ func TestStrengthOptionsOverUCI(t *testing.T) {
 	tr.send("setoption name MultiPV value 1")
 	tr.send("setoption name Mode value even")
 	_, texts, move := tr.search("depth 4")
-	if !containsPrefix(texts, "even: handicap") || !legalText(mustPosition(t, g, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), move) {
+	if !containsPrefix(texts, "even: level 1800 at depth 4, ") || !legalText(mustPosition(t, g, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"), move) {
 		t.Errorf("even: texts %q, move %s", texts, move)
 	}
 	tr.send("setoption name UCI_LimitStrength value true")
 	tr.send("setoption name UCI_Elo value 1350")
 	_, texts, _ = tr.search("depth 4")
-	if !containsPrefix(texts, "UCI_Elo 1350: handicap 138") {
+	if !containsPrefix(texts, "UCI_Elo 1350: level 1350 at depth ") {
 		t.Errorf("UCI_Elo: texts %q", texts)
 	}
 	tr.send("setoption name Search value om")

@@ -29,8 +29,8 @@ func checkersBook() book {
 	const totPerSide = 12 * CheckersMan / 25 // Tot/25 against Mat/12
 	return book{
 		// A man ahead usually wins in checkers; the kings endgame must be played out exactly.
-		strength: StrengthRules{Unit: 100, Bound: 120, WonBound: 50, Won: 100, Lost: 150, EndgamePieces: 6, Lines: 6,
-			MaxLearned: 150},
+		strength: StrengthRules{Unit: 100, Mistake: 120, Won: 100, Lost: 150, EndgamePieces: 6, Lines: 6,
+			Levels: scaledLevels(100, 1, defaultLevels)},
 		mirror: map[string]mirrorOf{"tot": {partner: "tot", sign: +1}},
 		specs: []presetSpec{
 			{

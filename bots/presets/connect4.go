@@ -51,8 +51,10 @@ func connect4Book() book {
 		}
 	}
 	return book{
-		// The sophisticated evaluation weighs a three-stone window 25; the solver keeps the exact value.
-		strength: StrengthRules{Unit: 25, Bound: 40, WonBound: 15, Won: 75, Lost: 50, Lines: 7, MaxLearned: 50},
+		// The sophisticated evaluation weighs a three-stone window 25. Every level searches two plies at
+		// least, so that an immediate win of the opponent is always stopped (the game's mate in one).
+		strength: StrengthRules{Unit: 25, Mistake: 40, Won: 75, Lost: 50, Lines: 7,
+			Levels: scaledLevels(25, 2, defaultLevels)},
 		mirror:   mirror,
 		specs: []presetSpec{
 			{

@@ -7,44 +7,97 @@ import (
 	"slices"
 
 	"dossier/games"
+	"dossier/memory/learn"
 )
 
-// StrengthRules are a game's safety rules in its evaluation's units: what no handicap may break.
+// StrengthRules are how a game is played below full strength (Mode even, UCI_LimitStrength), in its
+// evaluation's units: the levels a rating plays at, and the safety rules no level may break.
 type StrengthRules struct {
 	// Unit is a pawn, a man: the scale the other fields are written in.
 	Unit float64
-	// Bound is how far below the best a move may be valued (the B), and WonBound the same once
-	// the best is worth won or more, so that a won game is not given back.
-	Bound, WonBound float64
+	// Mistake is how far below the best a move's value makes it a mistake: what the analysis of a game
+	// blames.
+	Mistake float64
 	// Won is the lead from which the position counts as won, Lost the deficit from which it counts as
 	// lost: no move may go from above -Lost to -Lost or below.
 	Won, Lost float64
-	// EndgamePieces: with at most this many pieces on the board (kings included) and a won lead the best
-	// move is played, so that won endgames are mated; 0 turns the rule off.
+	// EndgamePieces: with at most this many pieces on the board (kings included) and a won lead the search
+	// plays at full strength, so that won endgames are mated; 0 turns the rule off.
 	EndgamePieces int
-	// Lines is how many root moves the search values.
+	// Lines is how many root moves the search values for the choice among them.
 	Lines int
-	// MaxLearned is the largest handicap the even mode learns: beyond the bound, a handicap no longer makes
-	// single moves worse but lets the game fall further behind before the best moves come back.
-	MaxLearned float64
+	// Levels is the limiter's table by rating, ascending, from learn.MinLevel to learn.FullLevel; a rating in between
+	// plays the linear interpolation of its neighbours (see LevelAt).
+	Levels []Level
 }
 
-// WonBoundFor is how far below the best a move may be valued once the position is won, under handicap h:
-// wonBound, so that a won game is not given back, until the learned handicap exceeds the bound; beyond it
-// the opponent is one that culling at the bound still beats game after game (Stockfish at UCI_Elo 1350
-// blunders into lost positions), and a won game must then be allowed to slip back towards even, by what
-// the handicap exceeds the bound, up to the bound itself: never to a lost position, never a won endgame
-// or a forced mate (the weak searcher's first rules).
-func (r StrengthRules) WonBoundFor(h float64) float64 {
-	return min(r.Bound, r.WonBound+max(0, h-r.Bound))
+// Level is how one rating plays: a search limited in depth, and a choice among its best lines that gives
+// up a little at random, never more than a bound.
+type Level struct {
+	// Elo is the rating (UCI_Elo's scale in chess; the even mode's own scale in the other games).
+	Elo float64
+	// Depth is the search's depth in plies; a fraction is the share of moves searched a ply deeper, so that
+	// the strength changes smoothly between two depths.
+	Depth float64
+	// Spread (in units) is how the choice among the lines weighs a line's loss: a line valued d below the
+	// best is chosen with a weight exp(-d/Spread) (0: always the best).
+	Spread float64
+	// Bound (in units) is the most a move may be valued below the best: the material a player of this
+	// rating may drop.
+	Bound float64
 }
 
-// MaxHandicap is the largest handicap in a game's units.
-func (r StrengthRules) MaxHandicap() float64 { return r.MaxLearned }
+// LevelAt returns the level rating elo plays at, interpolated in the table, and false from learn.FullLevel up:
+// full strength.
+func (r StrengthRules) LevelAt(elo float64) (Level, bool) {
+	t := r.Levels
+	if len(t) == 0 || elo >= t[len(t)-1].Elo {
+		return Level{}, false
+	}
+	if elo <= t[0].Elo {
+		return t[0], true
+	}
+	for i := 1; i < len(t); i++ {
+		lo, hi := t[i-1], t[i]
+		if elo <= hi.Elo {
+			f := (elo - lo.Elo) / (hi.Elo - lo.Elo)
+			mix := func(a, b float64) float64 { return a + f*(b-a) }
+			return Level{Elo: elo, Depth: mix(lo.Depth, hi.Depth), Spread: mix(lo.Spread, hi.Spread),
+				Bound: mix(lo.Bound, hi.Bound)}, true
+		}
+	}
+	return Level{}, false
+}
 
-// defaultStrength are the safety rules of a game whose book has none (tic-tac-toe's: its evaluation counts
-// open lines).
-var defaultStrength = StrengthRules{Unit: 1, Bound: 1.5, WonBound: 0.5, Won: 3, Lost: 2, Lines: 9, MaxLearned: 2}
+// scaledLevels returns a table written in units (Spread and Bound) in the game's units, every depth at least
+// minDepth.
+func scaledLevels(unit, minDepth float64, table []Level) []Level {
+	out := make([]Level, len(table))
+	for i, l := range table {
+		out[i] = Level{Elo: l.Elo, Depth: l.Depth, Spread: l.Spread * unit, Bound: l.Bound * unit}
+		if i < len(table)-1 {
+			out[i].Depth = max(l.Depth, minDepth)
+		}
+	}
+	return out
+}
+
+// defaultLevels is the level table of every game whose book has none, in units. The last entry is full
+// strength; the ratings just below it interpolate towards its depth (deeper than a fast clock reaches) and
+// its choice of the best line.
+var defaultLevels = []Level{
+	{Elo: learn.MinLevel, Depth: 1, Spread: 3, Bound: 6},
+	{Elo: 1000, Depth: 1.5, Spread: 1, Bound: 3},
+	{Elo: 1350, Depth: 2.5, Spread: 0.6, Bound: 2},
+	{Elo: 1600, Depth: 3.5, Spread: 0.4, Bound: 1.5},
+	{Elo: 2000, Depth: 6, Spread: 0.15, Bound: 0.8},
+	{Elo: 2400, Depth: 10, Spread: 0.05, Bound: 0.3},
+	{Elo: learn.FullLevel, Depth: 20},
+}
+
+// defaultStrength are the rules of a game whose book has none (tic-tac-toe's: its evaluation counts open
+// lines).
+var defaultStrength = StrengthRules{Unit: 1, Mistake: 1.5, Won: 3, Lost: 2, Lines: 9, Levels: scaledLevels(1, 1, defaultLevels)}
 
 // Strength returns the safety rules of playing g below full strength.
 func Strength(g games.Game) StrengthRules {

@@ -49,11 +49,11 @@ type Config struct {
 	// the move of a won game that its game memory replays before it plays it (a lost game's line is left
 	// through the experience its search reads, with no such bound); 0 is the game's DefaultMemoryRisk (the Player's SetMemoryRisk sets 0 itself).
 	MemoryRisk int
-	// Mode is StrongestMode ("" too) or EvenMode, which weakens the play by a handicap that Player sets
-	// from what it learned about the opponent (alpha-beta only).
+	// Mode is StrongestMode ("" too) or EvenMode, which plays at a rating (a level: WeakSearcher) that
+	// Player sets from what it learned about the opponent (alpha-beta only).
 	Mode string
-	// LimitStrength plays at the rating Elo (UCI_LimitStrength and UCI_Elo) by a fixed handicap from the
-	// calibration table; it takes precedence over Mode (alpha-beta only).
+	// LimitStrength plays at the rating Elo (UCI_LimitStrength and UCI_Elo), the level of that rating in
+	// the game's table; it takes precedence over Mode (alpha-beta only).
 	LimitStrength bool
 	// Elo is the rating LimitStrength plays at, clamped to MinElo..MaxElo.
 	Elo int
@@ -161,7 +161,7 @@ func newSearcher(g games.Game, cfg Config, spec ModelSpec, replies model.MovePro
 		w := newWeakSearcher(g, s, opts.HashMB)
 		w.label = label
 		if cfg.LimitStrength {
-			w.handicap = learn.HandicapForElo(cfg.Elo) * w.rules.Unit
+			w.level = float64(max(learn.MinElo, min(cfg.Elo, learn.MaxElo)))
 		}
 		return w, nil
 	}

@@ -1,17 +1,21 @@
-// Playing below full strength: the even-game mode and UCI_LimitStrength, which choose among the MultiPV
-// root moves by a handicap (top culling) under safety rules that never allow a stupid move.
+// Playing below full strength: the even-game mode and UCI_LimitStrength play at a rating, whose level
+// limits the search's depth and draws the move among the MultiPV root moves, under safety rules that never
+// allow a stupid move.
 
 package searchers
 
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"time"
 
 	"dossier/bots/connect4solver"
 	"dossier/bots/presets"
 	"dossier/engine"
 	"dossier/games"
 	"dossier/games/connect4"
+	"dossier/memory/learn"
 )
 
 // The strength modes of the Mode option.
@@ -26,14 +30,9 @@ const (
 // StrengthModes lists the Mode option's values.
 func StrengthModes() []string { return []string{StrongestMode, EvenMode} }
 
-// MaxLearnedHandicap returns the largest handicap the even mode learns in g, in pawns (the game's units).
-func MaxLearnedHandicap(g games.Game) float64 {
-	r := presets.Strength(g)
-	return r.MaxHandicap() / r.Unit
-}
-
-// SetHandicapPawns sets the handicap of the next searches, given in pawns (the game's units).
-func (w *WeakSearcher) SetHandicapPawns(h float64) { w.handicap = h * w.rules.Unit }
+// SetLevel sets the rating the next searches play at (learn.MinLevel..learn.FullLevel; from FullLevel
+// up, full strength).
+func (w *WeakSearcher) SetLevel(elo float64) { w.level = elo }
 
 // choice is the move a weakened player picks, why, and how much it gives up.
 type choice struct {
@@ -42,53 +41,66 @@ type choice struct {
 	loss   float64 // the best value minus the chosen one
 }
 
-// chooseLine picks among lines (best first, values from the side to move) with handicap h in the game's
-// units, under the rules; pieces is the number of pieces on the board (-1 when unknown). The rules, first
-// match wins:
-//   - a forced win (a mate score for us) plays the best line: never miss a mate;
-//   - a won endgame (a lead of won with at most endgamePieces pieces) plays the best line;
-//   - behind the target plays the best line: the best more than a quarter pawn plus the handicap down (a
-//     large handicap, learned against a weak opponent, lets the game go that far before the best moves
-//     come back: a game against a weak opponent must be allowed to be lost);
-//   - otherwise the handicap, at most the bound, grows with the lead (half of what exceeds a quarter pawn)
-//     and top culling picks the line valued nearest to best - handicap among the safe lines: not more than the bound
-//     (wonBoundFor once won) below the best, not lost unless the best is, never a forced loss unless every
-//     line is one.
-func chooseLine(lines []engine.RootLine, h float64, rules presets.StrengthRules, pieces int) choice {
+// chooseLine picks among lines (best first, values from the side to move) at level lvl, under the rules;
+// pieces is the number of pieces on the board (-1 when unknown) and u a uniform random number in [0, 1).
+// The rules, first match wins:
+//   - a forced win (a mate score for us) plays the best line: never miss a mate the search sees;
+//   - a won endgame (a lead of Won with at most EndgamePieces pieces) plays the best line;
+//   - otherwise a line is drawn among the safe ones with a weight exp(-loss/Spread), loss being how far
+//     below the best it is valued. Safe means not more than the level's Bound below the best, not a lost
+//     value where the best is not lost, never a forced loss unless every line is one.
+//
+// The rules do not look at who is ahead: a player that played the best moves once behind would switch from
+// careless to perfect in the middle of a game.
+func chooseLine(lines []engine.RootLine, lvl presets.Level, rules presets.StrengthRules, pieces int, u float64) choice {
 	best := lines[0].Score
 	switch {
 	case best >= engine.MateBound:
 		return choice{reason: "a forced win"}
 	case best >= rules.Won && rules.EndgamePieces > 0 && pieces >= 0 && pieces <= rules.EndgamePieces:
 		return choice{reason: "a won endgame"}
-	case best < -rules.Unit/4-h:
-		return choice{reason: "behind"}
-	case h <= 0:
-		return choice{reason: "no handicap"}
+	case lvl.Spread <= 0:
+		return choice{reason: "the best line"}
 	}
-	bound := rules.Bound
-	if best >= rules.Won {
-		bound = rules.WonBoundFor(h)
-	}
-	eff := min(h+max(0, best-rules.Unit/4)/2, bound)
-	target := best - eff
-	pick, nearest := 0, math.Inf(1)
+	weights := make([]float64, len(lines))
+	var sum float64
 	for i, l := range lines {
-		if !safeLine(l.Score, best, bound, rules) {
+		if safeLine(l.Score, best, lvl.Bound, rules) {
+			weights[i] = math.Exp(-(best - l.Score) / lvl.Spread)
+			sum += weights[i]
+		}
+	}
+	pick, target := 0, u*sum
+	for i, wt := range weights {
+		if wt == 0 {
 			continue
 		}
-		if d := math.Abs(l.Score - target); d < nearest {
-			pick, nearest = i, d
+		pick = i
+		if target < wt {
+			break
+		}
+		target -= wt
+	}
+	return choice{line: pick, reason: fmt.Sprintf("drawn among %d lines", countSafe(weights)),
+		loss: best - lines[pick].Score}
+}
+
+// countSafe counts the lines with a weight.
+func countSafe(weights []float64) int {
+	n := 0
+	for _, w := range weights {
+		if w > 0 {
+			n++
 		}
 	}
-	return choice{line: pick, reason: fmt.Sprintf("culling to %.0f below the best", eff), loss: best - lines[pick].Score}
+	return n
 }
 
 // safeLine reports whether a line valued v may be played when the best is valued best.
 func safeLine(v, best, bound float64, rules presets.StrengthRules) bool {
 	switch {
 	case v < best-bound:
-		return false // more than the bound below the best: a blunder a beginner would see
+		return false // more than the level's bound below the best: material this rating does not drop
 	case v <= -engine.MateBound && best > -engine.MateBound:
 		return false // a forced loss where the best line is none
 	case v <= -rules.Lost && best > -rules.Lost:
@@ -97,25 +109,27 @@ func safeLine(v, best, bound float64, rules presets.StrengthRules) bool {
 	return true
 }
 
-// WeakSearcher plays below full strength: it asks the search for the values of several root moves and
-// picks one by the handicap and the safety rules; in Connect-Four the exact solver, when it can value every
-// move within its budget, keeps the position's theoretical value.
+// WeakSearcher plays below full strength, at a rating: the rating's level (presets.StrengthRules.LevelAt)
+// limits the search's depth and draws the move among the best root moves the search values; in
+// Connect-Four the exact solver, when it can value every move within its budget, keeps a won position won.
 type WeakSearcher struct {
-	game     games.Game
-	rules    presets.StrengthRules
-	inner    engine.Searcher
-	solver   *connect4solver.Solver // Connect-Four only
-	handicap float64                // in the game's units; set before each search
-	label    string                 // "even" or "UCI_Elo 1500", for the info string
-	// last is the best value of the previous search in this game (valid when hasLast): a position that was
-	// behind, or a forced win, is searched at full strength without the lines, whose cost is depth.
+	game   games.Game
+	rules  presets.StrengthRules
+	inner  engine.Searcher
+	solver *connect4solver.Solver // Connect-Four only
+	level  float64                // the rating played at; set before each search
+	label  string                 // "even" or "UCI_Elo 1500", for the info string
+	rng    *rand.Rand
+	// last is the best value of the previous search in this game (valid when hasLast): a won endgame or a
+	// forced win is played on at full strength.
 	last    float64
 	hasLast bool
 }
 
 // newWeakSearcher wraps an alpha-beta searcher of g.
 func newWeakSearcher(g games.Game, inner engine.Searcher, hashMB int) *WeakSearcher {
-	w := &WeakSearcher{game: g, rules: presets.Strength(g), inner: inner}
+	w := &WeakSearcher{game: g, rules: presets.Strength(g), inner: inner, level: learn.FullLevel,
+		rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0x776561))}
 	if connect4solver.Solves(g) {
 		w.solver = connect4solver.New(max(hashMB/4, 1))
 	}
@@ -131,19 +145,28 @@ func (w *WeakSearcher) NewGame() {
 	}
 }
 
-// Search searches p for the values of the best root moves and picks one by the handicap. Without a
-// handicap it is the full-strength search: the lines would cost depth and change nothing.
+// Search searches p at the level's depth for the values of the best root moves and draws one. At full
+// strength, in a won endgame and once a forced win is found, it is the full-strength search.
 func (w *WeakSearcher) Search(p games.Position, ctl *engine.Control, report func(engine.Info)) engine.Result {
 	r := w.rules
+	lvl, weak := r.LevelAt(w.level)
 	wonEndgame := w.hasLast && w.last >= r.Won && r.EndgamePieces > 0 && games.PieceCount(p) <= r.EndgamePieces
-	behind := w.hasLast && (w.last < -r.Unit/4-w.handicap || w.last >= engine.MateBound)
-	if w.handicap <= 0 || behind || wonEndgame {
+	forcedWin := w.hasLast && w.last >= engine.MateBound
+	if !weak || wonEndgame || forcedWin {
 		res := w.inner.Search(p, ctl, report)
 		w.last, w.hasLast = res.Score, res.Move != games.NoMove
 		return res
 	}
-	k := max(w.rules.Lines, ctl.Limits().MultiPV)
-	res := w.inner.Search(p, ctl.WithMultiPV(k), report)
+	depth := int(lvl.Depth)
+	if w.rng.Float64() < lvl.Depth-float64(depth) {
+		depth++
+	}
+	depth = max(depth, 1)
+	if d := ctl.Limits().Depth; d > 0 {
+		depth = min(depth, d)
+	}
+	k := max(r.Lines, ctl.Limits().MultiPV)
+	res := w.inner.Search(p, ctl.WithDepth(depth).WithMultiPV(k), report)
 	w.last, w.hasLast = res.Score, res.Move != games.NoMove
 	if len(res.Lines) < 2 {
 		return res
@@ -151,13 +174,13 @@ func (w *WeakSearcher) Search(p games.Position, ctl *engine.Control, report func
 	lines := res.Lines
 	var note string
 	if w.solver != nil {
-		lines, note = w.keepTheoreticalValue(p, ctl, lines)
+		lines, note = w.keepWin(p, ctl, lines)
 	}
-	c := chooseLine(lines, w.handicap, w.rules, games.PieceCount(p))
+	c := chooseLine(lines, lvl, r, games.PieceCount(p), w.rng.Float64())
 	chosen := lines[c.line]
 	if report != nil {
-		report(engine.Info{Text: fmt.Sprintf("%s: handicap %.0f, %s, line %s giving up %.0f%s", w.label, w.handicap,
-			c.reason, p.FormatMove(chosen.Move), c.loss, note)})
+		report(engine.Info{Text: fmt.Sprintf("%s: level %.0f at depth %d, %s, line %s giving up %.0f%s", w.label,
+			w.level, depth, c.reason, p.FormatMove(chosen.Move), c.loss, note)})
 	}
 	out := engine.Result{Move: chosen.Move, Score: chosen.Score, Depth: res.Depth, Nodes: res.Nodes, PV: chosen.PV,
 		Lines: res.Lines}
@@ -167,31 +190,27 @@ func (w *WeakSearcher) Search(p games.Position, ctl *engine.Control, report func
 	return out
 }
 
-// keepTheoreticalValue keeps the lines whose moves keep a Connect-Four position's exact value (a win or a
-// draw stays at least a draw; a lost position keeps its longest defence) when the solver values every move
-// within a small budget; otherwise it returns the lines unchanged.
-func (w *WeakSearcher) keepTheoreticalValue(p games.Position, ctl *engine.Control, lines []engine.RootLine) ([]engine.RootLine, string) {
+// keepWin keeps the lines whose moves keep a won Connect-Four position won, when the solver values every
+// move within a small budget and finds the position won: the game's won endgame, converted at any level. A
+// drawn or lost position, or one the solver does not finish, keeps its lines.
+func (w *WeakSearcher) keepWin(p games.Position, ctl *engine.Control, lines []engine.RootLine) ([]engine.RootLine, string) {
 	pos, ok := p.(*connect4.Position)
 	if !ok {
 		return lines, ""
 	}
-	// The search has spent the move's time: the solver gets a small node budget on top, up to the hard limit.
 	nodes := uint64(defaultSolveNodes / 4)
 	if n := ctl.Limits().Nodes; n > 0 {
 		nodes = min(nodes, max(n/4, 1))
 	}
 	scores, solved := w.solver.BestMovesWithin(pos, connect4solver.Limits{MaxNodes: nodes, Stop: ctl.Done()})
-	if !solved || len(scores) == 0 {
+	if !solved || len(scores) == 0 || scores[0].Score <= 0 {
 		return lines, ""
 	}
 	value := scores[0].Score
 	keep := func(m games.Move) bool {
 		for _, s := range scores {
 			if s.Move == m {
-				if value >= 0 {
-					return s.Score >= 0
-				}
-				return s.Score == value
+				return s.Score > 0
 			}
 		}
 		return false

@@ -98,16 +98,17 @@ func WithFoldMark(state json.RawMessage, mark FoldMark) (json.RawMessage, error)
 // that game, stored once under the game's identifier and folded with every other process's.
 const EvenResultModel = "even-result"
 
-// EvenResultVersion is the version of EvenResult's form.
-const EvenResultVersion = 1
+// EvenResultVersion is the version of EvenResult's form. Version 1 also held the largest handicap the
+// game allowed ("max"), which version 2's level needs no more: it is read and ignored.
+const EvenResultVersion = 2
 
-// EvenResult is one finished even game: the time control it was played at, our score, and the largest
-// handicap the game allows.
+// EvenResult is one finished even game: the time control it was played at and our score.
 type EvenResult struct {
 	Version     int     `json:"version"`
 	TimeControl string  `json:"tc"`
 	Score       float64 `json:"score"`
-	MaxHandicap float64 `json:"max"`
+	// MaxHandicap is version 1's largest handicap, read and not used.
+	MaxHandicap float64 `json:"max,omitempty"`
 }
 
 // ParseEvenResult reads a stored even-game result and checks it.
@@ -119,13 +120,14 @@ func ParseEvenResult(raw json.RawMessage) (EvenResult, error) {
 		return r, fmt.Errorf("even result: %w", err)
 	}
 	switch {
-	case r.Version != EvenResultVersion:
+	case r.Version != 1 && r.Version != EvenResultVersion:
 		return r, fmt.Errorf("even result: version %d, want %d", r.Version, EvenResultVersion)
 	case math.IsNaN(r.Score) || r.Score < 0 || r.Score > 1:
 		return r, fmt.Errorf("even result: score %v is not in [0, 1]", r.Score)
 	case math.IsNaN(r.MaxHandicap) || math.IsInf(r.MaxHandicap, 0) || r.MaxHandicap < 0:
 		return r, fmt.Errorf("even result: largest handicap %v", r.MaxHandicap)
 	}
+	r.Version, r.MaxHandicap = EvenResultVersion, 0
 	return r, nil
 }
 
@@ -140,7 +142,7 @@ func FoldEven(base *EvenState, results []EvenResult) *EvenState {
 		}
 	}
 	for _, r := range results {
-		s.Record(r.TimeControl).Update(r.Score, r.MaxHandicap)
+		s.Record(r.TimeControl).Update(r.Score)
 	}
 	return s
 }

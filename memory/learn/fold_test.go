@@ -86,7 +86,7 @@ func TestFoldDigestsAndMarks(t *testing.T) {
 
 func TestFoldMarkInAState(t *testing.T) {
 	mark := FoldMark{Version: FoldVersion, Base: "even", Games: 3, Digest: "abc"}
-	state, err := json.Marshal(EvenState{Version: EvenStateVersion, TimeControls: map[string]*EvenRecord{"": {Games: 3}}})
+	state, err := json.Marshal(EvenState{Version: EvenStateVersion, TimeControls: map[string]*EvenRecord{"": {Level: 1500, Games: 3}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,8 @@ func TestParseEvenResult(t *testing.T) {
 		want bool
 	}{
 		{`{"version":1,"tc":"10+0.1","score":0.5,"max":3}`, true},
-		{`{"version":2,"tc":"","score":1,"max":3}`, false},
+		{`{"version":2,"tc":"10+0.1","score":0}`, true},
+		{`{"version":3,"tc":"","score":1}`, false},
 		{`{"version":1,"tc":"","score":1.5,"max":3}`, false},
 		{`{"version":1,"tc":"","score":-1,"max":3}`, false},
 		{`{"version":1,"tc":"","score":1,"max":-3}`, false},
@@ -165,7 +166,7 @@ func TestParseEvenResult(t *testing.T) {
 func sequentialEven(results []EvenResult) *EvenState {
 	s := &EvenState{Version: EvenStateVersion}
 	for _, r := range results {
-		s.Record(r.TimeControl).Update(r.Score, r.MaxHandicap)
+		s.Record(r.TimeControl).Update(r.Score)
 	}
 	return s
 }
@@ -179,7 +180,7 @@ func TestFoldEven(t *testing.T) {
 			tc = "60+1"
 		}
 		results = append(results, EvenResult{Version: EvenResultVersion, TimeControl: tc,
-			Score: []float64{0, 0.5, 1}[rng.IntN(3)], MaxHandicap: 3})
+			Score: []float64{0, 0.5, 1}[rng.IntN(3)]})
 	}
 	t.Run("24 results are 24 games", func(t *testing.T) {
 		s := FoldEven(nil, results)
