@@ -55,7 +55,7 @@ func connect4Book() book {
 		// least, so that an immediate win of the opponent is always stopped (the game's mate in one).
 		strength: StrengthRules{Unit: 25, Mistake: 40, Won: 75, Lost: 50, Lines: 7,
 			Levels: scaledLevels(25, 2, defaultLevels)},
-		mirror:   mirror,
+		mirror: mirror,
 		specs: []presetSpec{
 			{
 				name:        Default,
