@@ -51,6 +51,8 @@ func (lim Limits) clocked() bool {
 // context.Context whose deadline is the move's hard time limit. All its methods are safe for concurrent use.
 type Control struct {
 	limits Limits
+	// share is the part of the move's time this control's search gets (WithTimeShare); 0 is all of it.
+	share  float64
 	*clock // shared with the controls WithDepth derives
 }
 
@@ -140,7 +142,7 @@ func (c *Control) Limits() Limits { return c.limits }
 // WithDepth returns a control that limits iterations to depth plies as well, the smaller depth winning,
 // and shares everything else with c: its clock, stop, ponderhit and release.
 func (c *Control) WithDepth(depth int) *Control {
-	d := &Control{limits: c.limits, clock: c.clock}
+	d := &Control{limits: c.limits, share: c.share, clock: c.clock}
 	if depth > 0 && (d.limits.Depth == 0 || depth < d.limits.Depth) {
 		d.limits.Depth = depth
 	}
@@ -150,9 +152,38 @@ func (c *Control) WithDepth(depth int) *Control {
 // WithMultiPV returns a control that asks for lines best root moves (see Limits.MultiPV) and shares
 // everything else with c.
 func (c *Control) WithMultiPV(lines int) *Control {
-	d := &Control{limits: c.limits, clock: c.clock}
+	d := &Control{limits: c.limits, share: c.share, clock: c.clock}
 	d.limits.MultiPV = lines
 	return d
+}
+
+// WithTimeShare returns a control whose search gets share (in (0, 1]) of the move's time, its soft and hard
+// limits both cut to that share of the move's and counted from the same start, and that shares everything
+// else with c; reaching its own hard limit stops c too (the move's search is over). The rest of the move's time
+// is the caller's: a decision after the search that needs a search of its own (the game memory's check of a
+// won game's move) then fits in the move's time instead of being added to it.
+func (c *Control) WithTimeShare(share float64) *Control {
+	d := &Control{limits: c.limits, share: c.share, clock: c.clock}
+	if share > 0 && share < 1 {
+		d.share = share * c.shareOfMove()
+	}
+	return d
+}
+
+// shareOfMove is the part of the move's time this control's search gets.
+func (c *Control) shareOfMove() float64 {
+	if c.share <= 0 {
+		return 1
+	}
+	return c.share
+}
+
+// scaled cuts t to the control's share of the move's time.
+func (c *Control) scaled(t time.Duration) time.Duration {
+	if c.share <= 0 {
+		return t
+	}
+	return time.Duration(float64(t) * c.share)
 }
 
 // Stop asks the search to finish as soon as possible and report its best move.
@@ -235,8 +266,9 @@ func (c *Control) Elapsed() time.Duration {
 }
 
 // Budget returns the move's soft limit (no iteration starts after half of it) and hard limit (the search
-// stops then), counted from the clock's start; zero means no such limit.
-func (c *Control) Budget() (soft, hard time.Duration) { return c.soft, c.hard }
+// stops then), cut to the control's share of the move (WithTimeShare) and counted from the clock's start;
+// zero means no such limit.
+func (c *Control) Budget() (soft, hard time.Duration) { return c.scaled(c.soft), c.scaled(c.hard) }
 
 // Check is polled by the search every few thousand nodes with its node count: it returns true (and stops
 // the search) once the node limit is reached, or after a stop or the hard time limit.
@@ -244,7 +276,7 @@ func (c *Control) Check(nodes uint64) bool {
 	if c.stopped.Load() {
 		return true
 	}
-	if d := c.deadline.Load(); d != 0 && time.Now().UnixNano() >= d {
+	if d := c.deadline.Load(); d != 0 && time.Now().UnixNano() >= d-int64(c.hard-c.scaled(c.hard)) {
 		c.halt()
 		return true
 	}
@@ -266,7 +298,7 @@ func (c *Control) NextIteration(depth int) bool {
 	}
 	if c.soft > 0 && !c.ponder.Load() {
 		c.mu.Lock()
-		spent, own := time.Since(c.start), c.soft-c.handover
+		spent, own := time.Since(c.start), c.scaled(c.soft)-c.handover
 		c.mu.Unlock()
 		// An iteration usually costs more than all the previous ones together: starting one after half
 		// the soft budget (what is left of it after a hand-over) would mostly be wasted.
@@ -284,5 +316,5 @@ func (c *Control) NextIteration(depth int) bool {
 func (c *Control) HandOver() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.handover = min(time.Since(c.start), c.soft)
+	c.handover = min(time.Since(c.start), c.scaled(c.soft))
 }

@@ -303,3 +303,59 @@ func TestBudgetNeverExceedsTheClock(t *testing.T) {
 		t.Errorf("300 ms left with a 2 s increment: hard limit %v", hard)
 	}
 }
+
+// TestControlWithTimeShare checks that a control given a share of the move's time stops its search at that
+// share of the hard limit and refuses iterations after half of its share of the soft one, that the outer
+// control keeps the whole budget, and that shares of derived controls multiply.
+func TestControlWithTimeShare(t *testing.T) {
+	t.Run("movetime", func(t *testing.T) {
+		outer := NewControl(Limits{MoveTime: 200 * time.Millisecond}, games.First)
+		inner := outer.WithTimeShare(0.5).WithDepth(30)
+		if _, hard := inner.Budget(); hard != 100*time.Millisecond {
+			t.Errorf("the inner hard limit %v, want 100ms", hard)
+		}
+		if _, hard := outer.Budget(); hard != 200*time.Millisecond {
+			t.Errorf("the outer hard limit %v, want 200ms", hard)
+		}
+		start := time.Now()
+		for !inner.Check(0) {
+			if time.Since(start) > 5*time.Second {
+				t.Fatal("the inner control never stopped")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if e := time.Since(start); e < 95*time.Millisecond || e > 180*time.Millisecond {
+			t.Errorf("the inner control stopped after %v, want about 100ms", e)
+		}
+	})
+	t.Run("clock", func(t *testing.T) {
+		// 40 moves of budget from 4.03 s: soft 100 ms; half of a quarter of it is 12.5 ms.
+		outer := NewControl(Limits{Time: [2]time.Duration{4*time.Second + DefaultMoveOverhead}, MoveOverhead: DefaultMoveOverhead},
+			games.First)
+		inner := outer.WithTimeShare(0.5).WithTimeShare(0.5)
+		if soft, _ := inner.Budget(); soft != 25*time.Millisecond {
+			t.Errorf("the inner soft limit %v, want 25ms", soft)
+		}
+		start := time.Now()
+		for inner.NextIteration(5) {
+			if time.Since(start) > 5*time.Second {
+				t.Fatal("NextIteration never refused")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if e := time.Since(start); e < 12*time.Millisecond || e > 45*time.Millisecond {
+			t.Errorf("the inner control refused iterations after %v, want about 12.5ms", e)
+		}
+		if !outer.NextIteration(5) || outer.Stopped() {
+			t.Error("the outer control lost its budget")
+		}
+	})
+	t.Run("no share", func(t *testing.T) {
+		outer := NewControl(Limits{MoveTime: 100 * time.Millisecond}, games.First)
+		for _, share := range []float64{0, 1, 1.5, -1} {
+			if _, hard := outer.WithTimeShare(share).Budget(); hard != 100*time.Millisecond {
+				t.Errorf("share %v: hard limit %v, want the whole 100ms", share, hard)
+			}
+		}
+	})
+}

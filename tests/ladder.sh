@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 # strength (TOGA_DEPTH, GLAURUNG_NODES limit them), the CECP engines fairymax (as it is) and phalanx (limited in
 # nodes per second), cecp=PATH players, and a weak and a strong dossier preset in checkers and Connect-Four,
 # each opening its games with two random moves (one in Connect-Four) so that the games vary.
-RUNGS=(sf1350 sf1600 sf1800 sf2000 sf2400 toga2 glaurung fairymax phalanx checkers-weak checkers-strong connect4-weak connect4-strong)
+RUNGS=(sf1350 sf1500 sf1600 sf1800 sf2000 sf2400 toga2 glaurung fairymax phalanx checkers-weak checkers-strong connect4-weak connect4-strong)
 
 usage() {
   echo "usage: tests/ladder.sh [--dry-run] RUNG...   (MODE=even|elo|strongest ELO=N GAMES=40 TC=5+0.05 MARGIN=100ms OUT=tests/ladder-out DOSSIER=BIN)"
@@ -146,8 +146,10 @@ for name in "${names[@]}"; do
       ;;
   esac
   read -ra opening <<<"$(openings "$name")"
+  record=(--pgn "$OUT/$tag.pgn")
+  [ "$(game "$name")" = checkers ] && record=(--pdn "$OUT/$tag.pgn") # PDN, whose tags the summary reads alike
   args=(match --game "$(game "$name")" --json --games "$GAMES" --tc "$TC" --time-margin "$MARGIN" --concurrency 1
-    "${opening[@]}" --pgn "$OUT/$tag.pgn" --player1 "$me" --player2 "$(rung "$name")")
+    "${opening[@]}" "${record[@]}" --player1 "$me" --player2 "$(rung "$name")")
   echo "== $tag: dossier ${args[*]}"
   [ "$DRY" = 1 ] && continue
   rm -rf "$OUT/$tag-memory"

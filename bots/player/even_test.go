@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"dossier/bots/searchers"
+	"dossier/engine"
 	"dossier/games"
 	"dossier/games/chess"
 	"dossier/play"
@@ -63,5 +64,48 @@ func TestEvenStatePersists(t *testing.T) {
 	defer plain.ledger.mu.Unlock()
 	if len(plain.ledger.states) != 0 {
 		t.Errorf("the strongest mode kept an even state: %v", plain.ledger.states)
+	}
+}
+
+// TestHeldToARatingTheGameMemoryIsSilent checks that a player held to a rating (Mode even, UCI_LimitStrength)
+// neither replays a won game's move nor makes room for its check, where the strongest mode does both: it
+// plays at its rating, not above it with what it learned of the opponent.
+func TestHeldToARatingTheGameMemoryIsSilent(t *testing.T) {
+	g := chess.Game{}
+	pos := g.Start()
+	ours, err := pos.ParseMove("e2e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		cfg   searchers.Config
+		plain bool
+	}{
+		{"strongest", searchers.Config{HashMB: 1}, true},
+		{"even", searchers.Config{Mode: searchers.EvenMode, HashMB: 1}, false},
+		{"UCI_Elo", searchers.Config{LimitStrength: true, Elo: 1500, HashMB: 1}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := New(g, c.cfg)
+			defer p.Close()
+			r := newRecall("rival", g, nil, nil, nil)
+			r.won[pos.FEN()] = "a2a3"
+			p.gameMemory.set("rival", r, nil)
+			ctl := engine.NewControl(engine.Limits{Depth: 3}, pos.ToMove())
+			if got := p.recallMayCheck(pos, ctl); got != c.plain {
+				t.Errorf("recallMayCheck %v, want %v", got, c.plain)
+			}
+			s, _ := p.currentSearcher()
+			var texts []string
+			res := p.consultRecall(s, pos, ctl, engine.Result{Move: ours, Depth: 3}, searchers.NewDepthLines(nil),
+				func(i engine.Info) { texts = append(texts, i.Text) })
+			if !c.plain && (res.Move != ours || len(texts) != 0) {
+				t.Errorf("played %s, said %q; want e2e4 and nothing", pos.FormatMove(res.Move), texts)
+			}
+			if c.plain && len(texts) == 0 {
+				t.Error("the strongest mode did not consult the game memory")
+			}
+		})
 	}
 }

@@ -174,8 +174,11 @@ func loadExperience(mem *memory.Memory, key string, g games.Game, log *zap.Logge
 // installExperience hands the searcher the experience of the game played (none when the table is of another
 // game): before each search, on the search's goroutine, so that the searcher never changes while it searches.
 func (p *Engine) installExperience(s engine.Searcher) *experienceTable {
+	p.mu.Lock()
+	weak, _ := p.cfg.Weakens()
+	p.mu.Unlock()
 	x := p.gameMemory.experienceOf(p.Game().Name())
-	if x == nil {
+	if x == nil || weak { // a player held to a rating plays at it, not above it with what it learned
 		searchers.SetExperience(s, nil) // a nil table is no nil interface
 		return nil
 	}

@@ -488,7 +488,11 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	x := p.installExperience(s)
 	clock.mark(partExperience)
 	lines := searchers.NewDepthLines(report)
-	searched := s.Search(pos, ctl, lines.Report)
+	searchCtl := ctl
+	if p.recallMayCheck(pos, ctl) {
+		searchCtl = ctl.WithTimeShare(recallSearchShare)
+	}
+	searched := s.Search(pos, searchCtl, lines.Report)
 	clock.skip()
 	hits := searchers.ExperienceHits(s)
 	recalled := p.consultRecall(s, pos, ctl, searched, lines, report)

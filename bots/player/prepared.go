@@ -5,13 +5,20 @@ package player
 
 import (
 	"fmt"
-	"strings"
 
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
 )
+
+// plainSearchLocked reports whether the Player plays its own alpha-beta at full strength: the game memory's
+// moves (consultRecall, consultPrepared) are for that search alone, since a player held to a rating (Mode even,
+// UCI_LimitStrength) that replayed won games' moves would play above it. p.mu must be held.
+func (p *Engine) plainSearchLocked() bool {
+	weak, _ := p.cfg.Weakens()
+	return (p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch) && !weak
+}
 
 // consultPrepared returns the result with the experience's move for pos when the entry is deeper than the
 // search that gave res, its move legal, and the Player plays full-strength alpha-beta (the even mode and
@@ -22,8 +29,7 @@ func (p *Engine) consultPrepared(x *experienceTable, pos games.Position, ctl *en
 		return res
 	}
 	p.mu.Lock()
-	plain := (p.cfg.Search == "" || p.cfg.Search == searchers.AlphaBetaSearch) &&
-		!strings.EqualFold(p.cfg.Mode, searchers.EvenMode) && !p.cfg.LimitStrength
+	plain := p.plainSearchLocked()
 	p.mu.Unlock()
 	e, ok := x.Lookup(pos.Hash())
 	if !plain || !ok || !x.prepared[pos.Hash()] || e.Move == games.NoMove || e.Depth <= res.Depth || !games.IsLegal(pos, e.Move) {

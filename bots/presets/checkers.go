@@ -30,7 +30,7 @@ func checkersBook() book {
 	return book{
 		// A man ahead usually wins in checkers; the kings endgame must be played out exactly.
 		strength: StrengthRules{Unit: 100, Mistake: 120, Won: 100, Lost: 150, EndgamePieces: 6, Lines: 6,
-			Levels: scaledLevels(100, 1, defaultLevels)},
+			Levels: scaledLevels(100, defaultLevels)},
 		mirror: map[string]mirrorOf{"tot": {partner: "tot", sign: +1}},
 		specs: []presetSpec{
 			{

@@ -85,7 +85,7 @@ func chessBook() book {
 	defender := scaledWeights(scaledWeights(strongest, 4, chessShelterFeatures), 0.5, chessAttackFeatures, chessMobilityFeatures)
 	return book{
 		strength: StrengthRules{Unit: 100, Mistake: 120, Won: 300, Lost: 200, EndgamePieces: 6, Lines: 3,
-			Levels: scaledLevels(100, 1, defaultLevels)},
+			Levels: scaledLevels(100, chessLevels)},
 		// Chess values swing by more than half a pawn from one depth to the next: replaying the games a
 		// 2+0.05 search had won against Glaurung, the same search at 50 refused 33 of 308 won moves, valued
 		// 52-143 below its best at the depth compared, but for four of 190 or more. Set by experiment (session

@@ -51,10 +51,9 @@ func connect4Book() book {
 		}
 	}
 	return book{
-		// The sophisticated evaluation weighs a three-stone window 25. Every level searches two plies at
-		// least, so that an immediate win of the opponent is always stopped (the game's mate in one).
+		// The sophisticated evaluation weighs a three-stone window 25.
 		strength: StrengthRules{Unit: 25, Mistake: 40, Won: 75, Lost: 50, Lines: 7,
-			Levels: scaledLevels(25, 2, defaultLevels)},
+			Levels: scaledLevels(25, connect4Levels)},
 		mirror: mirror,
 		specs: []presetSpec{
 			{

@@ -69,35 +69,54 @@ func (r StrengthRules) LevelAt(elo float64) (Level, bool) {
 	return Level{}, false
 }
 
-// scaledLevels returns a table written in units (Spread and Bound) in the game's units, every depth at least
-// minDepth.
-func scaledLevels(unit, minDepth float64, table []Level) []Level {
+// scaledLevels returns a table written in units (Spread and Bound) in the game's units.
+func scaledLevels(unit float64, table []Level) []Level {
 	out := make([]Level, len(table))
 	for i, l := range table {
 		out[i] = Level{Elo: l.Elo, Depth: l.Depth, Spread: l.Spread * unit, Bound: l.Bound * unit}
-		if i < len(table)-1 {
-			out[i].Depth = max(l.Depth, minDepth)
-		}
 	}
 	return out
 }
 
-// defaultLevels is the level table of every game whose book has none, in units. The last entry is full
-// strength; the ratings just below it interpolate towards its depth (deeper than a fast clock reaches) and
-// its choice of the best line.
-var defaultLevels = []Level{
+// chessLevels is chess's level table, in pawns, on UCI_Elo's scale: each measured rating is where that level
+// scored against Stockfish at UCI_LimitStrength (Debian's stockfish, 5+0.05, one core a pair, the 20
+// ladder openings with both colours, 40 games: tests/ladder.sh MODE=elo, session 24): depth 2.5 with a
+// spread of 0.6 scored 56.2% +- 15.4 against UCI_Elo 1350 (+44), depth 6 13.8% +- 9.9 against 2000 (-320),
+// depth 8 42.5% +- 13.8 against 2000 (-52), depth 10 66.2% +- 13.3 against 2000 (+117). The two weakest
+// are below Stockfish's range, placed by the steps above them. The last entry is full strength; the
+// ratings just below it interpolate towards its depth (deeper than a fast clock reaches) and its choice of
+// the best line, so that at 5+0.05 everything from about 2150 up plays as full strength does.
+var chessLevels = []Level{
 	{Elo: learn.MinLevel, Depth: 1, Spread: 3, Bound: 6},
 	{Elo: 1000, Depth: 1.5, Spread: 1, Bound: 3},
-	{Elo: 1350, Depth: 2.5, Spread: 0.6, Bound: 2},
-	{Elo: 1600, Depth: 3.5, Spread: 0.4, Bound: 1.5},
-	{Elo: 2000, Depth: 6, Spread: 0.15, Bound: 0.8},
-	{Elo: 2400, Depth: 10, Spread: 0.05, Bound: 0.3},
+	{Elo: 1394, Depth: 2.5, Spread: 0.6, Bound: 2},
+	{Elo: 1680, Depth: 6, Spread: 0.15, Bound: 0.8},
+	{Elo: 1948, Depth: 8, Spread: 0.1, Bound: 0.55},
+	{Elo: 2117, Depth: 10, Spread: 0.05, Bound: 0.3},
 	{Elo: learn.FullLevel, Depth: 20},
 }
 
+// defaultLevels is the level table of the other games, in units: chess's steps, on the even mode's own
+// scale (no rating list measures these games); the even mode learns where on it each opponent is.
+var defaultLevels = chessLevels
+
+// connect4Levels is Connect-Four's table, in units: chess's, but every level from 1000 up searches two plies
+// at least, so that the opponent's immediate win is always stopped (the game's mate in one); the weakest
+// search one ply and may miss it, as a beginner does (session 24: with two plies at every level the even mode
+// at its weakest still beat Sen & Arora's simple player in 35 of 40 games).
+var connect4Levels = func() []Level {
+	t := slices.Clone(chessLevels)
+	for i := range t[:len(t)-1] {
+		if t[i].Elo >= 1000 {
+			t[i].Depth = max(t[i].Depth, 2)
+		}
+	}
+	return t
+}()
+
 // defaultStrength are the rules of a game whose book has none (tic-tac-toe's: its evaluation counts open
 // lines).
-var defaultStrength = StrengthRules{Unit: 1, Mistake: 1.5, Won: 3, Lost: 2, Lines: 9, Levels: scaledLevels(1, 1, defaultLevels)}
+var defaultStrength = StrengthRules{Unit: 1, Mistake: 1.5, Won: 3, Lost: 2, Lines: 9, Levels: scaledLevels(1, defaultLevels)}
 
 // Strength returns the safety rules of playing g below full strength.
 func Strength(g games.Game) StrengthRules {

@@ -243,8 +243,8 @@ func TestEvenMatesWonEndgames(t *testing.T) {
 }
 
 // TestEvenKeepsConnect4Wins checks, on positions the solver settles as won, that the even player at the
-// weakest level keeps the win (Connect-Four's won endgame), and that it stops the opponent's immediate win
-// or wins on the spot in every position (the one-move blunders: every level searches two plies).
+// weakest level keeps the win (Connect-Four's won endgame), and that at 1000 (two plies, connect4Levels) it
+// stops the opponent's immediate win in every position where a move does.
 func TestEvenKeepsConnect4Wins(t *testing.T) {
 	g := connect4.Game{}
 	solver := connect4solver.New(16)
@@ -264,6 +264,11 @@ func TestEvenKeepsConnect4Wins(t *testing.T) {
 		res := w.Search(p, engine.NewControl(engine.Limits{Depth: 8}, p.ToMove()), nil)
 		q := p.Clone().(*connect4.Position)
 		q.Play(res.Move)
+		w.NewGame()
+		w.SetLevel(1000)
+		at1000 := w.Search(p, engine.NewControl(engine.Limits{Depth: 8}, p.ToMove()), nil)
+		r := p.Clone()
+		r.Play(at1000.Move)
 		after := 0
 		if games.OutcomeOf(q).Result == games.Ongoing {
 			after = -solver.Solve(q)
@@ -276,8 +281,8 @@ func TestEvenKeepsConnect4Wins(t *testing.T) {
 				t.Errorf("%s (won, %d): %s gives the win away (%d)", p.FEN(), value, p.FormatMove(res.Move), after)
 			}
 		}
-		if games.OutcomeOf(q).Result == games.Ongoing && opponentWinsAtOnce(q) && canStopImmediateWins(p) {
-			t.Errorf("%s: %s lets the opponent win at once", p.FEN(), p.FormatMove(res.Move))
+		if games.OutcomeOf(r).Result == games.Ongoing && opponentWinsAtOnce(r) && canStopImmediateWins(p) {
+			t.Errorf("%s: %s at 1000 lets the opponent win at once", p.FEN(), p.FormatMove(at1000.Move))
 		}
 	}
 }
@@ -338,6 +343,7 @@ func TestEvenConnect4OneMoveBlunders(t *testing.T) {
 				}
 			}
 			w := weakest(t, g)
+			w.SetLevel(1000) // the weakest level searches one ply and may miss the opponent's threat
 			res := w.Search(p, engine.NewControl(engine.Limits{Depth: 6}, p.ToMove()), nil)
 			got := p.FormatMove(res.Move)
 			if got != tc.want {
