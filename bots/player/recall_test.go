@@ -336,3 +336,41 @@ func TestRepeatedDrawIsLeftOnce(t *testing.T) {
 		t.Error("a new game's memory still keeps the last game's draw")
 	}
 }
+
+// TestGameMemoryCheckFitsTheMoveTime: where the game memory holds a won game's move that the search does not
+// choose, it searches again restricted to that move; under movetime the search and that check together take
+// the move's time (the search gets recallSearchShare of it), instead of the check's time added to it.
+func TestGameMemoryCheckFitsTheMoveTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times searches")
+	}
+	g := chess.Game{}
+	pos := g.Start()
+	p := New(g, searchers.Config{HashMB: 8})
+	defer p.Close()
+	r := newRecall("rival", g, nil, nil, nil)
+	r.won[pos.FEN()] = "h2h4" // a move the search never rates best from the start
+	p.gameMemory.set("rival", r, nil)
+	const moveTime = 300 * time.Millisecond
+	var texts []string
+	start := time.Now()
+	res := p.Search(pos.Clone(), engine.NewControl(engine.Limits{MoveTime: moveTime}, pos.ToMove()),
+		func(i engine.Info) {
+			if i.Text != "" {
+				texts = append(texts, i.Text)
+			}
+		})
+	took := time.Since(start)
+	checked := false
+	for _, s := range texts {
+		checked = checked || strings.Contains(s, "h4 of a won game") || strings.Contains(s, "h4 as in a game won")
+	}
+	if !checked || res.Move == games.NoMove {
+		t.Fatalf("no check of the won game's move: %q", texts)
+	}
+	// Some slack for a loaded machine: the check alone, added to the whole move time, took 75 ms more.
+	if took > moveTime+40*time.Millisecond {
+		t.Errorf("the move with its check took %v, the move time is %v", took, moveTime)
+	}
+	t.Logf("the move with its check took %v (%q)", took, texts)
+}

@@ -78,18 +78,23 @@ func scaledLevels(unit float64, table []Level) []Level {
 	return out
 }
 
-// chessLevels is chess's level table, in pawns, on UCI_Elo's scale: each measured rating is where that level
-// scored against Stockfish at UCI_LimitStrength (Debian's stockfish, 5+0.05, one core a pair, the 20
-// ladder openings with both colours, 40 games: tests/ladder.sh MODE=elo, session 24): depth 2.5 with a
-// spread of 0.6 scored 56.2% +- 15.4 against UCI_Elo 1350 (+44), depth 6 13.8% +- 9.9 against 2000 (-320),
-// depth 8 42.5% +- 13.8 against 2000 (-52), depth 10 66.2% +- 13.3 against 2000 (+117). The two weakest
-// are below Stockfish's range, placed by the steps above them. The last entry is full strength; the
-// ratings just below it interpolate towards its depth (deeper than a fast clock reaches) and its choice of
-// the best line, so that at 5+0.05 everything from about 2150 up plays as full strength does.
+// chessLevels is chess's level table, in pawns, on UCI_Elo's scale, measured against Stockfish at
+// UCI_LimitStrength (Debian's stockfish, 5+0.05, one core a pair, the 20 ladder openings with both colours,
+// 40 games a run: tests/ladder.sh, session 24, docs/log/strength.md "Session 24"). Each entry's rating is
+// where its depth (with the spread and bound beside it) scored evenly, read from two kinds of run: a level
+// played against a Stockfish rung (MODE=elo: depth 2.4 scored 56.2% against 1350, 1394; depth 3.8 67.5%
+// against 1500, 1625; depth 6 13.8% against 2000, 1680; depth 8 42.5% against 2000, 1948; depth 10 66.2%
+// against 2000, 2117), and the depth the even mode settled at over the last 20 of 40 games against a rung
+// (2.2-2.3 against 1350, 2.7-3.3 against 1600, 8-11 against 2000). Each run alone is about +-100 Elo. The
+// two weakest are below Stockfish's range, placed by the steps above them. The last entry is full
+// strength; the ratings just below it interpolate towards its depth (deeper than a fast clock reaches) and
+// its choice of the best line, so that at 5+0.05 everything from about 2150 up plays as full strength does.
 var chessLevels = []Level{
 	{Elo: learn.MinLevel, Depth: 1, Spread: 3, Bound: 6},
 	{Elo: 1000, Depth: 1.5, Spread: 1, Bound: 3},
-	{Elo: 1394, Depth: 2.5, Spread: 0.6, Bound: 2},
+	{Elo: 1350, Depth: 2.25, Spread: 0.7, Bound: 2.25},
+	{Elo: 1500, Depth: 2.65, Spread: 0.58, Bound: 1.95},
+	{Elo: 1600, Depth: 3.2, Spread: 0.5, Bound: 1.75},
 	{Elo: 1680, Depth: 6, Spread: 0.15, Bound: 0.8},
 	{Elo: 1948, Depth: 8, Spread: 0.1, Bound: 0.55},
 	{Elo: 2117, Depth: 10, Spread: 0.05, Bound: 0.3},
