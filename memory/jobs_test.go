@@ -220,6 +220,11 @@ func conformJobsAreDoneOnce(t *testing.T, open opener) {
 	mustJobs(t, second) // both handles reach the store before the race starts
 	var mu sync.Mutex
 	done := map[string][]string{}
+	// Every worker holds its first job until both handles hold one (or 5 s pass): on a loaded machine one
+	// handle's workers could otherwise do every job before the other's first claim arrived (a race-detector
+	// run on PostgreSQL, session 24), and the test would show nothing of two handles racing.
+	claimedBy := map[int]bool{}
+	bothClaimed := make(chan struct{})
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for h, m := range []*Memory{first, second} {
@@ -240,7 +245,17 @@ func conformJobsAreDoneOnce(t *testing.T, open opener) {
 					}
 					mu.Lock()
 					done[j.ID] = append(done[j.ID], worker)
+					if !claimedBy[h] {
+						claimedBy[h] = true
+						if len(claimedBy) == 2 {
+							close(bothClaimed)
+						}
+					}
 					mu.Unlock()
+					select {
+					case <-bothClaimed:
+					case <-time.After(5 * time.Second):
+					}
 					time.Sleep(2 * time.Millisecond) // the work, while the other workers claim
 					if err := m.FinishJob(ctx, j.ID, worker); err != nil {
 						t.Errorf("%s finishing %s: %v", worker, j.ID, err)
