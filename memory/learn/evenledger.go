@@ -22,7 +22,7 @@ const EvenStateVersion = 2
 // scored by chance alone are within 5% of a half only a third of the time; a step that moves our expected
 // score by about a fifth makes a win likelier after a loss and a loss after a win. In a simulation of
 // opponents that score by the Elo formula (TestEvenRecordConvergence), 300 decaying to 120 scored within
-// 50 +- 5% over games 21-40 in 90% of runs against opponents from 800 to 2300 (40 decaying from 200:
+// 50 +- 5% over games 21-40 in 90% of runs against opponents from 800 to 2000 (40 decaying from 200:
 // 80%), 98% where our strength changes twice as fast with the level, 79% where half as fast.
 const (
 	evenInitialLevel = 1800
