@@ -180,10 +180,7 @@ func (c *Control) shareOfMove() float64 {
 
 // scaled cuts t to the control's share of the move's time.
 func (c *Control) scaled(t time.Duration) time.Duration {
-	if c.share <= 0 {
-		return t
-	}
-	return time.Duration(float64(t) * c.share)
+	return time.Duration(float64(t) * c.shareOfMove())
 }
 
 // Stop asks the search to finish as soon as possible and report its best move.

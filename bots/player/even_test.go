@@ -93,12 +93,13 @@ func TestHeldToARatingTheGameMemoryIsSilent(t *testing.T) {
 			r.won[pos.FEN()] = "a2a3"
 			p.gameMemory.set("rival", r, nil)
 			ctl := engine.NewControl(engine.Limits{Depth: 3}, pos.ToMove())
-			if got := p.recallMayCheck(pos, ctl); got != c.plain {
-				t.Errorf("recallMayCheck %v, want %v", got, c.plain)
+			at := p.recallAt(pos, ctl)
+			if got := at.mayCheck(); got != c.plain {
+				t.Errorf("mayCheck %v, want %v", got, c.plain)
 			}
 			s, _ := p.currentSearcher()
 			var texts []string
-			res := p.consultRecall(s, pos, ctl, engine.Result{Move: ours, Depth: 3}, searchers.NewDepthLines(nil),
+			res := p.consultRecall(s, pos, ctl, at, engine.Result{Move: ours, Depth: 3}, searchers.NewDepthLines(nil),
 				func(i engine.Info) { texts = append(texts, i.Text) })
 			if !c.plain && (res.Move != ours || len(texts) != 0) {
 				t.Errorf("played %s, said %q; want e2e4 and nothing", pos.FormatMove(res.Move), texts)

@@ -488,14 +488,14 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	x := p.installExperience(s)
 	clock.mark(partExperience)
 	lines := searchers.NewDepthLines(report)
-	searchCtl := ctl
-	if p.recallMayCheck(pos, ctl) {
+	at, searchCtl := p.recallAt(pos, ctl), ctl
+	if at.mayCheck() {
 		searchCtl = ctl.WithTimeShare(recallSearchShare)
 	}
 	searched := s.Search(pos, searchCtl, lines.Report)
 	clock.skip()
 	hits := searchers.ExperienceHits(s)
-	recalled := p.consultRecall(s, pos, ctl, searched, lines, report)
+	recalled := p.consultRecall(s, pos, ctl, at, searched, lines, report)
 	res := p.consultPrepared(x, pos, ctl, recalled, report)
 	clock.mark(partConsult)
 	p.use.search(pos.Ply(), hits, searched, recalled, res)

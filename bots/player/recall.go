@@ -219,51 +219,63 @@ func (g *gameMemory) experienceOf(game string) *experienceTable {
 }
 
 // recallSearchShare is the part of the move's time the search gets where the game memory may check a move
-// after it (recallMayCheck): the check (searchOnly) gets a quarter of what the search took, so that the two
+// after it (recallLookup.mayCheck): the check (searchOnly) gets a quarter of what the search took, so that the two
 // together take the move's time instead of a quarter more (session 23: at 8+0.08 against Glaurung the checks
 // added 144 ms a game to our clock, 225 of them over 20 ms).
 const recallSearchShare = 0.8
 
-// recallMayCheck reports whether consultRecall may search again after the search of pos: the game memory
-// holds a won game's move or drawn games' moves for it.
-func (p *Engine) recallMayCheck(pos games.Position, ctl *engine.Control) bool {
+// recallLookup is what the game memory holds for the position about to be searched, read once before the
+// search: the search's share of the move's time and the consultation after it both depend on it.
+type recallLookup struct {
+	r   *recall // nil: the game memory has nothing to do here
+	fen string
+	won bool // a won game's move is stored for the position
+	// drawn are our moves here by the drawn games that played them (empty, or a repeated draw kept earlier in
+	// this game: nothing to leave).
+	drawn map[string]int
+}
+
+// mayCheck reports whether consultRecall may search again after the search: a won game's move or drawn
+// games' moves are stored for the position.
+func (l recallLookup) mayCheck() bool { return l.won || len(l.drawn) > 0 }
+
+// recallAt reads what the game memory holds for pos: nothing unless the Player plays its own alpha-beta at
+// full strength (plainSearchLocked), the game memory is of this game, and the search is not infinite.
+func (p *Engine) recallAt(pos games.Position, ctl *engine.Control) recallLookup {
 	p.mu.Lock()
 	r, game, plain := p.gameMemory.get(), p.game.Name(), p.plainSearchLocked()
 	p.mu.Unlock()
 	if r == nil || r.game != game || !plain || ctl.Limits().Infinite || len(r.won) == 0 && len(r.drawn) == 0 {
-		return false
+		return recallLookup{}
 	}
-	fen := pos.FEN()
-	if _, ok := r.won[fen]; ok {
-		return true
+	l := recallLookup{r: r, fen: pos.FEN()}
+	_, l.won = r.won[l.fen]
+	if !l.won && !p.gameMemory.drawKept() {
+		l.drawn = r.drawn[l.fen]
 	}
-	return len(r.drawn[fen]) > 0 && !p.gameMemory.drawKept()
+	return l
 }
 
 // consultRecall plays the move of a won game through this position when our own search, reading the
 // experience, values it within MemoryRisk of its best. It searches again, restricted to that move, only in such
 // positions, and compares the values at the deepest depth both searches completed (main kept the first
 // search's best line at every depth), so that a check cut short by the clock still decides on equal terms.
-func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, res engine.Result,
-	main *searchers.DepthLines, report func(engine.Info)) engine.Result {
-	p.mu.Lock()
-	r, risk, game, plain := p.gameMemory.get(), float64(p.memoryRiskLocked()), p.game.Name(), p.plainSearchLocked()
-	p.mu.Unlock()
-	if r == nil || r.game != game || !plain || res.Move == games.NoMove || ctl.Limits().Infinite {
+// at is what recallAt read before the search.
+func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engine.Control, at recallLookup,
+	res engine.Result, main *searchers.DepthLines, report func(engine.Info)) engine.Result {
+	if !at.mayCheck() || res.Move == games.NoMove {
 		return res
 	}
+	r, fen := at.r, at.fen
+	p.mu.Lock()
+	risk := float64(p.memoryRiskLocked())
+	p.mu.Unlock()
 	say := func(format string, args ...any) {
 		if report != nil {
 			report(engine.Info{Text: fmt.Sprintf(format, args...)})
 		}
 	}
-	fen := pos.FEN()
-	text, ok := r.won[fen]
-	if !ok {
-		drawn := r.drawn[fen]
-		if len(drawn) == 0 || p.gameMemory.drawKept() {
-			return res
-		}
+	if !at.won {
 		// What another move must be worth to leave a repeated draw: a draw (less contempt) and half a pawn. Our
 		// search's values near a draw say little against an opponent stronger than us: in session 15's checkers
 		// runs against one (memory off 41%), the 13 games that left a draw at such values won 1, drew 2, lost 10.
@@ -274,7 +286,7 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 			say(format, args...)
 			p.filer.logger().Info("repeated draw", zap.Int("ply", pos.Ply()), zap.String("said", fmt.Sprintf(format, args...)))
 		}
-		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, drawn, r.lost[fen], risk, drawBar,
+		left, kept := leaveRepeatedDraw(s, pos, ctl, res, main, at.drawn, r.lost[fen], risk, drawBar,
 			sayAndLog)
 		if left.Move != res.Move {
 			p.use.leftDraw()
@@ -284,7 +296,7 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 		}
 		return left
 	}
-	m, err := pos.ParseMove(text)
+	m, err := pos.ParseMove(r.won[fen])
 	if err != nil || !games.IsLegal(pos, m) {
 		return res
 	}

@@ -64,10 +64,12 @@ func chooseLine(lines []engine.RootLine, lvl presets.Level, rules presets.Streng
 	}
 	weights := make([]float64, len(lines))
 	var sum float64
+	safe := 0
 	for i, l := range lines {
 		if safeLine(l.Score, best, lvl.Bound, rules) {
 			weights[i] = math.Exp(-(best - l.Score) / lvl.Spread)
 			sum += weights[i]
+			safe++
 		}
 	}
 	pick, target := 0, u*sum
@@ -81,19 +83,8 @@ func chooseLine(lines []engine.RootLine, lvl presets.Level, rules presets.Streng
 		}
 		target -= wt
 	}
-	return choice{line: pick, reason: fmt.Sprintf("drawn among %d lines", countSafe(weights)),
+	return choice{line: pick, reason: fmt.Sprintf("drawn among %d lines", safe),
 		loss: best - lines[pick].Score}
-}
-
-// countSafe counts the lines with a weight.
-func countSafe(weights []float64) int {
-	n := 0
-	for _, w := range weights {
-		if w > 0 {
-			n++
-		}
-	}
-	return n
 }
 
 // safeLine reports whether a line valued v may be played when the best is valued best.
