@@ -58,3 +58,21 @@ func (w *MovetextWriter) Word(word string) {
 	w.out.WriteString(word)
 	w.lineLen += len(word)
 }
+
+// GameRecord is one game read from a record file: its start position, its moves and its result (Ongoing
+// when the record gives none), with the line of the file it starts on.
+type GameRecord struct {
+	Start  Position
+	Moves  []Move
+	Result Result
+	Line   int
+}
+
+// RecordsReader is implemented by games whose record files (PGN, PDN) can be read whole: what an opening
+// book is made from.
+type RecordsReader interface {
+	// ReadRecords reads the games of a record text, each replayed from its start (its first maxPlies moves
+	// when maxPlies > 0). A game that cannot be replayed is left out; the error names the first such game
+	// and how many there were, and comes with the games that could be read.
+	ReadRecords(text string, maxPlies int) ([]GameRecord, error)
+}

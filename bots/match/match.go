@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"dossier/bots/openingbook"
 	"dossier/engine"
 	"dossier/games"
 )
@@ -61,6 +62,9 @@ type Config struct {
 	// OnGame is called with every finished game and the tally so far, one call at a time, in the order
 	// the games finish.
 	OnGame func(GameRecord, Summary)
+
+	// books are the players' book= files, opened by check.
+	books [2]*openingbook.Book
 }
 
 // GameRecord is a finished game.
@@ -127,7 +131,28 @@ func (cfg *Config) check() error {
 			return fmt.Errorf("match: opening %d: %w", i+1, err)
 		}
 	}
+	for i, spec := range cfg.Players {
+		if spec.Book == "" {
+			continue
+		}
+		b, err := openingbook.Open(spec.Book)
+		if err != nil {
+			cfg.closeBooks()
+			return fmt.Errorf("match: player %d: %w", i+1, err)
+		}
+		cfg.books[i] = b
+	}
 	return nil
+}
+
+// closeBooks closes the players' books.
+func (cfg *Config) closeBooks() {
+	for i, b := range cfg.books {
+		if b != nil {
+			b.Close()
+			cfg.books[i] = nil
+		}
+	}
 }
 
 // opponentNamer is a player that can be told its opponent's name (an in-process engine with a memory).
@@ -182,6 +207,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	if err := cfg.check(); err != nil {
 		return Summary{}, err
 	}
+	defer cfg.closeBooks()
 	// The first worker's players are started here, so that a bad spec fails the match at once.
 	var first [2]*seat
 	for i := range first {
@@ -392,8 +418,9 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 	}
 	pos := start.Clone()
 	var notes []plyNote
-	var ownMoves [2]int // moves each player made in this game, for RandomMoves
-	var randomMoves [2]*rand.Rand
+	var ownMoves [2]int // moves each player made in this game, for RandomMoves and BookDepth
+	var randomMoves, bookMoves [2]*rand.Rand
+	var outOfBook [2]bool
 	for {
 		if o := games.OutcomeOf(pos); o.Result.Over() {
 			return finish(o.Result, Termination(o.Reason.String()), o.Reason.String())
@@ -427,6 +454,19 @@ func (cfg *Config) playGame(ctx context.Context, n int, seats *[2]*seat, names [
 			rec.Moves = append(rec.Moves, move)
 			notes = append(notes, plyNote{side: side})
 			continue
+		}
+		if b := cfg.books[i]; b != nil && !outOfBook[i] && (cfg.Players[i].BookDepth == 0 || ownMoves[i] <= cfg.Players[i].BookDepth) {
+			// Off the player's clock, as a GUI plays an engine's book; the first position out of the book ends it.
+			if bookMoves[i] == nil {
+				bookMoves[i] = openingRNG(cfg.Seed^bookMovesSeed, 2*n+i)
+			}
+			if move, ok := bookMove(b, pos, bookMoves[i]); ok {
+				pos.Play(move)
+				rec.Moves = append(rec.Moves, move)
+				notes = append(notes, plyNote{side: side})
+				continue
+			}
+			outOfBook[i] = true
 		}
 		req := MoveRequest{Start: start, Moves: rec.Moves, Position: pos.Clone(), Limits: lim, Clock: s.limits.Clock,
 			Timeout: cfg.moveTimeout(s.limits, clocks[side])}

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
+	"dossier/bots/openingbook"
 	"dossier/games"
 )
 
@@ -122,6 +123,19 @@ const randomMovesSeed = 0x6f70656e696e6773
 func randomMove(p games.Position, rng *rand.Rand) games.Move {
 	moves := p.AppendMoves(nil)
 	return moves[rng.IntN(len(moves))]
+}
+
+// bookMovesSeed sets a player's book moves (PlayerSpec.Book) apart from the other draws, as randomMovesSeed.
+const bookMovesSeed = 0x626f6f6b6d6f7665
+
+// bookMove draws the book's move in p by the book's weights; false when the book has none (or cannot be read).
+func bookMove(b *openingbook.Book, p games.Position, rng *rand.Rand) (games.Move, bool) {
+	moves, err := b.Moves(p)
+	if err != nil {
+		return games.NoMove, false
+	}
+	chosen, ok := openingbook.Choose(moves, rng.Float64())
+	return chosen.Move, ok
 }
 
 // openingRNG returns the random source of one opening pair, so that openings do not depend on which

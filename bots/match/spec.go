@@ -136,6 +136,15 @@ type PlayerSpec struct {
 	// own. The draws are seeded by the match's seed, the game's number and the player.
 	RandomMoves int
 
+	// Book is an opening book (polyglot's layout, see bots/openingbook) the match plays this player's moves
+	// from while it has them, off the player's clock, as cutechess-cli's book= does: any player. BookDepth
+	// bounds how many of the player's own moves it gives (0: as many as the book has).
+	Book      string
+	BookDepth int
+	// OwnBook turns on an in-process player's own book (its OwnBook option): "on" for the game's built-in
+	// repertoire, or a book file (BookFile); "" or "off" for none.
+	OwnBook string
+
 	// Limits override the match's limits for this player's moves, key by key.
 	Limits Limits
 }
@@ -152,7 +161,7 @@ func (s PlayerSpec) External() bool { return s.Command != "" }
 // inProcessKeys and limitKeys are the keys ParseSpec reads itself; every other key of an external engine's
 // spec is a setoption, every other key of an in-process player's spec an error.
 var (
-	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk", "memoryrisk", "memorycontempt", "randommoves"}
+	inProcessKeys = []string{"preset", "search", "model", "depth", "hash", "threads", "contempt", "memory", "log", "prepare", "mix", "mode", "elo", "risk", "memoryrisk", "memorycontempt", "randommoves", "book", "bookdepth", "ownbook"}
 	limitKeys     = []string{"depth", "nodes", "movetime", "tc"}
 )
 
@@ -182,6 +191,10 @@ const maxModelRisk = 10000
 //	                           game, as lichess-bot runs an engine); off by default
 //	randommoves=N              the player's own first N moves of every game are drawn at random among the
 //	                           legal moves (an opponent that varies its openings; any player)
+//	book=FILE [bookdepth=N]    the match plays the player's moves from the book FILE (polyglot's layout) while
+//	                           it has them, at most N of them a game, off the player's clock (any player)
+//	ownbook=on|off|FILE        an in-process player plays from its own book: on for the game's built-in
+//	                           repertoire, or the book FILE (the OwnBook and BookFile options)
 //	depth=N nodes=N movetime=MS tc=TC   this player's limits (depth of an in-process player is also its
 //	                           search depth)
 //
@@ -216,6 +229,7 @@ func ParseSpec(text string) (PlayerSpec, error) {
 	for _, p := range pairs {
 		key := p.key
 		reserved := key == "name" || key == UCI || key == CECP || key == "args" || key == "restart" || key == "randommoves" ||
+			key == "book" || key == "bookdepth" ||
 			slices.Contains(limitKeys, key)
 		if !external {
 			key = strings.ToLower(key)
@@ -253,7 +267,7 @@ func shownToken(tok string) string { return urlPassword.ReplaceAllString(tok, "$
 // set applies one reserved key: a text or a count by the tables below, the others each its own way.
 func (s *PlayerSpec) set(key, value string, external bool) error {
 	texts := map[string]*string{"name": &s.Name, "preset": &s.Preset, "search": &s.Search, "memory": &s.Memory, "log": &s.Log,
-		"model": &s.Model, "mix": &s.Mix, "mode": &s.Mode}
+		"model": &s.Model, "mix": &s.Mix, "mode": &s.Mode, "book": &s.Book, "ownbook": &s.OwnBook}
 	if field, ok := texts[key]; ok {
 		*field = value
 		return needValue(key, value)
@@ -262,7 +276,7 @@ func (s *PlayerSpec) set(key, value string, external bool) error {
 		field *int
 		limit int
 	}{"elo": {&s.Elo, 10000}, "hash": {&s.HashMB, 1 << 20}, "threads": {&s.Threads, 1024}, "prepare": {&s.Prepare, 3600},
-		"randommoves": {&s.RandomMoves, 1000}}
+		"randommoves": {&s.RandomMoves, 1000}, "bookdepth": {&s.BookDepth, 1000}}
 	if count, ok := counts[key]; ok {
 		n, err := positiveInt(value, count.limit)
 		if err != nil {

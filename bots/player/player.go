@@ -100,6 +100,7 @@ type Engine struct {
 	risk       riskPart      // whether MemoryRisk was set (see risk.go)
 	contempt   contemptPart  // the contempt the dossier sets (see contempt.go)
 	analyst    analyst       // the analysis of the last game, with its own lock (see analyst.go)
+	book       bookPart      // the opening book, with its own lock (see book.go)
 	// analysisDepth is the depth the analyst searches our moves to (0: analysisDepth); tests set it, and
 	// analysisOff (no analysis filed or taken), to see another part's doing alone.
 	analysisDepth int
@@ -222,7 +223,7 @@ func (p *Engine) Options() []play.Option {
 	if elo == 0 {
 		elo = defaultElo
 	}
-	return []play.Option{
+	return append([]play.Option{
 		play.SpinOption("Hash", hash, 1, maxHashMB, func(n int) { p.configure(func(c *searchers.Config) { c.HashMB = n }) }),
 		play.SpinOption("Threads", max(cfg.Threads, 1), 1, maxThreads,
 			func(n int) { p.configure(func(c *searchers.Config) { c.Threads = n }) }),
@@ -247,7 +248,7 @@ func (p *Engine) Options() []play.Option {
 			func(n int) { p.configure(func(c *searchers.Config) { c.MultiPV = n }) }),
 		play.CheckOption("Memory", mem.Enabled, func(on bool) { p.changeMemory(func(c *MemoryConfig) { c.Enabled = on }) }),
 		play.StringOption("MemoryPath", shownLocation(mem.Dir), func(dir string) { p.changeMemory(func(c *MemoryConfig) { c.Dir = dir }) }),
-	}
+	}, p.bookOptions()...)
 }
 
 // setPreset is the Preset option: a preset of the game is taken; a preset of another game is kept for when
@@ -458,6 +459,7 @@ func (p *Engine) Close() error {
 	p.learning.save(p.learning.take()) // the game in progress files no state (it did not end)
 	p.learning.waitFolds()
 	p.ledger.folds.Wait()
+	p.book.close()
 	return p.filer.close()
 }
 
@@ -476,6 +478,11 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	}
 	p.reportIdentified(report)
 	p.reportContempt(report)
+	if res, ok := p.bookMove(pos, ctl, report); ok {
+		ctl.WaitRelease()
+		p.filer.afterSearch(pos, res, &clock)
+		return res
+	}
 	if s == nil {
 		ctl.WaitRelease()
 		return engine.Result{}

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"dossier/bots/openingbook"
 	"dossier/bots/prepare"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
@@ -37,6 +38,9 @@ type recall struct {
 	drawn    map[string]map[string]int // position (FEN) -> our move there -> drawn games that played it
 	lost     map[string]map[string]int // position (FEN) -> our move there -> lost games that played it
 	mistakes map[string]mistakeShown   // position (FEN) -> the mistake an analysis blamed there
+	// lines are our moves in the first bookLinePlies plies of the games, with our results: what the book's
+	// choice against the opponent reads (book.go). By the position's hash, so that transpositions meet.
+	lines map[uint64]map[string]openingbook.Record
 	// results are our results in the opponent's games of the game: what leaving a repeated draw weighs a draw
 	// by (see drawContemptLocked).
 	results results
@@ -53,7 +57,7 @@ type mistakeShown struct {
 // pausing in pause (nil for none) between games.
 func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake, pause func()) *recall {
 	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, drawn: map[string]map[string]int{},
-		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}}
+		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}, lines: map[uint64]map[string]openingbook.Record{}}
 	named := map[string]string{}
 	for i, sg := range stored {
 		if pause != nil {
@@ -73,10 +77,13 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			continue
 		}
 		ours := games.Side(sg.OurSide)
-		for _, text := range sg.Moves {
+		for ply, text := range sg.Moves {
 			m, err := p.ParseMove(text)
 			if err != nil {
 				break
+			}
+			if p.ToMove() == ours && ply < bookLinePlies {
+				r.addLine(p.Hash(), text, sg.OurScore)
 			}
 			switch {
 			case p.ToMove() != ours:
@@ -114,6 +121,36 @@ func (p *Engine) drawContemptLocked(r *recall) float64 {
 		return p.cfg.Contempt
 	}
 	return r.results.contempt(p.game, p.ratingLocked()).Value
+}
+
+// bookLinePlies bounds the plies of a game whose moves the book's choice reads: deeper than any book's lines.
+const bookLinePlies = 40
+
+// addLine adds a game that played our move in the position with hash, scoring score for us.
+func (r *recall) addLine(hash uint64, move string, score float64) {
+	if r.lines[hash] == nil {
+		r.lines[hash] = map[string]openingbook.Record{}
+	}
+	rec := r.lines[hash][move]
+	rec.Games++
+	rec.Points += score
+	r.lines[hash][move] = rec
+}
+
+// bookRecords returns what the game memory knows of our moves in pos (a position of game) against the opponent (by move, in the
+// game's notation) and our expected score against it over all its games (Laplace's rule), or false when no
+// opponent's games are installed.
+func (g *gameMemory) bookRecords(game string, pos games.Position) (records map[string]openingbook.Record, prior float64, opponent string, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.recall
+	if r == nil || r.game != game {
+		return nil, 0, "", false
+	}
+	res := r.results
+	n := res.wins + res.draws + res.losses
+	prior = (float64(res.wins) + float64(res.draws)/2 + 1) / float64(n+2)
+	return r.lines[pos.Hash()], prior, r.opponent, true
 }
 
 // count adds a game that played move in the position fen to counts.

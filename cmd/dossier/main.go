@@ -24,6 +24,7 @@ var subcommands = map[string]func(args []string, stdout, stderr io.Writer) int{
 	"learn":  runLearn,
 	"memory": runMemory,
 	"review": runReview,
+	"book":   runBook,
 }
 
 func main() {
@@ -51,6 +52,7 @@ const engineHelp = `usage: dossier [--game chess|checkers|connect4|tictactoe] [-
        dossier learn --player SPEC --opponent SPEC --out FILE [options]
        dossier memory ls|show|games|dump|import|forget|merge|compact [--memory DIR] [--json]
        dossier review FILE.pgn --engine PATH [--depth N] [--json]
+       dossier book make --out FILE RECORDS... | show [FILE] [--fen F] [--moves M]
        dossier help [SUBCOMMAND]
 
 dossier is a game engine that keeps a dossier on every opponent. Without a subcommand it speaks UCI (and its
@@ -58,7 +60,7 @@ dialects for the other games) or CECP, the xboard protocol, on stdin/stdout, as 
 
 const helpHelp = `usage: dossier help [SUBCOMMAND]
 
-Describes dossier, or the subcommand SUBCOMMAND: ` + "perft, bench, match, learn, memory, review."
+Describes dossier, or the subcommand SUBCOMMAND: ` + "perft, bench, match, learn, memory, review, book."
 
 // runHelp prints the help of the engine or of the subcommand named in args, on stdout.
 func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

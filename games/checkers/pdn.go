@@ -417,3 +417,38 @@ func (Game) FormatRecord(tags []games.Tag, start games.Position, moves []games.M
 	}
 	return FormatPDN(pdnTags, p, moves, result, comments)
 }
+
+// ReadRecords reads the games of a PDN text with their results (games.RecordsReader): each game's first
+// maxPlies moves (all when maxPlies <= 0) from its start position.
+func (Game) ReadRecords(text string, maxPlies int) ([]games.GameRecord, error) {
+	parsed, err := ParsePDN(text)
+	if err != nil {
+		return nil, err
+	}
+	var records []games.GameRecord
+	var first error
+	failed := 0
+	for i := range parsed {
+		pg := &parsed[i]
+		if maxPlies > 0 && len(pg.Moves) > maxPlies {
+			pg.Moves = pg.Moves[:maxPlies]
+		}
+		start, err := pg.StartPosition()
+		var moves []games.Move
+		if err == nil {
+			_, moves, err = pg.Replay()
+		}
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			failed++
+			continue
+		}
+		records = append(records, games.GameRecord{Start: start, Moves: moves, Result: pg.Result, Line: pg.Line})
+	}
+	if failed > 0 {
+		return records, fmt.Errorf("%d of %d games could not be replayed, the first: %w", failed, len(parsed), first)
+	}
+	return records, nil
+}

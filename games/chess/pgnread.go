@@ -215,3 +215,69 @@ func (g Game) ReadRecordOpenings(text string, maxPlies int) (openings []games.Po
 	}
 	return openings, lines, true, nil
 }
+
+// ReadRecords reads the games of a PGN text with their results (games.RecordsReader); see Replay for the
+// start position and the moves.
+func (g Game) ReadRecords(text string, maxPlies int) ([]games.GameRecord, error) {
+	parsed, err := ParsePGN(text)
+	if err != nil {
+		return nil, err
+	}
+	var records []games.GameRecord
+	var first error
+	failed := 0
+	for _, pg := range parsed {
+		record, err := g.replayRecord(pg, maxPlies)
+		if err != nil {
+			if first == nil {
+				first = err
+			}
+			failed++
+			continue
+		}
+		records = append(records, record)
+	}
+	if failed > 0 {
+		return records, fmt.Errorf("%d of %d games could not be replayed, the first: %w", failed, len(parsed), first)
+	}
+	return records, nil
+}
+
+// pgnResult reads a PGN result token (Ongoing for "*" or none).
+func pgnResult(tok string) games.Result {
+	switch tok {
+	case "1-0":
+		return games.FirstWins
+	case "0-1":
+		return games.SecondWins
+	case "1/2-1/2":
+		return games.Draw
+	}
+	return games.Ongoing
+}
+
+// replayRecord plays a PGN game's first maxPlies moves (all when maxPlies <= 0) from its start.
+func (g Game) replayRecord(pg PGNGame, maxPlies int) (games.GameRecord, error) {
+	start := g.Start().(*Position)
+	if fen, ok := pg.Tags["FEN"]; ok {
+		p, err := g.ParsePosition(fen)
+		if err != nil {
+			return games.GameRecord{}, fmt.Errorf("game at line %d: %w", pg.Line, err)
+		}
+		start = p.(*Position)
+	}
+	record := games.GameRecord{Start: start.Copy(), Result: pgnResult(pg.Result), Line: pg.Line}
+	p := start
+	for i, tok := range pg.Moves {
+		if maxPlies > 0 && i >= maxPlies {
+			break
+		}
+		m, err := p.ParseSAN(tok)
+		if err != nil {
+			return games.GameRecord{}, fmt.Errorf("game at line %d, move %d: %w", pg.Line, i+1, err)
+		}
+		record.Moves = append(record.Moves, m)
+		p.Play(m)
+	}
+	return record, nil
+}

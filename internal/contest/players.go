@@ -93,6 +93,9 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 			}
 		}
 	}
+	if err := setOwnBook(eng, spec); err != nil {
+		return match.InProcess{}, err
+	}
 	name, depth := spec.Preset, spec.Depth
 	for i, p := range presets.Of(g) {
 		if (spec.Preset == "" && i == 0) || strings.EqualFold(p.Name, spec.Preset) {
@@ -119,6 +122,20 @@ func NewPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
 		}
 	}
 	return match.InProcess{Engine: eng, Name: name, Depth: depth}, nil
+}
+
+// setOwnBook applies ownbook= (and bookdepth= with it): the OwnBook, BookFile and BookDepth options.
+func setOwnBook(eng *player.Engine, spec match.PlayerSpec) error {
+	switch strings.ToLower(spec.OwnBook) {
+	case "", "off", "false":
+		return nil
+	case "on", "true":
+	default:
+		if err := setOption(eng.Options(), "BookFile", spec.OwnBook); err != nil {
+			return fmt.Errorf("ownbook=%s: %w", spec.OwnBook, err)
+		}
+	}
+	return setOption(eng.Options(), "OwnBook", "true")
 }
 
 // memoryLogs are the log files of in-process players' memories, opened once per path for the whole process (a

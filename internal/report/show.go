@@ -53,6 +53,8 @@ type Show struct {
 	Mistakes []MistakeLine `json:"mistakes"`
 	// Experience is what the opponent's experience table holds, by the analysis that filed it.
 	Experience ExperienceSummary `json:"experience"`
+	// Repertoire are the lines we played against it (see repertoireLines).
+	Repertoire []RepertoireLine `json:"repertoire"`
 	// games are the stored games, for the SVG report's openings.
 	games []memory.Game
 }
@@ -99,7 +101,7 @@ const maxShownTypes = 3
 func NewShow(prof *memory.Profile, gameList []memory.Game, experience []memory.Experience) Show {
 	return Show{Profile: prof, Results: resultsTable(prof.Games), Prediction: predictions(gameList),
 		Series: modelSeries(prof), Yardsticks: yardstickLines(prof), Learned: learnedLines(prof), Mistakes: mistakeLines(prof),
-		Experience: experienceSummary(prof, experience), games: gameList}
+		Experience: experienceSummary(prof, experience), Repertoire: repertoireLines(gameList), games: gameList}
 }
 
 // WriteText prints the report as text; svgFile, when not "", is where the chart was written.
@@ -128,6 +130,7 @@ func (rep Show) WriteText(w io.Writer, svgFile string) {
 		}
 		tw.Flush()
 	}
+	writeRepertoire(w, rep.Repertoire)
 	p := rep.Prediction
 	if p.Moves > 0 {
 		fmt.Fprintf(w, "  predicted: %d of %d opponent moves had a prediction; %d right (%.1f%%)\n", p.Predicted, p.Moves,

@@ -1,0 +1,73 @@
+package openingbook
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"dossier/games"
+)
+
+// shares draws ChooseAgainst n times and returns how often each move was chosen and how often as a new line.
+func shares(t *testing.T, moves []Move, records map[games.Move]Record, prior float64, n int) (map[games.Move]float64, float64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(3, 4))
+	counts := map[games.Move]float64{}
+	fresh := 0.0
+	for i := 0; i < n; i++ {
+		c, ok := ChooseAgainst(moves, records, prior, rng)
+		if !ok {
+			t.Fatal("no move chosen")
+		}
+		counts[c.Move.Move] += 1.0 / float64(n)
+		if c.New {
+			fresh += 1.0 / float64(n)
+			if _, played := records[c.Move.Move]; played {
+				t.Fatalf("move %d chosen as new but played before", c.Move.Move)
+			}
+		}
+	}
+	return counts, fresh
+}
+
+func TestChooseAgainstWithoutRecordsIsTheBooksChoice(t *testing.T) {
+	moves := []Move{{Move: 1, Weight: 70}, {Move: 2, Weight: 30}, {Move: 3, Weight: 0}}
+	got, fresh := shares(t, moves, nil, 0.5, 20000)
+	if fresh < 0.999 || got[1] < 0.685 || got[1] > 0.715 || got[3] != 0 {
+		t.Fatalf("shares %v (new %.3f): want the book's 70/30, never the move of weight 0", got, fresh)
+	}
+}
+
+func TestChooseAgainstReplaysWhatWonAndLeavesWhatLost(t *testing.T) {
+	moves := []Move{{Move: 1, Weight: 50}, {Move: 2, Weight: 30}, {Move: 3, Weight: 20}}
+	// Won 5 of 5: Beta(6, 1) against Beta(1, 1), played with the probability of its mean, 6/7.
+	won, _ := shares(t, moves, map[games.Move]Record{1: {Games: 5, Points: 5}}, 0.5, 20000)
+	if won[1] < 0.84 || won[1] > 0.875 {
+		t.Errorf("a line that won 5 of 5 played %.3f of the time: want most", won[1])
+	}
+	// Lost 3 of 3: its arm is Beta(1, 4) against the new lines' Beta(1, 1), so it wins the draw with the
+	// probability of its mean, a fifth.
+	lost, fresh := shares(t, moves, map[games.Move]Record{1: {Games: 3, Points: 0}}, 0.5, 20000)
+	if lost[1] < 0.18 || lost[1] > 0.22 || fresh < 0.78 {
+		t.Errorf("a line that lost 3 of 3 played %.3f of the time (new lines %.3f): want it left", lost[1], fresh)
+	}
+	// The new lines keep the book's proportions between them: 30 to 20.
+	if ratio := lost[2] / lost[3]; ratio < 1.35 || ratio > 1.65 {
+		t.Errorf("new lines drawn %.3f to %.3f: want the book's 3 to 2", lost[2], lost[3])
+	}
+	// Once every move is played, the best record is played most, the others still sometimes.
+	all, fresh := shares(t, moves, map[games.Move]Record{1: {Games: 4, Points: 1}, 2: {Games: 4, Points: 3.5}, 3: {Games: 4, Points: 2}}, 0.5, 20000)
+	if fresh != 0 || all[2] < 0.6 || all[1] > all[3] || all[1] == 0 {
+		t.Errorf("shares %v (new %.3f): want the 3.5 of 4 most, then 2 of 4, then 1 of 4, each sometimes", all, fresh)
+	}
+}
+
+func TestChooseAgainstNeverPlaysAMoveOfWeightZero(t *testing.T) {
+	moves := []Move{{Move: 1, Weight: 0}, {Move: 2, Weight: 10}}
+	got, _ := shares(t, moves, map[games.Move]Record{1: {Games: 9, Points: 9}}, 0.5, 2000)
+	if got[1] != 0 {
+		t.Fatalf("a move of weight 0 played %.3f of the time", got[1])
+	}
+	if _, ok := ChooseAgainst([]Move{{Move: 1}}, nil, 0.5, rand.New(rand.NewPCG(1, 1))); ok {
+		t.Fatal("a choice among moves of weight 0")
+	}
+}

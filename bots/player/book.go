@@ -1,0 +1,184 @@
+// The Player's own opening book: the options OwnBook, BookFile and BookDepth, and the book move a search
+// plays instead of searching.
+
+package player
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"dossier/bots/openingbook"
+	"dossier/engine"
+	"dossier/games"
+	"dossier/play"
+)
+
+// DefaultBookFile is the BookFile value that names the built-in repertoire of the game being played.
+const DefaultBookFile = "<default>"
+
+// maxBookDepth bounds BookDepth.
+const maxBookDepth = 1000
+
+// bookPart is the Player's opening book, with its own lock: the options set it on the front end's goroutine,
+// the search reads it.
+type bookPart struct {
+	mu    sync.Mutex
+	own   bool              // OwnBook
+	file  string            // BookFile: a path, or DefaultBookFile
+	depth int               // BookDepth: the last ply of the game a book move is played at (0: no limit)
+	book  *openingbook.Book // the opened file (nil for the built-in repertoire, or after an error)
+	rng   *rand.Rand
+}
+
+// bookOptions returns the book's options: OwnBook (off by default), BookFile (DefaultBookFile, the game's
+// built-in repertoire, or a polyglot .bin file) and BookDepth (plies from the game's start, 0 for as deep as
+// the book goes).
+func (p *Engine) bookOptions() []play.Option {
+	b := &p.book
+	b.mu.Lock()
+	own, file, depth := b.own, b.file, b.depth
+	b.mu.Unlock()
+	if file == "" {
+		file = DefaultBookFile
+	}
+	return []play.Option{
+		play.CheckOption("OwnBook", own, func(on bool) {
+			b.mu.Lock()
+			b.own = on
+			b.mu.Unlock()
+		}),
+		{Name: "BookFile", Type: play.StringType, Default: file, Apply: b.setFile},
+		play.SpinOption("BookDepth", depth, 0, maxBookDepth, func(n int) {
+			b.mu.Lock()
+			b.depth = n
+			b.mu.Unlock()
+		}),
+	}
+}
+
+// setFile is the BookFile option: the file is opened and checked at once, so that a missing or corrupt file
+// is reported when it is set; the engine then plays without a book file (the search plays every move) until
+// another is set.
+func (b *bookPart) setFile(path string) error {
+	path = strings.TrimSpace(path)
+	var opened *openingbook.Book
+	var err error
+	if path == "<empty>" { // how some GUIs send an empty string
+		path = ""
+	}
+	if path != "" && path != DefaultBookFile {
+		opened, err = openingbook.Open(path)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.book != nil {
+		b.book.Close()
+	}
+	b.file, b.book = path, opened // after an error: a file named and none open, so no book at all
+	if err != nil {
+		return fmt.Errorf("%w; the engine plays without a book until another BookFile is set", err)
+	}
+	return nil
+}
+
+// close closes the book file.
+func (b *bookPart) close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.book != nil {
+		b.book.Close()
+		b.book = nil
+	}
+}
+
+// bookMove returns the book's move in pos when OwnBook is on, the game is within BookDepth, the search is to
+// play a move (not analyse: neither infinite nor several lines, by MultiPV or go, nor restricted moves) and the book has a
+// move there; it reports it in an info string ("book: e2e4 (weight 120 of 400 in book.bin)", with our record
+// against the opponent when it chose by it).
+func (p *Engine) bookMove(pos games.Position, ctl *engine.Control, report func(engine.Info)) (engine.Result, bool) {
+	b := &p.book
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lim := ctl.Limits()
+	if !b.own || (b.depth > 0 && pos.Ply() >= b.depth) || lim.Infinite || lim.MultiPV > 1 || len(lim.SearchMoves) > 0 ||
+		p.Config().MultiPV > 1 {
+		return engine.Result{}, false
+	}
+	book := b.book
+	name := filepath.Base(b.file)
+	if book == nil {
+		if b.file != "" && b.file != DefaultBookFile {
+			return engine.Result{}, false
+		}
+		var err error
+		if book, err = openingbook.Default(p.Game().Name()); book == nil || err != nil {
+			return engine.Result{}, false
+		}
+		name = "the " + p.Game().Name() + " repertoire"
+	}
+	moves, err := book.Moves(pos)
+	if err != nil {
+		if report != nil {
+			report(engine.Info{Text: "error: " + err.Error()})
+		}
+		return engine.Result{}, false
+	}
+	if b.rng == nil {
+		b.rng = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	chosen, ok := p.chooseBookMove(pos, moves, b.rng)
+	if !ok {
+		return engine.Result{}, false
+	}
+	if report != nil {
+		total := 0
+		for _, m := range moves {
+			total += m.Weight
+		}
+		text := fmt.Sprintf("book: %s (weight %d of %d in %s)", pos.FormatMove(chosen.Move.Move), chosen.Weight, total, name)
+		switch {
+		case chosen.against == "":
+		case chosen.New:
+			text += fmt.Sprintf("; a line new against %s", chosen.against)
+		default:
+			text += fmt.Sprintf("; against %s: %d games, %.0f%%", chosen.against, chosen.Record.Games,
+				100*chosen.Record.Points/float64(chosen.Record.Games))
+		}
+		report(engine.Info{Text: text})
+	}
+	return engine.Result{Move: chosen.Move.Move, PV: []games.Move{chosen.Move.Move}}, true
+}
+
+// bookChoice is the book move played, with the opponent it was chosen against ("" when by the book's weights).
+type bookChoice struct {
+	openingbook.Choice
+	against string
+}
+
+// chooseBookMove chooses among the book's moves in pos: against an opponent whose games the game memory holds,
+// by our results with each move against it (openingbook.ChooseAgainst: the lines that scored are played
+// again, the others left for new ones drawn by the book's weights); otherwise, and in the even mode or at a
+// limited strength, which play no better than their level, by the book's weights alone.
+func (p *Engine) chooseBookMove(pos games.Position, moves []openingbook.Move, rng *rand.Rand) (bookChoice, bool) {
+	p.mu.Lock()
+	weak, _ := p.cfg.Weakens()
+	game := p.game.Name()
+	p.mu.Unlock()
+	if !weak {
+		if records, prior, opponent, ok := p.gameMemory.bookRecords(game, pos); ok {
+			byMove := map[games.Move]openingbook.Record{}
+			for _, m := range moves {
+				if r, played := records[pos.FormatMove(m.Move)]; played {
+					byMove[m.Move] = r
+				}
+			}
+			choice, ok := openingbook.ChooseAgainst(moves, byMove, prior, rng)
+			return bookChoice{Choice: choice, against: opponent}, ok
+		}
+	}
+	m, ok := openingbook.Choose(moves, rng.Float64())
+	return bookChoice{Choice: openingbook.Choice{Move: m, New: true}}, ok
+}
