@@ -11,7 +11,9 @@
 # TC (2+0.05, both engines' clock; an opponent's own below), SERIES ("mem nomem"), CORES ("0 1": the core of each
 # series, in SERIES's order; one core for both runs them one after the other), OUT (tests/online-out),
 # BOOK_PGN (testdata/chess/8moves_v3_200.pgn.gz: the games the opponent's book is made of), BOOK_PLIES (16: how
-# deep polyglot make-book reads them), BOOK_DEPTH (8: how many of its moves the opponent takes from the book).
+# deep polyglot make-book reads them), BOOK_DEPTH (8: how many of its moves the opponent takes from the book),
+# OWNBOOK (1: dossier plays from its own book in every series, OwnBook with its built-in repertoire; its book moves,
+# searched at depth 0, are left out of the mean depth).
 # Per opponent and series OUT holds NAME-SERIES.pgn and, for the memory series, NAME-mem-memory (the store) and
 # NAME-mem.log.jsonl (the memory's line of each game: what it did, its time on our clock, the background's CPU).
 # --summary reads them again: dossier's score per series and colour with a 95% interval, the learning curve per
@@ -67,6 +69,7 @@ dossier_engine() {
   if [ "$1" = mem ]; then
     args="arg=--memory arg=$OUT/$2-mem-memory arg=--log-file arg=$OUT/$2-mem.log.jsonl arg=--log-level arg=info"
   fi
+  if [ "${OWNBOOK:-0}" = 1 ]; then args="$args option.OwnBook=true"; fi
   echo "name=dossier-$1 cmd=$BIN $args restart=on option.Hash=16"
 }
 
@@ -107,7 +110,9 @@ summarize() {
           if (c ~ /book/) { ply++; continue }
           mine = ((ply % 2 == 0) == (w == "dossier-" ser))
           if (mine && match(c, /\/[0-9]+/)) {
-            d = substr(c, RSTART + 1, RLENGTH - 1); dsum += d; dn++
+            d = substr(c, RSTART + 1, RLENGTH - 1)
+            if (d == 0) { ply++; continue } # a move from our own book: no search
+            dsum += d; dn++
             ph = (ply < 20) ? 1 : (ply < 40) ? 2 : (ply < 80) ? 3 : 4; psum[ph] += d; pn[ph]++
           }
           ply++
