@@ -86,9 +86,37 @@ summarize() {
   for s in $SERIES; do
     [ -f "$OUT/$name-$s.pgn" ] || continue
     awk -v name="$name" -v ser="$s" -v games="$GAMES" '
+      # depths: the depth of each of dossier'"'"'s searched moves in the game'"'"'s movetext (its comments
+      # {+0.25/9 0.051s}, the depth after the slash), by phase of the game. Moves are counted as tokens: a
+      # move of our own book has no comment, a move of the opponent'"'"'s book says {book}.
+      function depths(white,   s, e, c, tok, ply, d) {
+        s = mt; ply = 0
+        while (1) {
+          sub(/^[ \t]+/, "", s)
+          if (s == "") break
+          if (substr(s, 1, 1) == "{") {
+            e = index(s, "}"); if (e == 0) break
+            c = substr(s, 2, e - 2); s = substr(s, e + 1)
+            if (c !~ /book/ && (((ply - 1) % 2 == 0) == white) && match(c, /\/[0-9]+/)) {
+              d = substr(c, RSTART + 1, RLENGTH - 1) + 0
+              if (d > 0) {
+                dsum += d; dn++
+                ph = (ply - 1 < 20) ? 1 : (ply - 1 < 40) ? 2 : (ply - 1 < 80) ? 3 : 4; psum[ph] += d; pn[ph]++
+              }
+            }
+            continue
+          }
+          match(s, /^[^ \t{]+/); tok = substr(s, 1, RLENGTH); s = substr(s, RLENGTH + 1)
+          sub(/^[0-9]+\.+/, "", tok)
+          if (tok == "" || tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*") continue
+          ply++
+        }
+      }
       function finish() {
-        if (result == "" || result == "*") { result = ""; return }
+        if (result == "" || result == "*") { result = ""; mt = ""; return }
         white = (w == "dossier-" ser)
+        depths(white)
+        mt = ""
         sc = (result == "1/2-1/2") ? 0.5 : (((result == "1-0") == white) ? 1 : 0)
         col = white ? "white" : "black"
         n[col]++; pts[col] += sc; sq[col] += sc * sc
@@ -100,24 +128,9 @@ summarize() {
         result = ""
       }
       /^\[White / { finish(); w = $0; sub(/^\[White "/, "", w); sub(/"\]$/, "", w) }
-      /^\[Result / { r = $0; sub(/^\[Result "/, "", r); sub(/"\]$/, "", r); result = r; ply = 0 }
+      /^\[Result / { r = $0; sub(/^\[Result "/, "", r); sub(/"\]$/, "", r); result = r }
       /^\[Termination / { term = $0 }
-      !/^\[/ {
-        # Move comments {+0.25/9 0.051s}: the depth after the slash, for dossier'"'"'s moves (its colour).
-        line = $0
-        while (match(line, /\{[^}]*\}/)) {
-          c = substr(line, RSTART + 1, RLENGTH - 2); line = substr(line, RSTART + RLENGTH)
-          if (c ~ /book/) { ply++; continue }
-          mine = ((ply % 2 == 0) == (w == "dossier-" ser))
-          if (mine && match(c, /\/[0-9]+/)) {
-            d = substr(c, RSTART + 1, RLENGTH - 1)
-            if (d == 0) { ply++; continue } # a move from our own book: no search
-            dsum += d; dn++
-            ph = (ply < 20) ? 1 : (ply < 40) ? 2 : (ply < 80) ? 3 : 4; psum[ph] += d; pn[ph]++
-          }
-          ply++
-        }
-      }
+      !/^\[/ { mt = mt " " $0 }
       END {
         finish()
         for (ci = 1; ci <= 3; ci++) {
