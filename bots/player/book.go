@@ -95,9 +95,9 @@ func (b *bookPart) close() {
 }
 
 // bookMove returns the book's move in pos when OwnBook is on, the game is within BookDepth, the search is to
-// play a move (not analyse: neither infinite nor several lines, by MultiPV or go, nor restricted moves) and the book has a
-// move there; it reports it in an info string ("book: e2e4 (weight 120 of 400 in book.bin)", with our record
-// against the opponent when it chose by it).
+// play a move (not to analyse: neither infinite nor several lines, by the MultiPV option or by go, nor
+// restricted moves) and the book has a move there; it reports it in an info string ("book: e2e4 (weight 120
+// of 400 in book.bin)", with our record against the opponent when it chose by it).
 func (p *Engine) bookMove(pos games.Position, ctl *engine.Control, report func(engine.Info)) (engine.Result, bool) {
 	b := &p.book
 	b.mu.Lock()
