@@ -45,6 +45,8 @@ func TestParseSpec(t *testing.T) {
 		{"uci=x restart=on", PlayerSpec{Command: "x", Protocol: UCI, Restart: true}},
 		{"uci=x randommoves=2", PlayerSpec{Command: "x", Protocol: UCI, RandomMoves: 2}},
 		{"preset=a RandomMoves=3", PlayerSpec{Preset: "a", RandomMoves: 3}},
+		{"uci=x book=b.bin bookdepth=4", PlayerSpec{Command: "x", Protocol: UCI, Book: "b.bin", BookDepth: 4}},
+		{"preset=a book=b.bin ownbook=on", PlayerSpec{Preset: "a", Book: "b.bin", OwnBook: "on"}},
 		{"cecp=x restart=OFF", PlayerSpec{Command: "x", Protocol: CECP}},
 		{"cecp=/usr/games/fairymax 'Resign Threshold=900' args=-x tc=5+0.1", PlayerSpec{Command: "/usr/games/fairymax",
 			Protocol: CECP, Args: []string{"-x"}, Options: []UCIOption{{"Resign Threshold", "900"}},

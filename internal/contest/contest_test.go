@@ -14,6 +14,7 @@ import (
 	"dossier/bots/match"
 	"dossier/bots/presets"
 	"dossier/bots/searchers"
+	"dossier/games/chess"
 	"dossier/games/tictactoe"
 	"dossier/internal/cli"
 	"dossier/play"
@@ -189,5 +190,29 @@ func TestRunSPRT(t *testing.T) {
 				t.Errorf("warnings %q, want a warning: %v", warned, c.wantWarn)
 			}
 		})
+	}
+}
+
+// TestOwnBookSpec checks ownbook=: on turns the player's OwnBook on with the built-in repertoire, a file
+// sets its BookFile too, a missing file fails the player, and mix= refuses it.
+func TestOwnBookSpec(t *testing.T) {
+	g := chess.Game{}
+	option := func(in match.InProcess, name string) string {
+		o, ok := play.FindOption(in.Engine.Options(), name)
+		if !ok {
+			t.Fatalf("no option %s", name)
+		}
+		return o.Default
+	}
+	in, err := NewPlayer(g, match.PlayerSpec{OwnBook: "on"})
+	if err != nil || option(in, "OwnBook") != "true" || option(in, "BookFile") != "<default>" {
+		t.Fatalf("ownbook=on: %v", err)
+	}
+	in.Engine.Close()
+	if _, err := NewPlayer(g, match.PlayerSpec{OwnBook: filepath.Join(t.TempDir(), "missing.bin")}); err == nil || !strings.Contains(err.Error(), "missing.bin") {
+		t.Fatalf("ownbook=missing file: %v", err)
+	}
+	if _, err := NewPlayer(g, match.PlayerSpec{Mix: "strongest:1", OwnBook: "on"}); err == nil || !strings.Contains(err.Error(), "ownbook=") {
+		t.Fatalf("mix= with ownbook=: %v", err)
 	}
 }

@@ -24,8 +24,8 @@ import (
 // newMixedPlayer builds a mix= player: a searchers.MixedSearcher (seeded with 1, so a match replays) named after
 // its mixture.
 func newMixedPlayer(g games.Game, spec match.PlayerSpec) (match.InProcess, error) {
-	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" || spec.Log != "" || spec.Prepare > 0 {
-		return match.InProcess{}, fmt.Errorf("mix= plays presets with alpha-beta: give it without preset=, search=, model= or memory=")
+	if spec.Preset != "" || spec.Search != "" || spec.Model != "" || spec.Memory != "" || spec.Log != "" || spec.Prepare > 0 || spec.OwnBook != "" {
+		return match.InProcess{}, fmt.Errorf("mix= plays presets with alpha-beta: give it without preset=, search=, model=, memory= or ownbook= (book= gives any player a book)")
 	}
 	cfg := searchers.Config{Depth: spec.Depth, HashMB: spec.HashMB, Threads: spec.Threads, Contempt: spec.Contempt}
 	s, err := searchers.NewMixedSearcher(g, cfg, spec.Mix, 1)
