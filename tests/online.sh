@@ -13,7 +13,8 @@
 # BOOK_PGN (testdata/chess/8moves_v3_200.pgn.gz: the games the opponent's book is made of), BOOK_PLIES (16: how
 # deep polyglot make-book reads them), BOOK_DEPTH (8: how many of its moves the opponent takes from the book),
 # OWNBOOK (1: dossier plays from its own book in every series, OwnBook with its built-in repertoire; its book moves,
-# searched at depth 0, are left out of the mean depth).
+# searched at depth 0, are left out of the mean depth), OPPONENT_LIMIT (cutechess-cli options of the opponent alone,
+# e.g. "depth=9": an opponent that repeats itself, which online play is not).
 # Per opponent and series OUT holds NAME-SERIES.pgn and, for the memory series, NAME-mem-memory (the store) and
 # NAME-mem.log.jsonl (the memory's line of each game: what it did, its time on our clock, the background's CPU).
 # --summary reads them again: dossier's score per series and colour with a 95% interval, the learning curve per
@@ -76,7 +77,7 @@ dossier_engine() {
 # series NAME SERIES: the cutechess-cli command line of one series.
 series() {
   # shellcheck disable=SC2046 # the options are words
-  echo "$CUTECHESS -engine $(dossier_engine "$2" "$1") -engine $(opponent "$1") book=$BOOK bookdepth=$BOOK_DEPTH" \
+  echo "$CUTECHESS -engine $(dossier_engine "$2" "$1") -engine $(opponent "$1") ${OPPONENT_LIMIT:-} book=$BOOK bookdepth=$BOOK_DEPTH" \
     "-each proto=uci tc=$TC -games $GAMES -recover -pgnout $OUT/$1-$2.pgn"
 }
 
