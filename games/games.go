@@ -107,6 +107,16 @@ func (r Result) String() string {
 	return "*"
 }
 
+// ParseResult reads a result as String writes it ("1-0", "0-1", "1/2-1/2", "*"); false for any other token.
+func ParseResult(tok string) (Result, bool) {
+	for _, r := range []Result{Ongoing, Draw, FirstWins, SecondWins} {
+		if r.String() == tok {
+			return r, true
+		}
+	}
+	return Ongoing, false
+}
+
 // Reason says why a game ended.
 type Reason uint8
 

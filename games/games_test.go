@@ -26,3 +26,16 @@ func TestIsLegal(t *testing.T) {
 		t.Errorf("b2 is legal after it was played")
 	}
 }
+
+func TestParseResultReadsWhatStringWrites(t *testing.T) {
+	for _, r := range []games.Result{games.Ongoing, games.Draw, games.FirstWins, games.SecondWins} {
+		if got, ok := games.ParseResult(r.String()); !ok || got != r {
+			t.Errorf("ParseResult(%q) = %v, %v", r.String(), got, ok)
+		}
+	}
+	for _, tok := range []string{"", "1-1", "½-½", "1/2"} {
+		if _, ok := games.ParseResult(tok); ok {
+			t.Errorf("ParseResult(%q) read a result", tok)
+		}
+	}
+}

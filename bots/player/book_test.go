@@ -53,6 +53,16 @@ func writeBook(t *testing.T, entries ...struct {
 	return path
 }
 
+// searchedNotBooked checks that a search of 3 plies in the position (a UCI position command's argument) searches
+// rather than plays from the book; what names the case.
+func searchedNotBooked(t *testing.T, tr *transcript, position, what string) {
+	t.Helper()
+	tr.send("position " + position)
+	if depth, texts, _ := tr.search("depth 3"); depth != 3 || bookText(texts) != "" {
+		t.Errorf("%s: depth %d, %q; want a search", what, depth, texts)
+	}
+}
+
 // bookText returns the "book: ..." info string among texts, or "".
 func bookText(texts []string) string {
 	for _, s := range texts {
@@ -102,10 +112,7 @@ func TestOwnBookPlaysTheBooksMoves(t *testing.T) {
 	if _, texts, move := tr.search("wtime 60000 btime 60000"); move != "g1f3" || bookText(texts) == "" {
 		t.Errorf("after 1.e4 e5: %s, %q; want the book's g1f3", move, texts)
 	}
-	tr.send("position startpos moves g1f3")
-	if depth, texts, _ := tr.search("depth 3"); depth != 3 || bookText(texts) != "" {
-		t.Errorf("out of book: depth %d, %q; want a search", depth, texts)
-	}
+	searchedNotBooked(t, tr, "startpos moves g1f3", "out of book")
 	// Pondering in a book position: the move waits for ponderhit.
 	tr.send("position startpos moves e2e4 e7e5")
 	tr.send("go ponder wtime 60000 btime 60000")
@@ -119,27 +126,18 @@ func TestOwnBookPlaysTheBooksMoves(t *testing.T) {
 	}
 	// Analysis is searched: several lines asked.
 	tr.send("setoption name MultiPV value 2")
-	tr.send("position startpos")
-	if depth, texts, _ := tr.search("depth 3"); depth != 3 || bookText(texts) != "" {
-		t.Errorf("MultiPV 2: depth %d, %q; want a search", depth, texts)
-	}
+	searchedNotBooked(t, tr, "startpos", "MultiPV 2")
 	tr.send("setoption name MultiPV value 1")
 	// BookDepth 2: the book plays the first two plies of a game and no more.
 	tr.send("setoption name BookDepth value 2")
-	tr.send("position startpos moves e2e4 e7e5")
-	if depth, texts, _ := tr.search("depth 3"); depth != 3 || bookText(texts) != "" {
-		t.Errorf("BookDepth 2 at ply 2: depth %d, %q; want a search", depth, texts)
-	}
+	searchedNotBooked(t, tr, "startpos moves e2e4 e7e5", "BookDepth 2 at ply 2")
 	tr.send("position startpos")
 	if depth, texts, _ := tr.search("depth 3"); depth != 0 || bookText(texts) == "" {
 		t.Errorf("BookDepth 2 at ply 0: depth %d, %q; want the book", depth, texts)
 	}
 	tr.send("setoption name BookDepth value 0")
 	tr.send("setoption name OwnBook value false")
-	tr.send("position startpos")
-	if depth, texts, _ := tr.search("depth 3"); depth != 3 || bookText(texts) != "" {
-		t.Errorf("OwnBook off: depth %d, %q; want a search", depth, texts)
-	}
+	searchedNotBooked(t, tr, "startpos", "OwnBook off")
 	tr.send("quit")
 }
 

@@ -243,19 +243,6 @@ func (g Game) ReadRecords(text string, maxPlies int) ([]games.GameRecord, error)
 	return records, nil
 }
 
-// pgnResult reads a PGN result token (Ongoing for "*" or none).
-func pgnResult(tok string) games.Result {
-	switch tok {
-	case "1-0":
-		return games.FirstWins
-	case "0-1":
-		return games.SecondWins
-	case "1/2-1/2":
-		return games.Draw
-	}
-	return games.Ongoing
-}
-
 // replayRecord plays a PGN game's first maxPlies moves (all when maxPlies <= 0) from its start.
 func (g Game) replayRecord(pg PGNGame, maxPlies int) (games.GameRecord, error) {
 	start := g.Start().(*Position)
@@ -266,7 +253,8 @@ func (g Game) replayRecord(pg PGNGame, maxPlies int) (games.GameRecord, error) {
 		}
 		start = p.(*Position)
 	}
-	record := games.GameRecord{Start: start.Copy(), Result: pgnResult(pg.Result), Line: pg.Line}
+	result, _ := games.ParseResult(pg.Result) // Ongoing for "*" or none
+	record := games.GameRecord{Start: start.Copy(), Result: result, Line: pg.Line}
 	p := start
 	for i, tok := range pg.Moves {
 		if maxPlies > 0 && i >= maxPlies {

@@ -90,7 +90,7 @@ func TestPolyglotMoveCodes(t *testing.T) {
 // of the side to move stands beside the pawn that moved.
 func polyglotKeyFromFEN(t *testing.T, fen string) uint64 {
 	fields := strings.Fields(fen)
-	var key uint64
+	board := map[[2]int]rune{} // by rank and file
 	rank, file := 7, 0
 	for _, c := range fields[0] {
 		switch {
@@ -99,13 +99,17 @@ func polyglotKeyFromFEN(t *testing.T, fen string) uint64 {
 		case c >= '1' && c <= '8':
 			file += int(c - '0')
 		default:
-			kind := 2 * strings.IndexRune("pnbrqk", c)
-			if kind < 0 {
-				kind = 2*strings.IndexRune("PNBRQK", c) + 1
-			}
-			key ^= polyglotRandom[64*kind+8*rank+file]
+			board[[2]int{rank, file}] = c
 			file++
 		}
+	}
+	var key uint64
+	for square, c := range board {
+		kind := 2 * strings.IndexRune("pnbrqk", c)
+		if kind < 0 {
+			kind = 2*strings.IndexRune("PNBRQK", c) + 1
+		}
+		key ^= polyglotRandom[64*kind+8*square[0]+square[1]]
 	}
 	for i, c := range "KQkq" {
 		if strings.ContainsRune(fields[2], c) {
@@ -117,19 +121,6 @@ func polyglotKeyFromFEN(t *testing.T, fen string) uint64 {
 		pawnRank, pawn := 4, 'P' // White to move: the black pawn stands on the fifth rank
 		if fields[1] == "b" {
 			pawnRank, pawn = 3, 'p'
-		}
-		board := map[[2]int]rune{}
-		rank, file = 7, 0
-		for _, c := range fields[0] {
-			switch {
-			case c == '/':
-				rank, file = rank-1, 0
-			case c >= '1' && c <= '8':
-				file += int(c - '0')
-			default:
-				board[[2]int{rank, file}] = c
-				file++
-			}
 		}
 		if board[[2]int{pawnRank, epFile - 1}] == pawn || board[[2]int{pawnRank, epFile + 1}] == pawn {
 			key ^= polyglotRandom[772+epFile]

@@ -74,15 +74,8 @@ func StoredGame(g memory.Game, prof *memory.Profile, number int) (string, error)
 	return match.FormatPGN(game, rec, "dossier memory "+g.ID)
 }
 
-// parseResult reads a PGN result.
+// parseResult reads a PGN result (Ongoing for "*" or anything else).
 func parseResult(s string) games.Result {
-	switch s {
-	case "1-0":
-		return games.FirstWins
-	case "0-1":
-		return games.SecondWins
-	case "1/2-1/2":
-		return games.Draw
-	}
-	return games.Ongoing
+	r, _ := games.ParseResult(s)
+	return r
 }
