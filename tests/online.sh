@@ -77,7 +77,7 @@ dossier_engine() {
 # series NAME SERIES: the cutechess-cli command line of one series.
 series() {
   # shellcheck disable=SC2046 # the options are words
-  echo "$CUTECHESS -engine $(dossier_engine "$2" "$1") -engine $(opponent "$1") ${OPPONENT_LIMIT:-} book=$BOOK bookdepth=$BOOK_DEPTH" \
+  echo "$CUTECHESS -engine $(dossier_engine "$2" "$1") -engine $(opponent "$1")${OPPONENT_LIMIT:+ $OPPONENT_LIMIT} book=$BOOK bookdepth=$BOOK_DEPTH" \
     "-each proto=uci tc=$TC -games $GAMES -recover -pgnout $OUT/$1-$2.pgn"
 }
 
