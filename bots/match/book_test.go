@@ -25,8 +25,11 @@ func TestRunPlaysAPlayersBook(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		coder := start.(games.BookCoder)
-		entries = append(entries, openingbook.Entry{Key: coder.BookKey(), Move: coder.BookMove(m), Weight: 1})
+		e, err := openingbook.EntryOf(start, m, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, e)
 	}
 	var buf bytes.Buffer
 	if err := openingbook.Write(&buf, entries); err != nil {

@@ -36,6 +36,16 @@ type Entry struct {
 	Learn  uint32
 }
 
+// EntryOf returns the entry of the legal move m in p with weight: the position's key and the move's code in
+// the game's book format.
+func EntryOf(p games.Position, m games.Move, weight uint16) (Entry, error) {
+	coder, ok := p.(games.BookCoder)
+	if !ok {
+		return Entry{}, ErrNoBookFormat
+	}
+	return Entry{Key: coder.BookKey(), Move: coder.BookMove(m), Weight: weight}, nil
+}
+
 // ErrNoBookFormat says that a game's positions give no book key (the game implements no games.BookCoder).
 var ErrNoBookFormat = errors.New("the game has no opening-book format")
 

@@ -35,8 +35,11 @@ func entry(t testing.TB, moves, move string, weight uint16) Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	coder := p.(games.BookCoder)
-	return Entry{Key: coder.BookKey(), Move: coder.BookMove(m), Weight: weight}
+	e, err := EntryOf(p, m, weight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // written returns the bytes of a book of the entries.

@@ -39,8 +39,11 @@ func writeBook(t *testing.T, entries ...struct {
 		if err != nil {
 			t.Fatal(err)
 		}
-		coder := p.(games.BookCoder)
-		book = append(book, openingbook.Entry{Key: coder.BookKey(), Move: coder.BookMove(m), Weight: e.weight})
+		entry, err := openingbook.EntryOf(p, m, e.weight)
+		if err != nil {
+			t.Fatal(err)
+		}
+		book = append(book, entry)
 	}
 	var buf bytes.Buffer
 	if err := openingbook.Write(&buf, book); err != nil {
