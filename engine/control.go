@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,8 +52,9 @@ func (lim Limits) clocked() bool {
 // context.Context whose deadline is the move's hard time limit. All its methods are safe for concurrent use.
 type Control struct {
 	limits Limits
-	// share is the part of the move's time this control's search gets (WithTimeShare); 0 is all of it.
-	share  float64
+	// share is the part of the move's time this control's search gets (WithTimeShare, SetTimeShare); nil is
+	// all of it. Shared with the controls WithDepth and WithMultiPV derive, so that a change reaches them.
+	share  *timeShare
 	*clock // shared with the controls WithDepth derives
 }
 
@@ -163,19 +165,42 @@ func (c *Control) WithMultiPV(lines int) *Control {
 // is the caller's: a decision after the search that needs a search of its own (the game memory's check of a
 // won game's move) then fits in the move's time instead of being added to it.
 func (c *Control) WithTimeShare(share float64) *Control {
-	d := &Control{limits: c.limits, share: c.share, clock: c.clock}
-	if share > 0 && share < 1 {
-		d.share = share * c.shareOfMove()
-	}
+	d := &Control{limits: c.limits, share: &timeShare{of: c.shareOfMove()}, clock: c.clock}
+	d.share.set(share)
 	return d
+}
+
+// SetTimeShare changes the share of the control WithTimeShare made (and of the controls derived from it) while
+// its search runs: the next time check reads it. A caller that needs the rest of the move only when the
+// search's best move is not the one it expects gives the search the whole move (1) while it is. Without a
+// share of its own (a control WithTimeShare did not make) it does nothing.
+func (c *Control) SetTimeShare(share float64) {
+	if c.share != nil {
+		c.share.set(share)
+	}
+}
+
+// timeShare is a control's part of the move's time: own (a float64's bits, in (0, 1]) of the part of the
+// control it was derived from.
+type timeShare struct {
+	of  float64
+	own atomic.Uint64
+}
+
+// set sets the share; outside (0, 1) it is the whole.
+func (t *timeShare) set(share float64) {
+	if share <= 0 || share >= 1 {
+		share = 1
+	}
+	t.own.Store(math.Float64bits(share))
 }
 
 // shareOfMove is the part of the move's time this control's search gets.
 func (c *Control) shareOfMove() float64 {
-	if c.share <= 0 {
+	if c.share == nil {
 		return 1
 	}
-	return c.share
+	return c.share.of * math.Float64frombits(c.share.own.Load())
 }
 
 // scaled cuts t to the control's share of the move's time.

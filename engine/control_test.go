@@ -359,3 +359,30 @@ func TestControlWithTimeShare(t *testing.T) {
 		}
 	})
 }
+
+// TestControlSetTimeShare checks that SetTimeShare changes a share while the search runs, in the controls derived
+// from it too, and does nothing to a control without a share of its own.
+func TestControlSetTimeShare(t *testing.T) {
+	outer := NewControl(Limits{MoveTime: 200 * time.Millisecond}, games.First)
+	inner := outer.WithTimeShare(0.5)
+	derived := inner.WithDepth(10).WithMultiPV(2)
+	for _, c := range []struct {
+		share float64
+		want  time.Duration
+	}{{1, 200 * time.Millisecond}, {0.25, 50 * time.Millisecond}, {2, 200 * time.Millisecond}, {0.5, 100 * time.Millisecond}} {
+		inner.SetTimeShare(c.share)
+		if _, hard := derived.Budget(); hard != c.want {
+			t.Errorf("share %v: the derived hard limit %v, want %v", c.share, hard, c.want)
+		}
+	}
+	if nested := inner.WithTimeShare(0.5); true {
+		nested.SetTimeShare(1)
+		if _, hard := nested.Budget(); hard != 100*time.Millisecond {
+			t.Errorf("a share of a share set whole: hard limit %v, want its outer's 100ms", hard)
+		}
+	}
+	outer.SetTimeShare(0.5)
+	if _, hard := outer.Budget(); hard != 200*time.Millisecond {
+		t.Errorf("SetTimeShare on a control without a share: hard limit %v, want 200ms", hard)
+	}
+}

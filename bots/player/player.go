@@ -495,11 +495,12 @@ func (p *Engine) Search(pos games.Position, ctl *engine.Control, report func(eng
 	x := p.installExperience(s)
 	clock.mark(partExperience)
 	lines := searchers.NewDepthLines(report)
-	at, searchCtl := p.recallAt(pos, ctl), ctl
+	at, searchCtl, onLine := p.recallAt(pos, ctl), ctl, lines.Report
 	if at.mayCheck() {
 		searchCtl = ctl.WithTimeShare(recallSearchShare)
+		onLine = at.shareTime(pos, searchCtl, lines.Report)
 	}
-	searched := s.Search(pos, searchCtl, lines.Report)
+	searched := s.Search(pos, searchCtl, onLine)
 	clock.skip()
 	hits := searchers.ExperienceHits(s)
 	recalled := p.consultRecall(s, pos, ctl, at, searched, lines, report)

@@ -256,9 +256,13 @@ func (g *gameMemory) experienceOf(game string) *experienceTable {
 }
 
 // recallSearchShare is the part of the move's time the search gets where the game memory may check a move
-// after it (recallLookup.mayCheck): the check (searchOnly) gets a quarter of what the search took, so that the two
-// together take the move's time instead of a quarter more (session 23: at 8+0.08 against Glaurung the checks
-// added 144 ms a game to our clock, 225 of them over 20 ms).
+// after it (recallLookup.mayCheck), while the search's best move is one the check would search against (another
+// than the won game's, or a repeated draw's): the check (searchOnly) gets a quarter of what the search took, so
+// that the two together take the move's time instead of a quarter more (session 23: at 8+0.08 against Glaurung
+// the checks added 144 ms a game to our clock, 225 of them over 20 ms). While the best move is the won game's
+// (the usual case against an opponent that repeats itself: our search chose it in that game) the search has the
+// whole move, since no check follows (session 25: with the share fixed for the whole search, our moves in plies
+// 0-19 were 0.35 ply shallower than without the memory at 8+0.08 against Stockfish 2050).
 const recallSearchShare = 0.8
 
 // recallLookup is what the game memory holds for the position about to be searched, read once before the
@@ -267,6 +271,8 @@ type recallLookup struct {
 	r   *recall // nil: the game memory has nothing to do here
 	fen string
 	won bool // a won game's move is stored for the position
+	// wonMove is that move (games.NoMove when it is not legal here).
+	wonMove games.Move
 	// drawn are our moves here by the drawn games that played them (empty, or a repeated draw kept earlier in
 	// this game: nothing to leave).
 	drawn map[string]int
@@ -275,6 +281,37 @@ type recallLookup struct {
 // mayCheck reports whether consultRecall may search again after the search: a won game's move or drawn
 // games' moves are stored for the position.
 func (l recallLookup) mayCheck() bool { return l.won || len(l.drawn) > 0 }
+
+// checks reports whether consultRecall would search again if the search's best move were best: another move
+// than the won game's, or a move repeated drawn games played here.
+func (l recallLookup) checks(pos games.Position, best games.Move) bool {
+	if l.won {
+		return l.wonMove != games.NoMove && best != l.wonMove
+	}
+	for text, n := range l.drawn {
+		if m, err := pos.ParseMove(text); err == nil && m == best && n >= drawRepeats {
+			return true
+		}
+	}
+	return false
+}
+
+// shareTime returns the search's report function where the game memory may check a move after the search (at
+// mayCheck): after each line it gives the search ctl (a control of WithTimeShare) recallSearchShare of the move
+// while the line's move is one the check would search against, the whole move otherwise; then it passes the
+// report on to next.
+func (l recallLookup) shareTime(pos games.Position, ctl *engine.Control, next func(engine.Info)) func(engine.Info) {
+	return func(info engine.Info) {
+		if info.Text == "" && info.Depth > 0 && len(info.PV) > 0 && info.MultiPV <= 1 {
+			share := 1.0
+			if l.checks(pos, info.PV[0]) {
+				share = recallSearchShare
+			}
+			ctl.SetTimeShare(share)
+		}
+		next(info)
+	}
+}
 
 // recallAt reads what the game memory holds for pos: nothing unless the Player plays its own alpha-beta at
 // full strength (plainSearchLocked), the game memory is of this game, and the search is not infinite.
@@ -286,7 +323,13 @@ func (p *Engine) recallAt(pos games.Position, ctl *engine.Control) recallLookup 
 		return recallLookup{}
 	}
 	l := recallLookup{r: r, fen: pos.FEN()}
-	_, l.won = r.won[l.fen]
+	var won string
+	if won, l.won = r.won[l.fen]; l.won {
+		l.wonMove = games.NoMove
+		if m, err := pos.ParseMove(won); err == nil && games.IsLegal(pos, m) {
+			l.wonMove = m
+		}
+	}
 	if !l.won && !p.gameMemory.drawKept() {
 		l.drawn = r.drawn[l.fen]
 	}

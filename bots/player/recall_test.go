@@ -374,3 +374,49 @@ func TestGameMemoryCheckFitsTheMoveTime(t *testing.T) {
 	}
 	t.Logf("the move with its check took %v (%q)", took, texts)
 }
+
+// TestGameMemoryShareFollowsTheBestLine: where the game memory may check a move after the search, the search
+// keeps recallSearchShare of the move for the check only while its best line's move is one the check would search
+// against (another than the won game's, a repeated draw's); otherwise it has the whole move.
+func TestGameMemoryShareFollowsTheBestLine(t *testing.T) {
+	g := chess.Game{}
+	pos := g.Start()
+	e4, _ := pos.ParseMove("e2e4")
+	d4, _ := pos.ParseMove("d2d4")
+	c4, _ := pos.ParseMove("c2c4")
+	const moveTime = time.Second
+	hardOf := func(ctl *engine.Control) time.Duration { _, hard := ctl.Budget(); return hard }
+	whole := hardOf(engine.NewControl(engine.Limits{MoveTime: moveTime}, pos.ToMove()))
+	part := time.Duration(float64(whole) * recallSearchShare)
+	r := newRecall("rival", g, nil, nil, nil)
+	r.won[pos.FEN()] = "e2e4"
+	r.drawn[pos.FEN()] = map[string]int{"d2d4": 2, "c2c4": 1}
+	for _, c := range []struct {
+		name   string
+		lookup recallLookup
+		lines  []games.Move
+		want   time.Duration
+	}{
+		{"won: its move best", recallLookup{r: r, won: true, wonMove: e4}, []games.Move{d4, e4}, whole},
+		{"won: another best", recallLookup{r: r, won: true, wonMove: e4}, []games.Move{e4, d4}, part},
+		{"won: its move illegal", recallLookup{r: r, won: true, wonMove: games.NoMove}, []games.Move{d4}, whole},
+		{"drawn: the repeated draw best", recallLookup{r: r, drawn: r.drawn[pos.FEN()]}, []games.Move{e4, d4}, part},
+		{"drawn: once drawn best", recallLookup{r: r, drawn: r.drawn[pos.FEN()]}, []games.Move{c4}, whole},
+		{"drawn: another best", recallLookup{r: r, drawn: r.drawn[pos.FEN()]}, []games.Move{d4, e4}, whole},
+	} {
+		ctl := engine.NewControl(engine.Limits{MoveTime: moveTime}, pos.ToMove()).WithTimeShare(recallSearchShare)
+		derived := ctl.WithDepth(20) // what a searcher derives sees the change too
+		passed := 0
+		report := c.lookup.shareTime(pos, ctl, func(engine.Info) { passed++ })
+		for i, m := range c.lines {
+			report(engine.Info{Depth: i + 1, PV: []games.Move{m}})
+			report(engine.Info{Text: "not a line"})
+		}
+		if got := hardOf(derived); got != c.want {
+			t.Errorf("%s: the search's hard limit %v after lines %v, want %v", c.name, got, c.lines, c.want)
+		}
+		if passed != 2*len(c.lines) {
+			t.Errorf("%s: %d reports passed on, want %d", c.name, passed, 2*len(c.lines))
+		}
+	}
+}
