@@ -44,6 +44,8 @@ type recall struct {
 	// results are our results in the opponent's games of the game: what leaving a repeated draw weighs a draw
 	// by (see drawContemptLocked).
 	results results
+	// repeats says how much the opponent repeats its moves: what a won game's move is worth (consultRecall).
+	repeats repeats
 }
 
 // mistakeShown is a mistake with its game as the info strings name it: "lost game 7" (its number among the
@@ -59,6 +61,7 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, drawn: map[string]map[string]int{},
 		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}, lines: map[uint64]map[string]openingbook.Record{}}
 	named := map[string]string{}
+	theirs := map[uint64]map[string]int{} // the opponent's moves by position
 	for i, sg := range stored {
 		if pause != nil {
 			pause() // a game costs a position and a move parsed a ply
@@ -87,6 +90,10 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			}
 			switch {
 			case p.ToMove() != ours:
+				if theirs[p.Hash()] == nil {
+					theirs[p.Hash()] = map[string]int{}
+				}
+				theirs[p.Hash()][text]++
 			case sg.OurScore == 1:
 				r.won[p.FEN()] = text // the latest win through the position counts
 			case sg.OurScore == 0.5:
@@ -96,6 +103,9 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			}
 			p.Play(m)
 		}
+	}
+	for _, moves := range theirs {
+		r.repeats.add(moves)
 	}
 	for _, m := range mistakes {
 		if m.Game == g.Name() {
@@ -385,17 +395,25 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 		say("game memory: %s as in a game won against this opponent (the search rates it best)", shown)
 		return res
 	}
+	// What the move may cost: MemoryRisk against an opponent that repeats its moves, less against one that varies
+	// them, which is unlikely to play the rest of the won game again.
+	riskText := fmt.Sprintf("MemoryRisk %.0f", risk)
+	if share := r.repeats.riskShare(); share < 1 {
+		riskText = fmt.Sprintf("MemoryRisk %.0f, %.0f against an opponent that repeats %.0f%% of its moves", risk,
+			risk*share, 100*r.repeats.rate())
+		risk *= share
+	}
 	alt, v, best, depth := searchOnly(s, pos, ctl, res, main, []games.Move{m})
 	switch {
 	case depth == 0:
 		say("game memory: no time to check %s of a won game; not replayed", shown)
 	case v >= best-risk:
-		say("game memory: %s as in a game won against this opponent (%.0f, best %.0f at depth %d, MemoryRisk %.0f)",
-			shown, v, best, depth, risk)
+		say("game memory: %s as in a game won against this opponent (%.0f, best %.0f at depth %d, %s)",
+			shown, v, best, depth, riskText)
 		return alt
 	default:
-		say("game memory: %s of a won game is %.0f below the best at depth %d (MemoryRisk %.0f); not replayed",
-			shown, best-v, depth, risk)
+		say("game memory: %s of a won game is %.0f below the best at depth %d (%s); not replayed",
+			shown, best-v, depth, riskText)
 	}
 	return res
 }
