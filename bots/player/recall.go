@@ -386,8 +386,8 @@ func (p *Engine) consultRecall(s engine.Searcher, pos games.Position, ctl *engin
 		}
 		return left
 	}
-	m, err := pos.ParseMove(r.won[fen])
-	if err != nil || !games.IsLegal(pos, m) {
+	m := at.wonMove // parsed and checked legal by recallAt
+	if m == games.NoMove {
 		return res
 	}
 	shown := games.NumberedMove(pos, m)
