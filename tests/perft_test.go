@@ -4,6 +4,7 @@ package tests
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -114,8 +115,10 @@ func TestBenchReference(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	var figs []struct {
-		Nodes uint64  `json:"nodes"`
-		Ratio float64 `json:"ratio_to_reference"`
+		Nodes        uint64  `json:"nodes"`
+		NPS          float64 `json:"nps"`
+		ReferenceNPS float64 `json:"reference_nps"`
+		Ratio        float64 `json:"ratio_to_reference"`
 	}
 	if err := json.Unmarshal([]byte(strings.TrimSpace(out)), &figs); err != nil {
 		t.Fatalf("output %q is not a JSON array: %v", out, err)
@@ -123,9 +126,10 @@ func TestBenchReference(t *testing.T) {
 	if len(figs) != 4 || figs[0].Nodes != 119060324 || figs[0].Ratio <= 0 || figs[1].Ratio <= 0 {
 		t.Errorf("got %+v (stderr %q), want two perft figures with a ratio to Stockfish and two searches", figs, stderr)
 	}
+	// The searches: ours beside Stockfish's on the same position for the same time, one thread each.
 	for _, f := range figs[2:] {
-		if f.Nodes == 0 {
-			t.Errorf("a search figure counted no nodes: %+v", figs)
+		if f.Nodes == 0 || f.ReferenceNPS <= 0 || math.Abs(f.Ratio-f.NPS/f.ReferenceNPS) > 1e-9*f.Ratio {
+			t.Errorf("a search figure without its nodes or Stockfish's nodes per second beside them: %+v", figs)
 		}
 	}
 }

@@ -21,9 +21,10 @@ const benchHelp = `usage: dossier bench [--game G] [--repeat N] [--search-time D
 
 Times perft for every game (or --game's) on one thread, the fastest of --repeat runs, and the default chess
 player's search for --search-time on two positions. For chess it runs the same perft with the reference
-engine's go perft in the same process and prints the ratio, since the machines are too noisy for absolute
-figures to compare; the default reference is used when it is installed, one given with --reference must
-work. CPU seconds are printed beside wall time.
+engine's go perft in the same process, and the reference's search of the same positions for the same time on
+one thread, and prints the ratios, since the machines are too noisy for absolute figures to compare; the
+default reference is used when it is installed, one given with --reference must work. CPU seconds are
+printed beside wall time.
 
 --suite solves an EPD suite instead (bm operations, e.g. WinAtChess) with the default chess player at
 --suite-time a position (or --suite-nodes, which does not depend on the machine's load), showing progress on
@@ -48,7 +49,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	only := fs.String("game", "", "bench only this game: "+strings.Join(catalog.Names(), ", "))
 	fs.IntVar(&speed.Repeat, "repeat", 3, "runs of each perft; the fastest counts")
 	fs.DurationVar(&speed.SearchTime, "search-time", 5*time.Second, "time of each chess search speed measurement (0: none)")
-	fs.StringVar(&speed.Reference, "reference", bench.DefaultReference, "UCI engine with 'go perft' for the chess reference (empty: none)")
+	fs.StringVar(&speed.Reference, "reference", bench.DefaultReference, "UCI engine with 'go perft' for the chess reference, perft and search (empty: none)")
 	asJSON := fs.Bool("json", false, "print the figures as one JSON value")
 	suite := fs.String("suite", "", "an EPD suite (bm operations) to solve with the default chess player instead of the speed figures")
 	suiteTime := fs.Duration("suite-time", time.Second, "search time per suite position")

@@ -4,12 +4,9 @@
 package bench
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os/exec"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -40,7 +37,8 @@ type Figure struct {
 	CPUSeconds float64 `json:"cpu_seconds"`
 	// Depth is the depth a search case reached.
 	Depth int `json:"depth_reached,omitempty"`
-	// Reference* hold Stockfish's figures for the same chess perft, when it was run.
+	// Reference* hold the reference engine's figures for the same chess perft, or its nodes per second
+	// searching the same position for the same time on one thread, when it was run.
 	ReferenceSeconds float64 `json:"reference_seconds,omitempty"`
 	ReferenceNPS     float64 `json:"reference_nps,omitempty"`
 	Ratio            float64 `json:"ratio_to_reference,omitempty"`
@@ -64,7 +62,7 @@ type SpeedOptions struct {
 	Game       string        // the game to bench, "" for every game
 	Repeat     int           // runs of each perft; the fastest counts
 	SearchTime time.Duration // time of each chess search speed measurement (0: none)
-	Reference  string        // the UCI engine with go perft for the chess reference ("" for none)
+	Reference  string        // the UCI engine (go perft, and a search) for the chess reference ("" for none)
 	// ReferenceGiven says the user named the reference, which must then work; the default one is used only
 	// when it is installed.
 	ReferenceGiven bool
@@ -137,10 +135,23 @@ func Speed(o SpeedOptions, text io.Writer, warn func(format string, a ...any)) (
 			if err != nil {
 				return figures, referenceFailed, err
 			}
+			if o.Reference != "" {
+				nps, err := referenceSearch(o.Reference, c, o.SearchTime)
+				if err != nil {
+					referenceFailed = true
+					warn("reference %s: %v", o.Reference, err)
+				} else {
+					fig.ReferenceNPS, fig.Ratio = nps, fig.NPS/nps
+				}
+			}
 			figures = append(figures, fig)
 			if text != nil {
-				fmt.Fprintf(text, "%-28s %13d nodes %8.3f s %7.2f M nodes/s (cpu %.3f s, %.2f M nodes/cpu-s)   depth %d\n",
+				fmt.Fprintf(text, "%-28s %13d nodes %8.3f s %7.2f M nodes/s (cpu %.3f s, %.2f M nodes/cpu-s)   depth %d",
 					fig.Label, fig.Nodes, fig.Seconds, fig.NPS/1e6, fig.CPUSeconds, float64(fig.Nodes)/max(fig.CPUSeconds, 1e-9)/1e6, fig.Depth)
+				if fig.Ratio > 0 {
+					fmt.Fprintf(text, "   reference %7.2f M nodes/s   ratio %.2f", fig.ReferenceNPS/1e6, fig.Ratio)
+				}
+				fmt.Fprintln(text)
 			}
 		}
 	}
@@ -165,86 +176,6 @@ func timePerft(c Case, repeat int) (Figure, error) {
 	}
 	fig.NPS = float64(fig.Nodes) / max(fig.Seconds, 1e-9)
 	return fig, nil
-}
-
-// referencePerft runs "go perft" in a UCI engine that supports it (Stockfish) and returns the fastest time
-// from sending the command to reading the node count, after the engine has started and answered readyok, so
-// that its start-up is not counted. The node count must agree with ours.
-func referencePerft(path string, c Case, wantNodes uint64, repeat int) (float64, error) {
-	cmd := exec.Command(path)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return 0, err
-	}
-	outPipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return 0, err
-	}
-	if err := cmd.Start(); err != nil {
-		return 0, err
-	}
-	defer func() {
-		fmt.Fprintln(in, "quit")
-		in.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	}()
-	lines := make(chan string, 256)
-	go func() {
-		sc := bufio.NewScanner(outPipe)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	waitFor := func(prefix string, timeout time.Duration) (string, error) {
-		deadline := time.After(timeout)
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					return "", fmt.Errorf("engine closed its output before %q", prefix)
-				}
-				if strings.HasPrefix(l, prefix) {
-					return l, nil
-				}
-			case <-deadline:
-				return "", fmt.Errorf("no %q within %v", prefix, timeout)
-			}
-		}
-	}
-	position := "position startpos"
-	if c.FEN != "" {
-		position = "position fen " + c.FEN
-	}
-	fmt.Fprintf(in, "uci\nisready\n%s\n", position)
-	if _, err := waitFor("readyok", 30*time.Second); err != nil {
-		return 0, err
-	}
-	best := 0.0
-	for i := 0; i < repeat; i++ {
-		start := time.Now()
-		fmt.Fprintf(in, "go perft %d\n", c.Depth)
-		line, err := waitFor("Nodes searched", 10*time.Minute)
-		if err != nil {
-			return 0, err
-		}
-		secs := time.Since(start).Seconds()
-		n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "Nodes searched:")), 10, 64)
-		if err != nil || n != wantNodes {
-			return 0, fmt.Errorf("reference counted %q, we counted %d", line, wantNodes)
-		}
-		if i == 0 || secs < best {
-			best = secs
-		}
-	}
-	return best, nil
 }
 
 // searchCases are the positions whose search speed bench reports, searched by the strongest chess preset.
