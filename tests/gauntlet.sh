@@ -5,6 +5,7 @@
 # colours. Usage: tests/gauntlet.sh BINARY [OUT_DIR]   (OUT_DIR/NAME.txt holds each match's table)
 # OPPONENTS replaces the two opponents: "NAME SPEC;NAME SPEC" (a dossier match player spec each), e.g. the next
 # rungs: OPPONENTS='ethereal uci=/usr/games/ethereal-chess name=ethereal;countergo uci=/tmp/counter name=countergo args="-eval counter"'
+# TC replaces the clock (10+0.1), e.g. TC=2+0.02 for the bullet rung of issue #37.
 set -u
 bin=${1:?usage: tests/gauntlet.sh BINARY [OUT_DIR]}; out=${2:-gauntlet-out}
 first=${FIRST:-1}; last=${LAST:-20}
@@ -17,7 +18,7 @@ names=()
 for opp in "${opponents[@]}"; do
   name=${opp%% *}; names+=("$out/$name.txt")
   "$bin" match --player1 "uci=$bin name=dossier args=--no-memory" --player2 "${opp#* }" \
-    --openings "$out/openings.pgn" --tc 10+0.1 --games "$games" --pgn "$out/$name.pgn" \
+    --openings "$out/openings.pgn" --tc "${TC:-10+0.1}" --games "$games" --pgn "$out/$name.pgn" \
     > "$out/$name.txt" 2> "$out/$name.progress" &
 done
 wait
