@@ -4,9 +4,12 @@
 package bench
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os/exec"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -176,6 +179,86 @@ func timePerft(c Case, repeat int) (Figure, error) {
 	}
 	fig.NPS = float64(fig.Nodes) / max(fig.Seconds, 1e-9)
 	return fig, nil
+}
+
+// referencePerft runs "go perft" in a UCI engine that supports it (Stockfish) and returns the fastest time
+// from sending the command to reading the node count, after the engine has started and answered readyok, so
+// that its start-up is not counted. The node count must agree with ours.
+func referencePerft(path string, c Case, wantNodes uint64, repeat int) (float64, error) {
+	cmd := exec.Command(path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, err
+	}
+	outPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, err
+	}
+	defer func() {
+		fmt.Fprintln(in, "quit")
+		in.Close()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}()
+	lines := make(chan string, 256)
+	go func() {
+		sc := bufio.NewScanner(outPipe)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	waitFor := func(prefix string, timeout time.Duration) (string, error) {
+		deadline := time.After(timeout)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					return "", fmt.Errorf("engine closed its output before %q", prefix)
+				}
+				if strings.HasPrefix(l, prefix) {
+					return l, nil
+				}
+			case <-deadline:
+				return "", fmt.Errorf("no %q within %v", prefix, timeout)
+			}
+		}
+	}
+	position := "position startpos"
+	if c.FEN != "" {
+		position = "position fen " + c.FEN
+	}
+	fmt.Fprintf(in, "uci\nisready\n%s\n", position)
+	if _, err := waitFor("readyok", 30*time.Second); err != nil {
+		return 0, err
+	}
+	best := 0.0
+	for i := 0; i < repeat; i++ {
+		start := time.Now()
+		fmt.Fprintf(in, "go perft %d\n", c.Depth)
+		line, err := waitFor("Nodes searched", 10*time.Minute)
+		if err != nil {
+			return 0, err
+		}
+		secs := time.Since(start).Seconds()
+		n, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(line, "Nodes searched:")), 10, 64)
+		if err != nil || n != wantNodes {
+			return 0, fmt.Errorf("reference counted %q, we counted %d", line, wantNodes)
+		}
+		if i == 0 || secs < best {
+			best = secs
+		}
+	}
+	return best, nil
 }
 
 // searchCases are the positions whose search speed bench reports, searched by the strongest chess preset.
