@@ -11,24 +11,22 @@ import (
 
 	"dossier/bots/match"
 	"dossier/engine"
+	"dossier/games"
+	"dossier/games/chess"
 )
 
-// referenceSearch has the reference engine search the case's position for d on one thread with a 64 MB table
-// (as timeSearch gives ours) and returns its nodes per second: the nodes of its last report over the time from
-// the go command to its move.
-func referenceSearch(path string, c Case, d time.Duration) (float64, error) {
-	g, p, err := casePosition(c.Game, c.FEN)
-	if err != nil {
-		return 0, err
-	}
-	ctx := context.Background()
+// startReferenceSearcher starts the reference engine once for every search case, on one thread with a 64 MB
+// table (as timeSearch gives ours).
+func startReferenceSearcher(path string) (match.Contestant, error) {
 	spec := match.PlayerSpec{Command: path, Protocol: match.UCI,
 		Options: []match.UCIOption{{Name: "Threads", Value: "1"}, {Name: "Hash", Value: "64"}}}
-	ref, err := match.StartEngine(ctx, g, spec, 30*time.Second)
-	if err != nil {
-		return 0, err
-	}
-	defer ref.Close()
+	return match.StartEngine(context.Background(), chess.Game{}, spec, 30*time.Second)
+}
+
+// referenceSearch has the reference engine search p, from a new game, for d and returns its nodes per second:
+// the nodes of its last report over the time from the go command to its move.
+func referenceSearch(ref match.Contestant, p games.Position, d time.Duration) (float64, error) {
+	ctx := context.Background()
 	if err := ref.NewGame(ctx); err != nil {
 		return 0, err
 	}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"dossier/bots/match"
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
@@ -133,13 +134,22 @@ func Speed(o SpeedOptions, text io.Writer, warn func(format string, a ...any)) (
 		}
 	}
 	if o.SearchTime > 0 && benchesChess {
+		var ref match.Contestant
+		if o.Reference != "" {
+			if ref, err = startReferenceSearcher(o.Reference); err != nil {
+				referenceFailed = true
+				warn("reference %s: %v", o.Reference, err)
+			} else {
+				defer ref.Close()
+			}
+		}
 		for _, c := range searchCases {
-			fig, err := timeSearch(c, o.SearchTime)
+			fig, p, err := timeSearch(c, o.SearchTime)
 			if err != nil {
 				return figures, referenceFailed, err
 			}
-			if o.Reference != "" {
-				nps, err := referenceSearch(o.Reference, c, o.SearchTime)
+			if ref != nil {
+				nps, err := referenceSearch(ref, p, o.SearchTime)
 				if err != nil {
 					referenceFailed = true
 					warn("reference %s: %v", o.Reference, err)
@@ -268,15 +278,15 @@ var searchCases = []Case{
 }
 
 // timeSearch runs the default player's searcher on the case's position for the given time, on one thread
-// with a fresh table, and reports the nodes searched per second and the depth reached.
-func timeSearch(c Case, d time.Duration) (Figure, error) {
+// with a fresh table, and reports the nodes searched per second and the depth reached, with the position.
+func timeSearch(c Case, d time.Duration) (Figure, games.Position, error) {
 	g, p, err := casePosition(c.Game, c.FEN)
 	if err != nil {
-		return Figure{}, err
+		return Figure{}, nil, err
 	}
 	s, err := searchers.New(g, searchers.Config{HashMB: 64, Threads: 1})
 	if err != nil {
-		return Figure{}, err
+		return Figure{}, nil, err
 	}
 	ctl := engine.NewControl(engine.Limits{MoveTime: d}, p.ToMove())
 	start, cpu := time.Now(), cpuSeconds()
@@ -285,7 +295,7 @@ func timeSearch(c Case, d time.Duration) (Figure, error) {
 	fig := Figure{Case: c, Nodes: res.Nodes, Seconds: secs, NPS: float64(res.Nodes) / max(secs, 1e-9),
 		CPUSeconds: cpuSecs}
 	fig.Depth = res.Depth
-	return fig, nil
+	return fig, p, nil
 }
 
 // cpuSeconds returns the CPU time (user and system) this process has used so far.
