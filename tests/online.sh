@@ -75,10 +75,15 @@ dossier_engine() {
 }
 
 # series NAME SERIES: the cutechess-cli command line of one series.
+# Each engine gets its clock in its own options: cutechess-cli's -each overrides an engine's own tc= (Ethereal's
+# shorter clock was TC until session 28).
 series() {
+  local theirs
+  theirs=$(opponent "$1")
+  case " $theirs" in *" tc="*) ;; *) theirs="$theirs tc=$TC" ;; esac
   # shellcheck disable=SC2046 # the options are words
-  echo "$CUTECHESS -engine $(dossier_engine "$2" "$1") -engine $(opponent "$1")${OPPONENT_LIMIT:+ $OPPONENT_LIMIT} book=$BOOK bookdepth=$BOOK_DEPTH" \
-    "-each proto=uci tc=$TC -games $GAMES -recover -pgnout $OUT/$1-$2.pgn"
+  echo "$CUTECHESS -engine $(dossier_engine "$2" "$1") tc=$TC -engine $theirs${OPPONENT_LIMIT:+ $OPPONENT_LIMIT} book=$BOOK bookdepth=$BOOK_DEPTH" \
+    "-each proto=uci -games $GAMES -recover -pgnout $OUT/$1-$2.pgn"
 }
 
 # summarize NAME: the tables of the series of NAME from their PGN and the memory's log.

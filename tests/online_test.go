@@ -19,10 +19,13 @@ func TestOnlineScript(t *testing.T) {
 		// Online conditions: one dossier process a game, the opponent's own book, each series on a core of its own.
 		{"online conditions", []string{"--dry-run", "toga2"}, []string{"GAMES=8"}, 0, []string{
 			"== toga2-mem: taskset -c 0 ", "== toga2-nomem: taskset -c 1 ", "arg=--memory arg=", "arg=--no-memory restart=on",
-			"restart=on", "-engine name=toga2 cmd=/usr/games/toga2 option.OwnBook=false option.Hash=16 book=", "bookdepth=8",
-			"tc=2+0.05 -games 8 -recover"}, nil, ""},
+			"restart=on option.Hash=16 tc=2+0.05 -engine name=toga2 cmd=/usr/games/toga2 option.OwnBook=false option.Hash=16 tc=2+0.05 book=",
+			"bookdepth=8", "-each proto=uci -games 8 -recover"}, nil, ""},
+		// Each engine's clock in its own options: cutechess-cli's -each would override Ethereal's.
 		{"a clock and a shorter one for Ethereal", []string{"--dry-run", "ethereal"}, []string{"TC=8+0.08"}, 0,
-			[]string{"tc=8+0.08 -games 80", "name=ethereal cmd=/usr/games/ethereal-chess option.Threads=1 option.Hash=16 tc=1+0.03"}, nil, ""},
+			[]string{"restart=on option.Hash=16 tc=8+0.08 -engine", "-each proto=uci -games 80",
+				"name=ethereal cmd=/usr/games/ethereal-chess option.Threads=1 option.Hash=16 tc=1+0.03 book="},
+			nil, "-each proto=uci tc="},
 	}
 	checkScriptCases(t, "online.sh", cases)
 }
