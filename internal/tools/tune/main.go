@@ -6,9 +6,11 @@
 // Stockfish picks every move with a 2,000-node search; at a random one in --every of the positions from ply
 // 12 on it searches --depth plies instead (table cleared, one thread, so the answer depends on the position
 // only; that search's move is played) and keeps the position when the side to move is not in check, the
-// best move is quiet (no capture or promotion) and the score is not a mate. Each kept line is "FEN;score",
-// the score in centipawns from the side to move. The committed sample, testdata/positions.txt.gz, is
-// gen --n 10000 --seed 1 --depth 10 (one position in five).
+// best move is quiet (no capture or promotion) and the score is not a mate. Each kept line is
+// "FEN;score;result", the score in centipawns from the side to move and the game's result for the side to move
+// (1, 0.5 or 0), or "FEN;score" where the game did not end (200 plies, or the last game cut off at --n): a game's
+// lines are written when it ends. The committed sample, testdata/positions.txt.gz, is gen --n 10000 --seed 1
+// --depth 10 (one position in five), written before results were.
 //
 // fit reads the file, holds out every tenth position, fits a least-squares solution first and refines it
 // on the logistic (Texel) loss sum (sigmoid(score) - sigmoid(w . features))^2 with sigmoid(s) =
@@ -134,6 +136,7 @@ func generate(engine, out string, n int, seed uint64, depth, playNodes, every in
 		} else if res.mate || math.Abs(float64(res.cp)) > maxOpeningScore {
 			continue
 		}
+		var lines []labelled // this game's, written with its result when it ends
 		for ply := openingPlies; ply < 200 && kept < n && games.OutcomeOf(p).Result == games.Ongoing; ply++ {
 			fen := p.FEN()
 			limit := fmt.Sprintf("nodes %d", playNodes)
@@ -152,7 +155,7 @@ func generate(engine, out string, n int, seed uint64, depth, playNodes, every in
 			key := strings.Join(strings.Fields(fen)[:4], " ")
 			if label && !res.mate && !p.InCheck() && !p.IsTactical(m) && !seen[key] {
 				seen[key] = true
-				fmt.Fprintf(zw, "%s;%d\n", fen, res.cp)
+				lines = append(lines, labelled{fen: fen, cp: res.cp, side: p.ToMove()})
 				kept++
 				if kept%500 == 0 {
 					fmt.Fprintf(stderr, "%d positions from %d games\n", kept, game+1)
@@ -160,8 +163,35 @@ func generate(engine, out string, n int, seed uint64, depth, playNodes, every in
 			}
 			p.Play(m)
 		}
+		result := games.OutcomeOf(p).Result
+		for _, l := range lines {
+			fmt.Fprintln(zw, l.format(result))
+		}
 	}
 	return nil
+}
+
+// labelled is a kept position waiting for its game's result.
+type labelled struct {
+	fen  string
+	cp   int
+	side games.Side // to move
+}
+
+// format writes the data line: "FEN;score;result" with the result for the side to move, or "FEN;score" when
+// the game has not ended.
+func (l labelled) format(result games.Result) string {
+	if result == games.Ongoing {
+		return fmt.Sprintf("%s;%d", l.fen, l.cp)
+	}
+	value := "0.5"
+	if winner, ok := result.Winner(); ok {
+		value = "0"
+		if winner == l.side {
+			value = "1"
+		}
+	}
+	return fmt.Sprintf("%s;%d;%s", l.fen, l.cp, value)
 }
 
 // readSamples reads a gen file into feature vectors and scores.
