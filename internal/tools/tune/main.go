@@ -184,14 +184,7 @@ func (l labelled) format(result games.Result) string {
 	if result == games.Ongoing {
 		return fmt.Sprintf("%s;%d", l.fen, l.cp)
 	}
-	value := "0.5"
-	if winner, ok := result.Winner(); ok {
-		value = "0"
-		if winner == l.side {
-			value = "1"
-		}
-	}
-	return fmt.Sprintf("%s;%d;%s", l.fen, l.cp, value)
+	return fmt.Sprintf("%s;%d;%g", l.fen, l.cp, result.PointsFor(l.side))
 }
 
 // readSamples reads a gen file into feature vectors and scores.
