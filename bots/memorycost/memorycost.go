@@ -42,6 +42,12 @@ type Options struct {
 	// before it starts the clock does (cutechess-cli); false sends the first move's request at once, as
 	// python-chess (lichess-bot) does, so that the reading runs beside the first searches.
 	AskReady bool
+	// ProcessPerGame plays each game with a Player of its own, as lichess-bot and cutechess-cli's restart=on
+	// start one engine process per game: the measured game is then the first of its Player, whose reading of
+	// the whole memory runs beside its first searches, and the lost game's analysis is left in the memory's
+	// queue by the Player that played it. False keeps one Player for both games, as a match that keeps the
+	// process does.
+	ProcessPerGame bool
 	// Progress receives a line per step (nil: none).
 	Progress io.Writer
 }
@@ -99,6 +105,7 @@ func (s *Side) add(o Side) {
 type Report struct {
 	Game             string
 	AskReady         bool
+	ProcessPerGame   bool
 	Games, Entries   int // as the memory holds them against the opponent (its own experience entries)
 	MoveTime         time.Duration
 	With, Without    Side
@@ -113,6 +120,9 @@ func (r Report) String() string {
 	flow := "go at once after ucinewgame"
 	if r.AskReady {
 		flow = "isready before the game"
+	}
+	if r.ProcessPerGame {
+		flow += ", one process a game"
 	}
 	return fmt.Sprintf("memory cost (%s, %d games and %d experience entries against the opponent, %v a move, one processor, %s): "+
 		"search nodes/s %.0f with the memory, %.0f without (ratio %.3f); first depth after %v with, %v without (%+v); "+
@@ -148,7 +158,7 @@ func Measure(o Options) (Report, error) {
 			fmt.Fprintf(o.Progress, format+"\n", args...)
 		}
 	}
-	rep := Report{Game: o.Game.Name(), MoveTime: o.MoveTime, AskReady: o.AskReady}
+	rep := Report{Game: o.Game.Name(), MoveTime: o.MoveTime, AskReady: o.AskReady, ProcessPerGame: o.ProcessPerGame}
 	if err := prepareMemory(dir, o, say, &rep); err != nil {
 		return rep, err
 	}
@@ -258,65 +268,83 @@ func referenceLine(g games.Game, plies, first int) []games.Move {
 	return line
 }
 
-// playMeasured plays two games as White with one Player: the first, along warmUp and lost, leaves its analysis
-// to run in the opponent's time of the second, along line, whose searches are measured, as in a match that
-// keeps the process; the opponent's turns take as long as ours.
+// playMeasured plays two games as White: the first, along warmUp and lost, leaves its analysis to run in the
+// opponent's time of the second, along line, whose searches are measured; the opponent's turns take as long as
+// ours. Both games are one Player's, as in a match that keeps the process, or each its own (o.ProcessPerGame).
 func playMeasured(o Options, dir string, withMemory bool, warmUp, line []games.Move) (Side, int, error) {
-	p := player.New(o.Game, searchers.Config{})
-	if err := p.UseMemory(player.MemoryConfig{Enabled: withMemory, Dir: dir}); err != nil {
+	open := func() (*player.Engine, error) {
+		p := player.New(o.Game, searchers.Config{})
+		if err := p.UseMemory(player.MemoryConfig{Enabled: withMemory, Dir: dir}); err != nil {
+			p.Close()
+			return nil, err
+		}
+		return p, nil
+	}
+	p, err := open()
+	if err != nil {
 		return Side{}, 0, err
 	}
-	defer p.Close()
-	opp := play.Opponent{Name: opponentName, Kind: opponent.Computer}
+	defer func() { p.Close() }()
 	var side Side
 	for game, line := range [][]games.Move{warmUp, line} {
-		measured := game == 1
-		p.SetOpponent(opp)
-		p.NewGame(o.Game)
-		start := o.Game.Start()
-		if o.AskReady {
-			p.WaitPrepared()
-		}
-		p.StartGame(play.GameStart{Game: o.Game, OurSide: start.ToMove(), Start: start.Clone(), TimeControl: "2+0.05"})
-		pos := start.Clone()
-		var played []games.Move
-		for k := 0; k+1 < len(line) && k/2 < o.Moves; k += 2 {
-			if k > 0 {
-				before := pos.Clone()
-				before.Undo()
-				p.ObserveMove(play.ObservedMove{Before: before, Move: line[k-1], Ply: k - 1, Elapsed: o.MoveTime})
+		if game > 0 && o.ProcessPerGame {
+			p.Close()
+			if p, err = open(); err != nil {
+				return Side{}, 0, err
 			}
-			ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
-			var first time.Duration
-			var last engine.Info
-			began := time.Now()
-			res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
-				if i.Depth > 0 {
-					if first == 0 {
-						first = time.Since(began)
-					}
-					last = i
-				}
-			})
-			took := time.Since(began)
-			if measured {
-				side.Searches++
-				side.Nodes += last.Nodes
-				side.SearchTime += time.Duration(last.TimeMS) * time.Millisecond
-				side.MoveTime += took
-				side.LongestMove = max(side.LongestMove, took)
-				side.FirstInfo = append(side.FirstInfo, first)
-				side.DepthSum += res.Depth
-			}
-			pos.Play(line[k])
-			pos.Play(line[k+1])
-			played = append(played, line[k], line[k+1])
-			time.Sleep(o.MoveTime) // the opponent's turn
 		}
-		p.GameOver(play.GameEnd{Outcome: games.Outcome{Result: lossFor(start.ToMove()), Reason: games.Checkmate},
-			Reason: "adjudicated for the measurement", Moves: played})
+		playGame(o, p, line, game == 1, &side)
 	}
 	return side, experienceLoaded(p, o.Game), nil
+}
+
+// playGame plays one game along line with p as White, lost at its end, adding its searches to side when
+// measured.
+func playGame(o Options, p *player.Engine, line []games.Move, measured bool, side *Side) {
+	p.SetOpponent(play.Opponent{Name: opponentName, Kind: opponent.Computer})
+	p.NewGame(o.Game)
+	start := o.Game.Start()
+	if o.AskReady {
+		p.WaitPrepared()
+	}
+	p.StartGame(play.GameStart{Game: o.Game, OurSide: start.ToMove(), Start: start.Clone(), TimeControl: "2+0.05"})
+	pos := start.Clone()
+	var played []games.Move
+	for k := 0; k+1 < len(line) && k/2 < o.Moves; k += 2 {
+		if k > 0 {
+			before := pos.Clone()
+			before.Undo()
+			p.ObserveMove(play.ObservedMove{Before: before, Move: line[k-1], Ply: k - 1, Elapsed: o.MoveTime})
+		}
+		ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
+		var first time.Duration
+		var last engine.Info
+		began := time.Now()
+		res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
+			if i.Depth > 0 {
+				if first == 0 {
+					first = time.Since(began)
+				}
+				last = i
+			}
+		})
+		took := time.Since(began)
+		if measured {
+			side.Searches++
+			side.Nodes += last.Nodes
+			side.SearchTime += time.Duration(last.TimeMS) * time.Millisecond
+			side.MoveTime += took
+			side.LongestMove = max(side.LongestMove, took)
+			side.FirstInfo = append(side.FirstInfo, first)
+			side.DepthSum += res.Depth
+		}
+		pos.Play(line[k])
+		pos.Play(line[k+1])
+		played = append(played, line[k], line[k+1])
+		time.Sleep(o.MoveTime) // the opponent's turn
+	}
+	p.GameOver(play.GameEnd{Outcome: games.Outcome{Result: lossFor(start.ToMove()), Reason: games.Checkmate},
+		Reason: "adjudicated for the measurement", Moves: played})
 }
 
 // lossFor is the result in which side lost.
@@ -374,7 +402,7 @@ func copyMemory(dir string) (string, error) {
 	return to, err
 }
 
-// Reports are measurements of several front ends' ways (see MeasureBoth).
+// Reports are measurements of several front ends' ways (see MeasureFlows).
 type Reports []Report
 
 // WriteText writes a line a measurement.
@@ -384,12 +412,13 @@ func (rs Reports) WriteText(w io.Writer) {
 	}
 }
 
-// MeasureBoth measures as a front end that asks isready before the game (cutechess-cli) and as one that sends
-// the first move's request at once (python-chess, lichess-bot), in that order, on one synthesized memory.
-func MeasureBoth(o Options) (Reports, error) {
+// MeasureFlows measures as a front end that asks isready before the game (cutechess-cli), as one that sends
+// the first move's request at once (python-chess), and as lichess-bot plays: go at once, one process a game, in
+// that order, on one synthesized memory.
+func MeasureFlows(o Options) (Reports, error) {
 	var out Reports
-	for _, ask := range []bool{true, false} {
-		o.AskReady = ask
+	for _, flow := range []struct{ ask, processPerGame bool }{{true, false}, {false, false}, {false, true}} {
+		o.AskReady, o.ProcessPerGame = flow.ask, flow.processPerGame
 		rep, err := Measure(o)
 		if err != nil {
 			return out, err

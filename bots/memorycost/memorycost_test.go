@@ -3,6 +3,7 @@ package memorycost
 import (
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,26 +59,34 @@ func TestSynthesizeFilesTheGamesAndEntries(t *testing.T) {
 	}
 }
 
-// TestMeasureSearchesWithAndWithoutTheMemory runs the measurement on a small memory: both Players searched
-// every move, the memory was read. Timing is not asserted here (BenchmarkMemoryCost and dossier bench
-// --memory-cost report it).
+// TestMeasureSearchesWithAndWithoutTheMemory runs the measurement on a small memory, with one Player for both
+// games and with one a game (lichess-bot's way): both Players searched every move, the memory was read. Timing
+// is not asserted here (BenchmarkMemoryCost and dossier bench --memory-cost report it).
 func TestMeasureSearchesWithAndWithoutTheMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays two games with each Player")
 	}
 	g, _ := catalog.Lookup("chess")
-	rep, err := Measure(Options{Game: g, Games: 8, Entries: 400, Dir: t.TempDir(), MoveTime: 20 * time.Millisecond, Moves: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.With.Searches != 4 || rep.Without.Searches != 4 {
-		t.Fatalf("searches: %d with, %d without, want 4 each", rep.With.Searches, rep.Without.Searches)
-	}
-	if rep.Games != 8 || rep.Entries < 390 {
-		t.Fatalf("memory of %d games and %d entries, want 8 and about 400", rep.Games, rep.Entries)
-	}
-	if rep.With.Nodes == 0 || rep.Without.Nodes == 0 || rep.NPSRatio <= 0 {
-		t.Fatalf("report without nodes: %+v", rep)
+	dir := t.TempDir()
+	for _, perGame := range []bool{false, true} {
+		rep, err := Measure(Options{Game: g, Games: 8, Entries: 400, Dir: dir, MoveTime: 20 * time.Millisecond, Moves: 4,
+			ProcessPerGame: perGame})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.With.Searches != 4 || rep.Without.Searches != 4 {
+			t.Fatalf("one process a game %v: searches: %d with, %d without, want 4 each", perGame, rep.With.Searches, rep.Without.Searches)
+		}
+		if rep.Games != 8 || rep.Entries < 390 || rep.ExperienceLoaded < rep.Entries {
+			t.Fatalf("one process a game %v: memory of %d games and %d entries (%d read by the Player), want 8 and about 400",
+				perGame, rep.Games, rep.Entries, rep.ExperienceLoaded)
+		}
+		if rep.With.Nodes == 0 || rep.Without.Nodes == 0 || rep.NPSRatio <= 0 {
+			t.Fatalf("report without nodes: %+v", rep)
+		}
+		if rep.ProcessPerGame != perGame || strings.Contains(rep.String(), "one process a game") != perGame {
+			t.Fatalf("report does not say its flow: %s", rep)
+		}
 	}
 }
 
@@ -93,12 +102,12 @@ func BenchmarkMemoryCost(b *testing.B) {
 		dir = b.TempDir()
 	}
 	for b.Loop() {
-		reps, err := MeasureBoth(Options{Game: g, Games: games, Entries: entries, Dir: dir, MoveTime: 50 * time.Millisecond,
+		reps, err := MeasureFlows(Options{Game: g, Games: games, Entries: entries, Dir: dir, MoveTime: 50 * time.Millisecond,
 			Moves: 20, Rounds: 3})
 		if err != nil {
 			b.Fatal(err)
 		}
-		for i, name := range []string{"isready", "at-once"} {
+		for i, name := range []string{"isready", "at-once", "process-per-game"} {
 			b.ReportMetric(reps[i].NPSRatio, "nps-ratio-"+name)
 			b.ReportMetric(float64(reps[i].FirstInfoDelta.Microseconds()), "first-info-delta-µs-"+name)
 			b.Log(reps[i])

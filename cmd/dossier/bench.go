@@ -39,7 +39,8 @@ experience entries against one opponent (synthesized into --memory-cost-dir, kep
 temporary directory by default), the Player with it and without a memory play the same chess line at 50 ms a
 move on one processor, three times each, alternating, and it prints the searches' nodes per second, the first
 depth's time and the moves' times: once with isready before each game (cutechess-cli), once with the first
-move asked at once (python-chess). The target (issue 33): nodes per second within 3% and the first depth
+move asked at once (python-chess), once with the first move asked at once and one process a game
+(lichess-bot: the measured game is the first of its process). The target (issue 33): nodes per second within 3% and the first depth
 within 1 ms of no memory.`
 
 func runBench(args []string, stdout, stderr io.Writer) int {
@@ -75,7 +76,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		if err != nil {
 			return cmd.Exit(err)
 		}
-		rep, err := memorycost.MeasureBoth(memorycost.Options{Game: g, Games: 1000, Entries: 100000,
+		rep, err := memorycost.MeasureFlows(memorycost.Options{Game: g, Games: 1000, Entries: 100000,
 			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 3, Progress: stderr})
 		return printReport(cmd, stdout, *asJSON, rep, err)
 	}
