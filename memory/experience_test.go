@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,18 @@ func conformAnalysisFilesMistakeAndExperience(t *testing.T, open opener) {
 		BestValue: 35, Depth: 8, At: t0.Add(2 * time.Hour)}
 	if len(p.Mistakes) != 1 || !equalJSON(t, p.Mistakes[0], want) {
 		t.Fatalf("mistakes %+v, want %+v", p.Mistakes, want)
+	}
+	// The brief profile: the same mistakes and names, no games or models.
+	brief, err := m.ProfileBrief("Dana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(brief.Mistakes) != 1 || !equalJSON(t, brief.Mistakes[0], want) || !slices.Equal(brief.Names, p.Names) ||
+		len(brief.Games) != 0 || len(brief.Models) != 0 {
+		t.Fatalf("brief profile %+v, want the mistakes %+v and names %q alone", brief, want, p.Names)
+	}
+	if _, err := m.ProfileBrief("nobody"); !errors.Is(err, ErrUnknownOpponent) {
+		t.Fatalf("brief profile of nobody: %v, want ErrUnknownOpponent", err)
 	}
 	// Another opponent's analysis through the same positions: shallower where it is not deeper.
 	other := playGame(t, m, "Erin", t0.Add(3*time.Hour), 6, 0)

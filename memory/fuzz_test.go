@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,40 @@ func FuzzDecodeValue(f *testing.F) {
 		}
 		if !bytes.Equal(encodeValue(again), encodeValue(rec)) {
 			t.Fatalf("%s decodes to %s", encodeValue(rec), encodeValue(again))
+		}
+	})
+}
+
+// FuzzDecodeStrictReused decodes any two values one after the other with decodeStrict's reused decoders: the
+// second is accepted or refused, and decoded to the same value, exactly as a decoder of its own does, whatever
+// the first left behind.
+func FuzzDecodeStrictReused(f *testing.F) {
+	for _, s := range [][2]string{
+		{`{"a":"x","b":[1,2]}`, `{"a":"y"}`},
+		{`{"a":"x","c":1}`, `{"a":"y"}`},     // an unknown field first
+		{`{"a":"x"} {"a":"z"}`, `{"b":[3]}`}, // data after the record first
+		{`{"a":"x"`, `{"a":"y"}  `},          // cut short first
+		{`{"a":"x"}`, ` {"a":"y"} x`},
+		{`{"a":"x"}`, ``},
+		{`  `, `{"a":1}`},
+	} {
+		f.Add([]byte(s[0]), []byte(s[1]))
+	}
+	type probe struct {
+		A string `json:"a"`
+		B []int  `json:"b"`
+	}
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		var p probe
+		_ = decodeStrict(first, &p)
+		var got, want probe
+		err := decodeStrict(second, &got)
+		wantErr := newStrictDecoder().decodeFrom(second, &want)
+		if (err == nil) != (wantErr == nil) {
+			t.Fatalf("after %q, %q: error %v, a decoder of its own %v", first, second, err, wantErr)
+		}
+		if err == nil && (got.A != want.A || !slices.Equal(got.B, want.B)) {
+			t.Fatalf("after %q, %q decoded to %+v, a decoder of its own to %+v", first, second, got, want)
 		}
 	})
 }

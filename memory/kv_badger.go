@@ -63,6 +63,27 @@ func (t badgerTxn) scan(prefix, from []byte, values bool, f func(key, value []by
 	return nil
 }
 
+// scanTransient implements transientScanner: every value under prefix is read into one buffer, grown as needed.
+func (t badgerTxn) scanTransient(prefix []byte, f func(key, value []byte) error) error {
+	it := t.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: true, PrefetchSize: 64})
+	defer it.Close()
+	var buf []byte
+	for it.Seek(prefix); it.Valid(); it.Next() {
+		item := it.Item()
+		var err error
+		if buf, err = item.ValueCopy(buf[:0]); err != nil {
+			return err
+		}
+		if err := f(item.KeyCopy(nil), buf); err != nil {
+			if errors.Is(err, errStopScan) {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
+}
+
 func (b *badgerKV) view(f func(txn kvTxn) error) error {
 	return b.db.View(func(txn *badger.Txn) error { return f(badgerTxn{txn}) })
 }

@@ -112,8 +112,19 @@ func (m *Memory) Profile(key string) (*Profile, error) {
 // ProfileContext is Profile bounded by ctx as well as by the connect timeout, for a caller that must not wait
 // long (the engine at UCI_Opponent time).
 func (m *Memory) ProfileContext(ctx context.Context, key string) (*Profile, error) {
+	return m.profile(ctx, key, false)
+}
+
+// ProfileBrief is Profile without the games and the models: the names, ratings and the mistakes found, for a
+// reader that needs no more (the game memory at every game's start), at a fraction of the cost where the
+// opponent has many games. Its LastSeen is the profile's own, not the latest of its games'.
+func (m *Memory) ProfileBrief(key string) (*Profile, error) {
+	return m.profile(context.Background(), key, true)
+}
+
+func (m *Memory) profile(ctx context.Context, key string, brief bool) (*Profile, error) {
 	var p Profile
-	if err := m.call(ctx, wireRequest{Op: opProfile, Key: key}, &p); err != nil {
+	if err := m.call(ctx, wireRequest{Op: opProfile, Key: key, Brief: brief}, &p); err != nil {
 		return nil, err
 	}
 	return &p, nil

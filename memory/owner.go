@@ -268,7 +268,7 @@ func (s *store) read(req *wireRequest) (any, error) {
 	s = s.pausing(s.readPause)
 	switch req.Op {
 	case opProfile:
-		return s.profile(req.Key)
+		return s.profile(req.Key, req.Brief)
 	case opOpponents:
 		return s.opponents()
 	case opGames:

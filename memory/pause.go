@@ -46,6 +46,18 @@ func (t *pausingTxn) scan(prefix, from []byte, values bool, f func(key, value []
 	})
 }
 
+// scanTransient implements transientScanner over a backend that may not: then its copying scan serves.
+func (t *pausingTxn) scanTransient(prefix []byte, f func(key, value []byte) error) error {
+	step := func(key, value []byte) error {
+		t.step()
+		return f(key, value)
+	}
+	if ts, ok := t.kvTxn.(transientScanner); ok {
+		return ts.scanTransient(prefix, step)
+	}
+	return t.kvTxn.scan(prefix, nil, true, step)
+}
+
 // pausing returns the store whose reads call pause (s itself when pause is nil).
 func (s *store) pausing(pause func()) *store {
 	if pause == nil {

@@ -142,7 +142,11 @@ func (s *store) resolve(txn kvTxn, key string) (string, error) {
 
 // scan calls f with every key (and, when values is set, the decoded record) under prefix, in key order.
 func (s *store) scan(txn kvTxn, prefix []byte, values bool, f func(key []byte, rec any) error) error {
-	return txn.scan(prefix, nil, values, func(k, v []byte) error {
+	scan := func(f func(k, v []byte) error) error { return txn.scan(prefix, nil, values, f) }
+	if ts, ok := txn.(transientScanner); ok && values {
+		scan = func(f func(k, v []byte) error) error { return ts.scanTransient(prefix, f) } // decoded at once: no copy
+	}
+	return scan(func(k, v []byte) error {
 		var rec any
 		if values {
 			var err error

@@ -106,7 +106,8 @@ func (s *store) models(txn kvTxn, key string) (map[string][]ModelPoint, error) {
 	return out, err
 }
 
-func (s *store) profile(keyOrName string) (*Profile, error) {
+// profile reads an opponent's profile; a brief one leaves out its games and models (see Memory.ProfileBrief).
+func (s *store) profile(keyOrName string, brief bool) (*Profile, error) {
 	var p *Profile
 	err := s.kv.view(func(txn kvTxn) error {
 		key, rec, err := s.lookup(txn, keyOrName)
@@ -117,6 +118,10 @@ func (s *store) profile(keyOrName string) (*Profile, error) {
 			FirstSeen: rec.First, LastSeen: rec.Last}
 		for _, r := range rec.Ratings {
 			p.Ratings = append(p.Ratings, Rating{Elo: r.Elo, Source: r.Source, At: r.At})
+		}
+		if brief {
+			p.Mistakes, err = s.mistakes(txn, key)
+			return err
 		}
 		games, err := s.gamesOf(txn, key)
 		if err != nil {

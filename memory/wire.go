@@ -50,7 +50,7 @@ type wireRequest struct {
 	Version int               `json:"version,omitempty"` // hello
 	Event   *eventRec         `json:"event,omitempty"`
 	Key     string            `json:"key,omitempty"`     // profile, games, forget, merge (the alias), experience
-	Brief   bool              `json:"brief,omitempty"`   // games: without the move records
+	Brief   bool              `json:"brief,omitempty"`   // games: without the move records; profile: without games and models
 	Game    string            `json:"game,omitempty"`    // experience
 	Into    string            `json:"into,omitempty"`    // merge
 	After   string            `json:"after,omitempty"`   // dump: the cursor

@@ -65,7 +65,16 @@ type Side struct {
 	// FirstInfo is, for each search, the time from the call to its first depth report.
 	FirstInfo []time.Duration
 	DepthSum  int
+	// ReadingBytes is what the Players' first games' starts allocated, from NewGame to the end of the memory's
+	// reading (AskReady only: a front end that waits for it; nothing else of the Player runs yet), and Readings
+	// how many were counted. The collections this wakes run beside our search, and it does not depend on the
+	// machine's load.
+	ReadingBytes uint64
+	Readings     int
 }
+
+// ReadingMB is the mean of ReadingBytes a game's start, in MB.
+func (s Side) ReadingMB() float64 { return float64(s.ReadingBytes) / float64(max(s.Readings, 1)) / 1e6 }
 
 // NPS is the nodes per second over all searches.
 func (s Side) NPS() float64 {
@@ -99,6 +108,8 @@ func (s *Side) add(o Side) {
 	s.LongestMove = max(s.LongestMove, o.LongestMove)
 	s.FirstInfo = append(s.FirstInfo, o.FirstInfo...)
 	s.DepthSum += o.DepthSum
+	s.ReadingBytes += o.ReadingBytes
+	s.Readings += o.Readings
 }
 
 // Report is a measurement: the memory's size, the searches with and without it, and their ratios.
@@ -131,7 +142,15 @@ func (r Report) String() string {
 		r.With.FirstInfoMedian().Round(10*time.Microsecond), r.Without.FirstInfoMedian().Round(10*time.Microsecond),
 		r.FirstInfoDelta.Round(10*time.Microsecond), r.With.MeanMove().Round(100*time.Microsecond),
 		r.With.LongestMove.Round(100*time.Microsecond), r.Without.MeanMove().Round(100*time.Microsecond),
-		r.Without.LongestMove.Round(100*time.Microsecond), r.With.MeanDepth(), r.Without.MeanDepth())
+		r.Without.LongestMove.Round(100*time.Microsecond), r.With.MeanDepth(), r.Without.MeanDepth()) + r.readingText()
+}
+
+// readingText says what a game's start allocated (measured where the front end waits for the reading).
+func (r Report) readingText() string {
+	if r.With.Readings == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; a game's start allocated %.1f MB with the memory, %.1f MB without", r.With.ReadingMB(), r.Without.ReadingMB())
 }
 
 // opponentName is the opponent the synthesized memory holds.
@@ -293,19 +312,29 @@ func playMeasured(o Options, dir string, withMemory bool, warmUp, line []games.M
 				return Side{}, 0, err
 			}
 		}
-		playGame(o, p, line, game == 1, &side)
+		playGame(o, p, line, game == 1, game == 0, &side)
 	}
 	return side, experienceLoaded(p, o.Game), nil
 }
 
 // playGame plays one game along line with p as White, lost at its end, adding its searches to side when
-// measured.
-func playGame(o Options, p *player.Engine, line []games.Move, measured bool, side *Side) {
+// measured, and what its start allocated when countReading (see Side.ReadingBytes).
+func playGame(o Options, p *player.Engine, line []games.Move, measured, countReading bool, side *Side) {
+	var before runtime.MemStats
+	if countReading && o.AskReady {
+		runtime.ReadMemStats(&before)
+	}
 	p.SetOpponent(play.Opponent{Name: opponentName, Kind: opponent.Computer})
 	p.NewGame(o.Game)
 	start := o.Game.Start()
 	if o.AskReady {
 		p.WaitPrepared()
+	}
+	if countReading && o.AskReady {
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		side.ReadingBytes += after.TotalAlloc - before.TotalAlloc
+		side.Readings++
 	}
 	p.StartGame(play.GameStart{Game: o.Game, OurSide: start.ToMove(), Start: start.Clone(), TimeControl: "2+0.05"})
 	pos := start.Clone()

@@ -59,8 +59,8 @@ func TestSynthesizeFilesTheGamesAndEntries(t *testing.T) {
 	}
 }
 
-// TestMeasureSearchesWithAndWithoutTheMemory runs the measurement on a small memory, with one Player for both
-// games and with one a game (lichess-bot's way): both Players searched every move, the memory was read. Timing
+// TestMeasureSearchesWithAndWithoutTheMemory runs the measurement on a small memory in each flow (isready, go at
+// once, go at once with one Player a game): both Players searched every move, the memory was read. Timing
 // is not asserted here (BenchmarkMemoryCost and dossier bench --memory-cost report it).
 func TestMeasureSearchesWithAndWithoutTheMemory(t *testing.T) {
 	if testing.Short() {
@@ -68,24 +68,31 @@ func TestMeasureSearchesWithAndWithoutTheMemory(t *testing.T) {
 	}
 	g, _ := catalog.Lookup("chess")
 	dir := t.TempDir()
-	for _, perGame := range []bool{false, true} {
+	for _, flow := range []struct{ ask, perGame bool }{{true, false}, {false, false}, {false, true}} {
 		rep, err := Measure(Options{Game: g, Games: 8, Entries: 400, Dir: dir, MoveTime: 20 * time.Millisecond, Moves: 4,
-			ProcessPerGame: perGame})
+			AskReady: flow.ask, ProcessPerGame: flow.perGame})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if rep.With.Searches != 4 || rep.Without.Searches != 4 {
-			t.Fatalf("one process a game %v: searches: %d with, %d without, want 4 each", perGame, rep.With.Searches, rep.Without.Searches)
+			t.Fatalf("%+v: searches: %d with, %d without, want 4 each", flow, rep.With.Searches, rep.Without.Searches)
 		}
 		if rep.Games != 8 || rep.Entries < 390 || rep.ExperienceLoaded < rep.Entries {
-			t.Fatalf("one process a game %v: memory of %d games and %d entries (%d read by the Player), want 8 and about 400",
-				perGame, rep.Games, rep.Entries, rep.ExperienceLoaded)
+			t.Fatalf("%+v: memory of %d games and %d entries (%d read by the Player), want 8 and about 400",
+				flow, rep.Games, rep.Entries, rep.ExperienceLoaded)
 		}
 		if rep.With.Nodes == 0 || rep.Without.Nodes == 0 || rep.NPSRatio <= 0 {
 			t.Fatalf("report without nodes: %+v", rep)
 		}
-		if rep.ProcessPerGame != perGame || strings.Contains(rep.String(), "one process a game") != perGame {
+		if rep.ProcessPerGame != flow.perGame || strings.Contains(rep.String(), "one process a game") != flow.perGame {
 			t.Fatalf("report does not say its flow: %s", rep)
+		}
+		// What a game's start allocated is counted where the front end waits for the reading: more with the
+		// memory than without.
+		if counted := rep.With.Readings == 1 && rep.Without.Readings == 1; counted != flow.ask ||
+			flow.ask && rep.With.ReadingBytes <= rep.Without.ReadingBytes {
+			t.Fatalf("%+v: readings %d and %d, %d bytes with the memory and %d without", flow, rep.With.Readings,
+				rep.Without.Readings, rep.With.ReadingBytes, rep.Without.ReadingBytes)
 		}
 	}
 }
@@ -112,6 +119,7 @@ func BenchmarkMemoryCost(b *testing.B) {
 			b.ReportMetric(float64(reps[i].FirstInfoDelta.Microseconds()), "first-info-delta-µs-"+name)
 			b.Log(reps[i])
 		}
+		b.ReportMetric(reps[0].With.ReadingMB(), "reading-MB")
 	}
 }
 

@@ -62,6 +62,10 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}, lines: map[uint64]map[string]openingbook.Record{}}
 	named := map[string]string{}
 	theirs := map[uint64]map[string]int{} // the opponent's moves by position
+	// Each game is replayed from a position of its start that the last game from there was taken back to:
+	// a position's history grows as it is played, and a new one for each of 1,000 games allocated a tenth of
+	// what a game's start allocates (session 29's profile).
+	starts := map[string]games.Position{}
 	for i, sg := range stored {
 		if pause != nil {
 			pause() // a game costs a position and a move parsed a ply
@@ -75,34 +79,15 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 			continue
 		}
 		r.results.add(sg.GameSummary, g.Name())
-		p, err := g.ParsePosition(sg.StartFEN)
-		if err != nil {
-			continue
+		p := starts[sg.StartFEN]
+		if p == nil {
+			var err error
+			if p, err = g.ParsePosition(sg.StartFEN); err != nil {
+				continue
+			}
+			starts[sg.StartFEN] = p
 		}
-		ours := games.Side(sg.OurSide)
-		for ply, text := range sg.Moves {
-			m, err := p.ParseMove(text)
-			if err != nil {
-				break
-			}
-			if p.ToMove() == ours && ply < bookLinePlies {
-				r.addLine(p.Hash(), text, sg.OurScore)
-			}
-			switch {
-			case p.ToMove() != ours:
-				if theirs[p.Hash()] == nil {
-					theirs[p.Hash()] = map[string]int{}
-				}
-				theirs[p.Hash()][text]++
-			case sg.OurScore == 1:
-				r.won[p.FEN()] = text // the latest win through the position counts
-			case sg.OurScore == 0.5:
-				count(r.drawn, p.FEN(), text)
-			default:
-				count(r.lost, p.FEN(), text)
-			}
-			p.Play(m)
-		}
+		r.replay(p, sg, theirs)
 	}
 	for _, moves := range theirs {
 		r.repeats.add(moves)
@@ -117,6 +102,42 @@ func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory
 		}
 	}
 	return r
+}
+
+// replay adds a stored game's moves to the recall, and the opponent's to theirs (by position), playing them
+// from p, its start, which it takes back to the start at the end.
+func (r *recall) replay(p games.Position, sg memory.Game, theirs map[uint64]map[string]int) {
+	played := 0
+	defer func() {
+		for ; played > 0; played-- {
+			p.Undo()
+		}
+	}()
+	ours := games.Side(sg.OurSide)
+	for ply, text := range sg.Moves {
+		m, err := p.ParseMove(text)
+		if err != nil {
+			break
+		}
+		if p.ToMove() == ours && ply < bookLinePlies {
+			r.addLine(p.Hash(), text, sg.OurScore)
+		}
+		switch {
+		case p.ToMove() != ours:
+			if theirs[p.Hash()] == nil {
+				theirs[p.Hash()] = map[string]int{}
+			}
+			theirs[p.Hash()][text]++
+		case sg.OurScore == 1:
+			r.won[p.FEN()] = text // the latest win through the position counts
+		case sg.OurScore == 0.5:
+			count(r.drawn, p.FEN(), text)
+		default:
+			count(r.lost, p.FEN(), text)
+		}
+		p.Play(m)
+		played++
+	}
 }
 
 // drawContemptLocked returns the contempt a repeated draw is left with (p.mu held): the search's own when it
@@ -195,7 +216,7 @@ func (p *Engine) loadRecall() {
 		return
 	}
 	var mistakes []memory.Mistake
-	if prof, err := mem.Profile(key); err == nil {
+	if prof, err := mem.ProfileBrief(key); err == nil {
 		mistakes = prof.Mistakes
 	} else if !errors.Is(err, memory.ErrUnknownOpponent) {
 		log.Warn("cannot read the mistakes found against the opponent", zap.String("opponent", key), zap.Error(err))

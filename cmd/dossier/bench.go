@@ -40,7 +40,8 @@ temporary directory by default), the Player with it and without a memory play th
 move on one processor, three times each, alternating, and it prints the searches' nodes per second, the first
 depth's time and the moves' times: once with isready before each game (cutechess-cli), once with the first
 move asked at once (python-chess), once with the first move asked at once and one process a game
-(lichess-bot: the measured game is the first of its process). The target (issue 33): nodes per second within 3% and the first depth
+(lichess-bot: the measured game is the first of its process); with isready it also prints what a game's start
+allocated (the memory's reading), which does not depend on the machine's load. The target (issue 33): nodes per second within 3% and the first depth
 within 1 ms of no memory.`
 
 func runBench(args []string, stdout, stderr io.Writer) int {
