@@ -38,43 +38,36 @@ func (t badgerTxn) set(key, value []byte) error { return t.txn.Set(key, value) }
 func (t badgerTxn) del(key []byte) error        { return t.txn.Delete(key) }
 
 func (t badgerTxn) scan(prefix, from []byte, values bool, f func(key, value []byte) error) error {
+	return t.iterate(prefix, from, values, false, f)
+}
+
+// scanTransient implements transientScanner: every value under prefix is read into one buffer, grown as needed.
+func (t badgerTxn) scanTransient(prefix []byte, f func(key, value []byte) error) error {
+	return t.iterate(prefix, nil, true, true, f)
+}
+
+// iterate is scan, each value in a buffer of its own or, reusing one, in the same buffer.
+func (t badgerTxn) iterate(prefix, from []byte, values, reuse bool, f func(key, value []byte) error) error {
 	it := t.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: values, PrefetchSize: 64})
 	defer it.Close()
 	start := prefix
 	if bytes.Compare(from, prefix) > 0 {
 		start = from
 	}
+	var buf []byte
 	for it.Seek(start); it.Valid(); it.Next() {
 		item := it.Item()
 		var v []byte
 		if values {
 			var err error
-			if v, err = item.ValueCopy(nil); err != nil {
+			if v, err = item.ValueCopy(buf[:0]); err != nil {
 				return err
+			}
+			if reuse {
+				buf = v
 			}
 		}
 		if err := f(item.KeyCopy(nil), v); err != nil {
-			if errors.Is(err, errStopScan) {
-				return nil
-			}
-			return err
-		}
-	}
-	return nil
-}
-
-// scanTransient implements transientScanner: every value under prefix is read into one buffer, grown as needed.
-func (t badgerTxn) scanTransient(prefix []byte, f func(key, value []byte) error) error {
-	it := t.txn.NewIterator(badger.IteratorOptions{Prefix: prefix, PrefetchValues: true, PrefetchSize: 64})
-	defer it.Close()
-	var buf []byte
-	for it.Seek(prefix); it.Valid(); it.Next() {
-		item := it.Item()
-		var err error
-		if buf, err = item.ValueCopy(buf[:0]); err != nil {
-			return err
-		}
-		if err := f(item.KeyCopy(nil), buf); err != nil {
 			if errors.Is(err, errStopScan) {
 				return nil
 			}
