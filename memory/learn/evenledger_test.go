@@ -104,6 +104,36 @@ func TestEvenRecordConvergence(t *testing.T) {
 	}
 }
 
+// TestEvenStandingIsRecent checks that the rules look at the recent games: after ten losses, which take the
+// level to full strength, wins there bring it down again once the recent score passes a half (the mean of all
+// games would keep full strength until the wins had made the ten losses up: the eleventh win).
+func TestEvenStandingIsRecent(t *testing.T) {
+	r := EvenRecord{Level: evenInitialLevel}
+	for range 10 {
+		r.Update(0)
+	}
+	if r.Level != FullLevel || r.standing() != 0 {
+		t.Fatalf("after ten losses: level %v, standing %v; want %v and 0", r.Level, r.standing(), FullLevel)
+	}
+	// The recent score after k wins from 0 is 1-(1-w)^k: the win after the first k that pass a half steps down.
+	want := 1 + int(math.Ceil(math.Log(0.5)/math.Log(1-evenRecentWeight)))
+	wins := 0
+	for r.Level == FullLevel && wins < 20 {
+		r.Update(1)
+		wins++
+	}
+	if wins != want || wins >= 11 {
+		t.Fatalf("the level left full strength at the win %d, want %d (before the eleventh)", wins, want)
+	}
+	// A state written before the recent score: the mean of all games stands in for it.
+	old := EvenRecord{Level: FullLevel, Games: 15, Wins: 5, Losses: 10}
+	old.Update(1)
+	if old.Level != FullLevel || old.Recent == nil ||
+		math.Abs(*old.Recent-(1.0/3+evenRecentWeight*(1-1.0/3))) > 1e-9 {
+		t.Fatalf("an old record after a win: level %v, recent %v", old.Level, old.Recent)
+	}
+}
+
 func TestNewTimeControlStartsAtTheOpponentsLevel(t *testing.T) {
 	var s EvenState
 	if r := s.Record("10+0.1"); r.Level != evenInitialLevel {
@@ -129,6 +159,8 @@ func TestParseEvenState(t *testing.T) {
 		{"level above the range", `{"version":2,"time_controls":{"":{"level":9000}}}`, "bad record"},
 		{"null record", `{"version":2,"time_controls":{"":null}}`, "bad record"},
 		{"null record, version 1", `{"version":1,"time_controls":{"":null}}`, "bad record"},
+		{"recent score above 1", `{"version":2,"time_controls":{"":{"level":1400,"games":3,"recent":1.5}}}`, "bad record"},
+		{"recent score", `{"version":2,"time_controls":{"":{"level":1400,"games":3,"wins":2,"losses":1,"recent":0.6}}}`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
