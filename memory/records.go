@@ -445,8 +445,7 @@ func decodeStrict(data []byte, v any) error {
 	if sd == nil {
 		sd = newStrictDecoder()
 	}
-	sd.in.Reset(data)
-	if err := sd.decode(v); err != nil {
+	if err := sd.decodeFrom(data, v); err != nil {
 		return newStrictDecoder().decodeFrom(data, v)
 	}
 	strictDecoders.Put(sd)
