@@ -55,16 +55,18 @@ type EvenRecord struct {
 	Draws  int `json:"draws"`
 	Losses int `json:"losses"`
 	// Recent is our score over the latest games: their mean for the first games, then an exponential mean in
-	// which the latest weighs evenRecentWeight (nil in a state written before session 29: the mean of all).
-	Recent *float64 `json:"recent,omitempty"`
+	// which the latest weighs evenRecentWeight. RecentGames is how many games it covers: Games, or 0 in a state
+	// written before session 29, which has none (the mean of all games stands in for it).
+	Recent      float64 `json:"recent,omitempty"`
+	RecentGames int     `json:"recent_games,omitempty"`
 }
 
 // standing is our score as the rules see it: the recent score, the mean of all games in a state that has
 // none, a half before the first game.
 func (r *EvenRecord) standing() float64 {
 	switch {
-	case r.Recent != nil:
-		return *r.Recent
+	case r.RecentGames > 0:
+		return r.Recent
 	case r.Games > 0:
 		return (float64(r.Wins) + float64(r.Draws)/2) / float64(r.Games)
 	}
@@ -117,8 +119,8 @@ func (s *EvenState) Record(tc string) *EvenRecord {
 func (r *EvenRecord) Update(score float64) {
 	step := max(evenMinStep, evenFirstStep/math.Sqrt(1+float64(r.Games)/4))
 	sofar := r.standing()
-	recent := sofar + max(evenRecentWeight, 1/float64(r.Games+1))*(score-sofar)
-	r.Recent = &recent
+	r.Recent = sofar + max(evenRecentWeight, 1/float64(r.Games+1))*(score-sofar)
+	r.RecentGames = r.Games + 1
 	switch {
 	case score > 0.5:
 		r.Wins++
@@ -187,7 +189,7 @@ func ParseEvenState(raw json.RawMessage) (*EvenState, error) {
 	}
 	for tc, r := range s.TimeControls {
 		if r == nil || math.IsNaN(r.Level) || r.Level < MinLevel || r.Level > FullLevel || r.Games < 0 ||
-			r.Recent != nil && !(*r.Recent >= 0 && *r.Recent <= 1) {
+			!(r.Recent >= 0 && r.Recent <= 1) || r.RecentGames < 0 || r.RecentGames > r.Games {
 			return nil, fmt.Errorf("even state: a bad record for time control %q", tc)
 		}
 	}

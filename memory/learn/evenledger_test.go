@@ -128,8 +128,8 @@ func TestEvenStandingIsRecent(t *testing.T) {
 	// A state written before the recent score: the mean of all games stands in for it.
 	old := EvenRecord{Level: FullLevel, Games: 15, Wins: 5, Losses: 10}
 	old.Update(1)
-	if old.Level != FullLevel || old.Recent == nil ||
-		math.Abs(*old.Recent-(1.0/3+evenRecentWeight*(1-1.0/3))) > 1e-9 {
+	if old.Level != FullLevel || old.RecentGames != 16 ||
+		math.Abs(old.Recent-(1.0/3+evenRecentWeight*(1-1.0/3))) > 1e-9 {
 		t.Fatalf("an old record after a win: level %v, recent %v", old.Level, old.Recent)
 	}
 }
@@ -160,7 +160,8 @@ func TestParseEvenState(t *testing.T) {
 		{"null record", `{"version":2,"time_controls":{"":null}}`, "bad record"},
 		{"null record, version 1", `{"version":1,"time_controls":{"":null}}`, "bad record"},
 		{"recent score above 1", `{"version":2,"time_controls":{"":{"level":1400,"games":3,"recent":1.5}}}`, "bad record"},
-		{"recent score", `{"version":2,"time_controls":{"":{"level":1400,"games":3,"wins":2,"losses":1,"recent":0.6}}}`, ""},
+		{"recent score", `{"version":2,"time_controls":{"":{"level":1400,"games":3,"wins":2,"losses":1,"recent":0.6,"recent_games":3}}}`, ""},
+		{"recent score of more games than played", `{"version":2,"time_controls":{"":{"level":1400,"games":3,"recent":0.6,"recent_games":4}}}`, "bad record"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
