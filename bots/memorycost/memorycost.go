@@ -320,8 +320,9 @@ func playMeasured(o Options, dir string, withMemory bool, warmUp, line []games.M
 // playGame plays one game along line with p as White, lost at its end, adding its searches to side when
 // measured, and what its start allocated when countReading (see Side.ReadingBytes).
 func playGame(o Options, p *player.Engine, line []games.Move, measured, countReading bool, side *Side) {
+	countReading = countReading && o.AskReady // the reading ends within NewGame..WaitPrepared only then
 	var before runtime.MemStats
-	if countReading && o.AskReady {
+	if countReading {
 		runtime.ReadMemStats(&before)
 	}
 	p.SetOpponent(play.Opponent{Name: opponentName, Kind: opponent.Computer})
@@ -330,7 +331,7 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 	if o.AskReady {
 		p.WaitPrepared()
 	}
-	if countReading && o.AskReady {
+	if countReading {
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		side.ReadingBytes += after.TotalAlloc - before.TotalAlloc
