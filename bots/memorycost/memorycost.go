@@ -1,6 +1,6 @@
 // Package memorycost measures what the memory costs our search on the clock: the Player with a memory of many
 // games and experience entries against one opponent, and the Player without a memory, play the same line at a
-// fixed time a move on one processor (runtime.GOMAXPROCS(1), as under taskset or a one-CPU container), with
+// fixed time a move on one processor (every thread bound to one CPU, as under taskset or a one-CPU container), with
 // the opponent's moves observed between the searches as a front end reports them and the analysis of a lost
 // game running in the opponent's time. It reports their nodes per second and how soon each search reported
 // its first depth, so that "the memory is free on our clock" is a number.
@@ -55,11 +55,13 @@ type Options struct {
 // Side is what one Player's searches measured.
 type Side struct {
 	Searches int
-	// Nodes and SearchTime are the searches' own, as their last depth reported them (their nodes per second
-	// is what the memory costs the search); MoveTime is the time from the move's request to its answer, all
-	// the Player did included, and LongestMove the longest.
+	// Nodes are what the moves' searches visited, every search a move made counted (the game memory's check of
+	// a won game's move searches beside the search proper); MoveTime is the time from the moves' requests to
+	// their answers, all the Player did included, and LongestMove the longest. Their ratio, the nodes per
+	// second, is what the memory costs the search: not the last depth's own count and time, which leave out
+	// the depth a search did not finish and say nothing where the experience filled the table (the first
+	// move's search then reports depth 14 after 3 ms and no more).
 	Nodes       uint64
-	SearchTime  time.Duration
 	MoveTime    time.Duration
 	LongestMove time.Duration
 	// FirstInfo is, for each search, the time from the call to its first depth report.
@@ -78,10 +80,10 @@ func (s Side) ReadingMB() float64 { return float64(s.ReadingBytes) / float64(max
 
 // NPS is the nodes per second over all searches.
 func (s Side) NPS() float64 {
-	if s.SearchTime <= 0 {
+	if s.MoveTime <= 0 {
 		return 0
 	}
-	return float64(s.Nodes) / s.SearchTime.Seconds()
+	return float64(s.Nodes) / s.MoveTime.Seconds()
 }
 
 // MeanDepth is the mean depth of the searches.
@@ -103,7 +105,6 @@ func (s Side) MeanMove() time.Duration { return s.MoveTime / time.Duration(max(s
 func (s *Side) add(o Side) {
 	s.Searches += o.Searches
 	s.Nodes += o.Nodes
-	s.SearchTime += o.SearchTime
 	s.MoveTime += o.MoveTime
 	s.LongestMove = max(s.LongestMove, o.LongestMove)
 	s.FirstInfo = append(s.FirstInfo, o.FirstInfo...)
@@ -187,6 +188,7 @@ func Measure(o Options) (Report, error) {
 	warmUp, line := referenceLine(o.Game, 2*o.Moves+2, 1), referenceLine(o.Game, 2*o.Moves+2, 0)
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
+	defer pinToOneCPU()()
 	for round := range o.Rounds {
 		for _, withMemory := range []bool{false, true} {
 			// Every run from the memory as synthesized: a copy, which the run's own games do not outlive.
@@ -348,21 +350,16 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 		}
 		ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
 		var first time.Duration
-		var last engine.Info
 		began := time.Now()
 		res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
-			if i.Depth > 0 {
-				if first == 0 {
-					first = time.Since(began)
-				}
-				last = i
+			if i.Depth > 0 && first == 0 {
+				first = time.Since(began)
 			}
 		})
 		took := time.Since(began)
 		if measured {
 			side.Searches++
-			side.Nodes += last.Nodes
-			side.SearchTime += time.Duration(last.TimeMS) * time.Millisecond
+			side.Nodes += res.Nodes
 			side.MoveTime += took
 			side.LongestMove = max(side.LongestMove, took)
 			side.FirstInfo = append(side.FirstInfo, first)

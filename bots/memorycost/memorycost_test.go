@@ -110,7 +110,7 @@ func BenchmarkMemoryCost(b *testing.B) {
 	}
 	for b.Loop() {
 		reps, err := MeasureFlows(Options{Game: g, Games: games, Entries: entries, Dir: dir, MoveTime: 50 * time.Millisecond,
-			Moves: 20, Rounds: 3})
+			Moves: 20, Rounds: 6})
 		if err != nil {
 			b.Fatal(err)
 		}

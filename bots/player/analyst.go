@@ -181,6 +181,7 @@ func (a *analyst) work(ctx context.Context, f *filer, fg *foreground, done chan 
 		if _, err := runAnalysisJob(ctx, f, fg, job, a.worker, a.preparedSink()); err != nil {
 			log.Warn("analysis job", zap.String("job", job.ID), zap.String("game", job.GameID), zap.Error(err))
 		}
+		collectBetweenSearches(ctx, fg)
 	}
 	a.mu.Lock()
 	a.cancel, a.done = nil, nil

@@ -6,6 +6,7 @@
 package player
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"math"
@@ -433,6 +434,7 @@ func (l *learningPart) finish(w *learning) {
 				if _, _, err := l.fold(mem, key, g, our); err != nil {
 					l.filer.logger().Warn("cannot fold the stored games into the learners", zap.String("opponent", key), zap.Error(err))
 				}
+				collectBetweenSearches(context.Background(), l.background().fg)
 			})
 		}
 		if len(yard.Scores) > 0 {

@@ -354,6 +354,7 @@ func (p *Engine) prepareParts() {
 			part()
 			leave()
 		}
+		collectBetweenSearches(p.reading.gate(), fg)
 		if !p.analysisOff {
 			p.analyst.kick(p.filer) // the analyses other processes left, in this one's idle time
 		}

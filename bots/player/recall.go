@@ -511,6 +511,7 @@ func searchOnly(s engine.Searcher, pos games.Position, ctl *engine.Control, res 
 	}
 	lines := searchers.NewDepthLines(nil)
 	alt = s.Search(pos.Clone(), engine.NewControl(lim, pos.ToMove()), lines.Report)
+	alt.Nodes += res.Nodes // the move's answer counts every node searched for it
 	if alt.Move == games.NoMove {
 		return alt, 0, 0, 0
 	}

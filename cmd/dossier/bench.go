@@ -37,7 +37,8 @@ changes exactly when a search's or an evaluation's behaviour changes, whatever t
 --memory-cost measures what the memory costs the search on the clock: a memory of 1,000 games and 100,000
 experience entries against one opponent (synthesized into --memory-cost-dir, kept there for the next run; a
 temporary directory by default), the Player with it and without a memory play the same chess line at 50 ms a
-move on one processor, three times each, alternating, and it prints the searches' nodes per second, the first
+move on one processor (every thread bound to one CPU, as taskset does), six times each, alternating, and it
+prints the searches' nodes per second (every node a move searched, over the moves' time), the first
 depth's time and the moves' times: once with isready before each game (cutechess-cli), once with the first
 move asked at once (python-chess), once with the first move asked at once and one process a game
 (lichess-bot: the measured game is the first of its process); with isready it also prints what a game's start
@@ -78,7 +79,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return cmd.Exit(err)
 		}
 		rep, err := memorycost.MeasureFlows(memorycost.Options{Game: g, Games: 1000, Entries: 100000,
-			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 3, Progress: stderr})
+			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 6, Progress: stderr})
 		return printReport(cmd, stdout, *asJSON, rep, err)
 	}
 	if *signature {
