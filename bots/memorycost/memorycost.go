@@ -7,6 +7,7 @@
 package memorycost
 
 import (
+	"golang.org/x/sys/unix"
 	"fmt"
 	"io"
 	"io/fs"
@@ -62,6 +63,7 @@ type Side struct {
 	// the depth a search did not finish and say nothing where the experience filled the table (the first
 	// move's search then reports depth 14 after 3 ms and no more).
 	Nodes       uint64
+	ZZCPU       time.Duration
 	MoveTime    time.Duration
 	LongestMove time.Duration
 	// FirstInfo is, for each search, the time from the call to its first depth report.
@@ -105,6 +107,7 @@ func (s Side) MeanMove() time.Duration { return s.MoveTime / time.Duration(max(s
 func (s *Side) add(o Side) {
 	s.Searches += o.Searches
 	s.Nodes += o.Nodes
+	s.ZZCPU += o.ZZCPU
 	s.MoveTime += o.MoveTime
 	s.LongestMove = max(s.LongestMove, o.LongestMove)
 	s.FirstInfo = append(s.FirstInfo, o.FirstInfo...)
@@ -322,6 +325,8 @@ func playMeasured(o Options, dir string, withMemory bool, warmUp, line []games.M
 // playGame plays one game along line with p as White, lost at its end, adding its searches to side when
 // measured, and what its start allocated when countReading (see Side.ReadingBytes).
 func playGame(o Options, p *player.Engine, line []games.Move, measured, countReading bool, side *Side) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	countReading = countReading && o.AskReady // the reading ends within NewGame..WaitPrepared only then
 	var before runtime.MemStats
 	if countReading {
@@ -350,6 +355,8 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 		}
 		ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
 		var first time.Duration
+		var ts0, ts1 unix.Timespec
+		unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts0)
 		began := time.Now()
 		res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
 			if i.Depth > 0 && first == 0 {
@@ -357,6 +364,10 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 			}
 		})
 		took := time.Since(began)
+		unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts1)
+		if measured {
+			side.ZZCPU += time.Duration(ts1.Nano() - ts0.Nano())
+		}
 		if measured {
 			side.Searches++
 			side.Nodes += res.Nodes

@@ -28,12 +28,31 @@ type experienceTable struct {
 	// prepared marks the entries a preparation filed (bots/prepare): the Player plays their move where its
 	// own search is shallower (consultPrepared).
 	prepared map[uint64]bool
+	// present has the bit of every entry's hash (experienceFilterBit): the search asks at each of its nodes, and
+	// nearly every answer is no, which one bit of a table that stays in the processor's cache gives at a few
+	// nanoseconds instead of a map's lookup (session 30: with 19,755 entries the lookups cost our search about
+	// 3% of its nodes per second, as much as all the memory's work beside it).
+	present []uint64
+}
+
+// experienceFilterLog is the log2 of present's bits: 128 KB, in which 100,000 entries leave about one node in ten
+// that the map must answer.
+const experienceFilterLog = 20
+
+// experienceFilterBit is the bit of present that stands for hash: the high bits of its product by 2^64 over the
+// golden ratio, spread whatever bits a game's hash varies in.
+func experienceFilterBit(hash uint64) (word int, bit uint64) {
+	i := (hash * 0x9e3779b97f4a7c15) >> (64 - experienceFilterLog)
+	return int(i >> 6), 1 << (i & 63)
 }
 
 var _ engine.Experience = (*experienceTable)(nil)
 
 // Lookup returns the entry of the position with this hash.
 func (x *experienceTable) Lookup(hash uint64) (engine.ExperienceEntry, bool) {
+	if word, bit := experienceFilterBit(hash); x.present[word]&bit == 0 {
+		return engine.ExperienceEntry{}, false
+	}
 	e, ok := x.entries[hash]
 	return e, ok
 }
@@ -128,6 +147,7 @@ func (x *experienceTable) withPrepared(g games.Game, fd prepare.Finding) *experi
 		maps.Copy(y.entries, x.entries)
 		maps.Copy(y.own, x.own)
 		maps.Copy(y.prepared, x.prepared)
+		copy(y.present, x.present)
 	}
 	pos, err := g.ParsePosition(fd.FEN)
 	if err != nil {
@@ -145,7 +165,7 @@ func (x *experienceTable) withPrepared(g games.Game, fd prepare.Finding) *experi
 // newExperienceTable returns an empty table of game g.
 func newExperienceTable(g games.Game) *experienceTable {
 	return &experienceTable{game: g.Name(), entries: map[uint64]engine.ExperienceEntry{}, own: map[uint64]bool{},
-		prepared: map[uint64]bool{}}
+		prepared: map[uint64]bool{}, present: make([]uint64, 1<<experienceFilterLog/64)}
 }
 
 // put keeps e for the position with this hash unless the table holds a better claim to it: the opponent's own
@@ -155,6 +175,8 @@ func (x *experienceTable) put(hash uint64, e engine.ExperienceEntry, own, prepar
 		return
 	}
 	x.entries[hash], x.own[hash], x.prepared[hash] = e, own, prepared
+	word, bit := experienceFilterBit(hash)
+	x.present[word] |= bit
 }
 
 // loadExperience reads the experience of game g (the opponent's, key "" for none, and every opponent's) from

@@ -6,6 +6,7 @@ package player
 
 import (
 	"context"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"dossier/bots/prepare"
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
@@ -264,5 +266,39 @@ func TestRecallNamesTheGameOfEachMistake(t *testing.T) {
 	}
 	if _, ok := r.mistakes["a checkers position"]; ok {
 		t.Errorf("a mistake of another game was taken")
+	}
+}
+
+// The table's filter never hides an entry: every position put is found, with its entry, in the table and in a
+// copy made for a preparation's finding; a hash never put is not.
+func TestExperienceTableFindsEveryEntry(t *testing.T) {
+	r := rand.New(rand.NewPCG(30, 33))
+	x := newExperienceTable(chess.Game{})
+	put := map[uint64]int{}
+	for i := range 50000 {
+		h := r.Uint64()
+		if i%3 == 0 {
+			h &= 0xffff // hashes that vary in their low bits only
+		}
+		if _, dup := put[h]; dup {
+			continue
+		}
+		put[h] = i%60 + 1
+		x.put(h, engine.ExperienceEntry{Depth: i%60 + 1, Bound: engine.BoundExact}, true, false)
+	}
+	y := x.withPrepared(chess.Game{}, prepare.Finding{Position: prepare.Position{FEN: "not a position"}})
+	for h, depth := range put {
+		for name, table := range map[string]*experienceTable{"table": x, "copy": y} {
+			if e, ok := table.Lookup(h); !ok || e.Depth != depth {
+				t.Fatalf("%s: hash %#x: got %+v, %v, want the entry of depth %d", name, h, e, ok, depth)
+			}
+		}
+	}
+	for range 100000 {
+		if h := r.Uint64(); put[h] == 0 {
+			if e, ok := x.Lookup(h); ok {
+				t.Fatalf("hash %#x never put: found %+v", h, e)
+			}
+		}
 	}
 }
