@@ -7,7 +7,6 @@
 package memorycost
 
 import (
-	"golang.org/x/sys/unix"
 	"fmt"
 	"io"
 	"io/fs"
@@ -24,6 +23,8 @@ import (
 	"dossier/memory"
 	"dossier/play"
 	"dossier/play/opponent"
+
+	"golang.org/x/sys/unix"
 )
 
 // Options of a measurement.
@@ -62,9 +63,13 @@ type Side struct {
 	// second, is what the memory costs the search: not the last depth's own count and time, which leave out
 	// the depth a search did not finish and say nothing where the experience filled the table (the first
 	// move's search then reports depth 14 after 3 ms and no more).
-	Nodes       uint64
-	ZZCPU       time.Duration
-	MoveTime    time.Duration
+	Nodes    uint64
+	MoveTime time.Duration
+	// SearchCPU is the CPU time the thread that searched got during the moves (the measure locks the searching
+	// goroutine to its thread; one search thread): what the memory's work beside it took from our search is
+	// MoveTime less SearchCPU, whatever the memory does to the speed of a node (a cache that its work between
+	// our moves emptied, the experience the search reads).
+	SearchCPU   time.Duration
 	LongestMove time.Duration
 	// FirstInfo is, for each search, the time from the call to its first depth report.
 	FirstInfo []time.Duration
@@ -88,6 +93,23 @@ func (s Side) NPS() float64 {
 	return float64(s.Nodes) / s.MoveTime.Seconds()
 }
 
+// CPUShare is the part of the moves' time that the searching thread had the CPU.
+func (s Side) CPUShare() float64 {
+	if s.MoveTime <= 0 {
+		return 0
+	}
+	return s.SearchCPU.Seconds() / s.MoveTime.Seconds()
+}
+
+// threadCPU is the CPU time of the calling thread.
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}
+
 // MeanDepth is the mean depth of the searches.
 func (s Side) MeanDepth() float64 { return float64(s.DepthSum) / float64(max(s.Searches, 1)) }
 
@@ -107,7 +129,7 @@ func (s Side) MeanMove() time.Duration { return s.MoveTime / time.Duration(max(s
 func (s *Side) add(o Side) {
 	s.Searches += o.Searches
 	s.Nodes += o.Nodes
-	s.ZZCPU += o.ZZCPU
+	s.SearchCPU += o.SearchCPU
 	s.MoveTime += o.MoveTime
 	s.LongestMove = max(s.LongestMove, o.LongestMove)
 	s.FirstInfo = append(s.FirstInfo, o.FirstInfo...)
@@ -140,9 +162,11 @@ func (r Report) String() string {
 		flow += ", one process a game"
 	}
 	return fmt.Sprintf("memory cost (%s, %d games and %d experience entries against the opponent, %v a move, one processor, %s): "+
-		"search nodes/s %.0f with the memory, %.0f without (ratio %.3f); first depth after %v with, %v without (%+v); "+
+		"search nodes/s %.0f with the memory, %.0f without (ratio %.3f); our search's thread had the CPU %.1f%% of the moves' time with, %.1f%% without; "+
+		"first depth after %v with, %v without (%+v); "+
 		"a move took %v with (longest %v), %v without (longest %v); mean depth %.2f with, %.2f without",
 		r.Game, r.Games, r.Entries, r.MoveTime, flow, r.With.NPS(), r.Without.NPS(), r.NPSRatio,
+		100*r.With.CPUShare(), 100*r.Without.CPUShare(),
 		r.With.FirstInfoMedian().Round(10*time.Microsecond), r.Without.FirstInfoMedian().Round(10*time.Microsecond),
 		r.FirstInfoDelta.Round(10*time.Microsecond), r.With.MeanMove().Round(100*time.Microsecond),
 		r.With.LongestMove.Round(100*time.Microsecond), r.Without.MeanMove().Round(100*time.Microsecond),
@@ -210,9 +234,9 @@ func Measure(o Options) (Report, error) {
 			} else {
 				rep.Without.add(side)
 			}
-			say("round %d, memory %v: %d searches, %.0f nodes/s, first depth after %v, a move in %v (longest %v), mean depth %.2f",
-				round+1, withMemory, side.Searches, side.NPS(), side.FirstInfoMedian(), side.MeanMove(), side.LongestMove,
-				side.MeanDepth())
+			say("round %d, memory %v: %d searches, %.0f nodes/s, the CPU %.1f%% of the time, first depth after %v, a move in %v (longest %v), mean depth %.2f",
+				round+1, withMemory, side.Searches, side.NPS(), 100*side.CPUShare(), side.FirstInfoMedian(), side.MeanMove(),
+				side.LongestMove, side.MeanDepth())
 		}
 	}
 	if w := rep.Without.NPS(); w > 0 {
@@ -325,7 +349,7 @@ func playMeasured(o Options, dir string, withMemory bool, warmUp, line []games.M
 // playGame plays one game along line with p as White, lost at its end, adding its searches to side when
 // measured, and what its start allocated when countReading (see Side.ReadingBytes).
 func playGame(o Options, p *player.Engine, line []games.Move, measured, countReading bool, side *Side) {
-	runtime.LockOSThread()
+	runtime.LockOSThread() // the search runs on this goroutine, so on this thread (SearchCPU)
 	defer runtime.UnlockOSThread()
 	countReading = countReading && o.AskReady // the reading ends within NewGame..WaitPrepared only then
 	var before runtime.MemStats
@@ -355,8 +379,7 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 		}
 		ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
 		var first time.Duration
-		var ts0, ts1 unix.Timespec
-		unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts0)
+		cpuBefore := threadCPU()
 		began := time.Now()
 		res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
 			if i.Depth > 0 && first == 0 {
@@ -364,14 +387,12 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 			}
 		})
 		took := time.Since(began)
-		unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts1)
-		if measured {
-			side.ZZCPU += time.Duration(ts1.Nano() - ts0.Nano())
-		}
+		cpu := threadCPU() - cpuBefore
 		if measured {
 			side.Searches++
 			side.Nodes += res.Nodes
 			side.MoveTime += took
+			side.SearchCPU += cpu
 			side.LongestMove = max(side.LongestMove, took)
 			side.FirstInfo = append(side.FirstInfo, first)
 			side.DepthSum += res.Depth

@@ -84,6 +84,12 @@ func TestMeasureSearchesWithAndWithoutTheMemory(t *testing.T) {
 		if rep.With.Nodes == 0 || rep.Without.Nodes == 0 || rep.NPSRatio <= 0 {
 			t.Fatalf("report without nodes: %+v", rep)
 		}
+		// The searching thread's CPU is counted, and is never more than the moves' time.
+		for _, side := range []Side{rep.With, rep.Without} {
+			if side.SearchCPU <= 0 || side.CPUShare() > 1.05 {
+				t.Fatalf("%+v: the search's thread had %v of the CPU in %v of moves", flow, side.SearchCPU, side.MoveTime)
+			}
+		}
 		if rep.ProcessPerGame != flow.perGame || strings.Contains(rep.String(), "one process a game") != flow.perGame {
 			t.Fatalf("report does not say its flow: %s", rep)
 		}
