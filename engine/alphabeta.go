@@ -93,6 +93,7 @@ func (s *AlphaBeta) NewGame() {
 	for _, t := range s.threads {
 		clear(t.history[:])
 		clear(t.killers[:])
+		clear(t.correction[:])
 	}
 }
 

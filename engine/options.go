@@ -104,6 +104,11 @@ type AlphaBetaOptions struct {
 	// last because the static exchange says they lose material (needs BadCapturesLast).
 	// Measured with HistoryReductions (row HistoryReductions).
 	BadCaptureReductions bool
+	// CorrectionLimit, when positive, corrects the static evaluation by what the searches below nodes of the
+	// same structure (games.Structured: chess's pawns) found it to miss, learned as the search goes and bounded
+	// by this many of the evaluation's units, so that the prunings that read it (reverse futility, futility,
+	// the null move, late-move pruning) misjudge less (correction history). 0 turns it off.
+	CorrectionLimit float64
 
 	// Experimental: settings whose non-default values measured no gain.
 

@@ -54,4 +54,10 @@ const (
 	lmrBase             = 0.75
 	lmrDivisor          = 2.25
 	historyReductionMax = 2
+
+	// The correction history keeps 1<<correctionBits corrections a side, each moved toward what a node's
+	// search found beyond its static evaluation by min(depth, correctionWeightMax)/correctionWeightDivisor.
+	correctionBits          = 14
+	correctionWeightMax     = 16
+	correctionWeightDivisor = 64
 )

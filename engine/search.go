@@ -44,12 +44,12 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	// is overwritten by it.
 	key := pos.Hash()
 	hashMove := games.NoMove
-	staticEval := math.NaN()
+	rawEval := math.NaN() // the evaluation as the table keeps it: uncorrected (see corrected)
 	excluded := t.excluded[ply]
 	stored, hit := t.tt.Probe(key, ply)
 	if hit {
 		e := stored
-		hashMove, staticEval = e.Move, e.Eval
+		hashMove, rawEval = e.Move, e.Eval
 		if excluded == games.NoMove && !pvNode && ply > 0 && e.Draft >= depth &&
 			(e.Bound == BoundExact || (e.Bound == BoundLower && e.Score >= beta) || (e.Bound == BoundUpper && e.Score <= alpha)) {
 			if e.Draft < SolvedDraft {
@@ -83,9 +83,10 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 
 	// Step 6. The static evaluation, where a pruning below needs it (never in check), and whether the node
 	// is improving: its evaluation rose since its side's previous turn, so its late moves are pruned later.
-	if !inCheck && math.IsNaN(staticEval) && t.needsStaticEval(pvNode) {
-		staticEval = t.evaluate()
+	if !inCheck && math.IsNaN(rawEval) && t.needsStaticEval(pvNode) {
+		rawEval = t.evaluate()
 	}
+	staticEval := t.corrected(rawEval)
 	t.evals[ply] = staticEval
 	if inCheck {
 		t.evals[ply] = math.NaN()
@@ -110,7 +111,8 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		excluded == games.NoMove &&
 		math.Abs(beta) < MateBound {
 		if math.IsNaN(staticEval) {
-			staticEval = t.evaluate()
+			rawEval = t.evaluate()
+			staticEval = t.corrected(rawEval)
 		}
 		if staticEval >= beta {
 			r := nullMoveReduction + depth/nullMoveDepthDivisor
@@ -297,7 +299,11 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	if t.horizonEvents == eventsBefore {
 		draft = SolvedDraft
 	}
-	t.tt.Store(key, ply, bestMove, best, staticEval, draft, bound)
+	if !inCheck && (bestMove == games.NoMove || t.tactical == nil || !t.tactical.IsTactical(bestMove)) &&
+		!(bound == BoundLower && best <= staticEval) && !(bound == BoundUpper && best >= staticEval) {
+		t.learnCorrection(rawEval, best, depth)
+	}
+	t.tt.Store(key, ply, bestMove, best, rawEval, draft, bound)
 	return best
 }
 

@@ -41,6 +41,9 @@ var selectiveTechniques = []struct {
 	// Reductions of bad captures need them ordered last (their keys mark them): on top of bad captures last
 	// they must save nodes too (TestBadCaptureReductionsPruneBeyondOrdering).
 	{"bad capture reductions", func(o *AlphaBetaOptions) { o.BadCapturesLast, o.BadCaptureReductions = true, true }, false, false, 0},
+	// The correction history changes the evaluation that the null move reads here (the other prunings off):
+	// it must change the search, and keep the mates.
+	{"correction history", func(o *AlphaBetaOptions) { o.CorrectionLimit = 400 }, false, true, 0},
 }
 
 // chessMaterialCentipawns is chessMaterial in centipawns, the unit the margins are given in.
@@ -58,6 +61,7 @@ func withoutSelective() AlphaBetaOptions {
 	o.LateMovePruning, o.FutilityMargin, o.ReverseFutilityMargin = false, 0, 0
 	o.InternalIterativeReduction, o.QuiescenceTable, o.HistoryReductions = false, false, false
 	o.MainSEEPruning, o.BadCapturesLast, o.SingularMargin, o.BadCaptureReductions = false, false, 0, false
+	o.CorrectionLimit = 0
 	return o
 }
 
@@ -183,6 +187,7 @@ func TestChessPrunesLateQuietMovesByDefault(t *testing.T) {
 func TestNewGameForgetsTheOrderingTables(t *testing.T) {
 	g := chessGame()
 	opts := testOptions(g)
+	opts.CorrectionLimit = 400 // and the corrections of the evaluation
 	p := mustChess(t, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
 	other := mustChess(t, "r2q1rk1/pp2bppp/2n1pn2/3p4/3P4/2NBPN2/PP3PPP/R2Q1RK1 w - - 0 10")
 	fresh := searchDepth(NewAlphaBeta(g, chessMaterialCentipawns(), opts), p.Clone(), 7)

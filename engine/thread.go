@@ -69,8 +69,12 @@ type thread struct {
 	// evals[ply] is the static evaluation of the node at ply (NaN in check or unknown): a node whose
 	// evaluation rose since its side's previous turn is "improving", and its late moves are pruned later.
 	evals [maxPly + 1]float64
-	pv    [maxPly + 1][maxPly + 1]games.Move
-	pvLen [maxPly + 1]int
+	// structure is the position's when the options correct the evaluation by it (nil: no correction), and
+	// correction the corrections learned, by side to move and structure (see corrected).
+	structure  games.Structured
+	correction [2][1 << correctionBits]float64
+	pv         [maxPly + 1][maxPly + 1]games.Move
+	pvLen      [maxPly + 1]int
 }
 
 func newThread(game games.Game, eval Evaluation, opts AlphaBetaOptions, tt *TT) *thread {
@@ -84,6 +88,10 @@ func (t *thread) bind(p games.Position) {
 	t.checker, _ = p.(games.Checker)
 	t.nuller, _ = p.(games.NullMover)
 	t.forced, _ = p.(games.ForcedTactics)
+	t.structure = nil
+	if t.opts.CorrectionLimit > 0 {
+		t.structure, _ = p.(games.Structured)
+	}
 	t.exchange = nil
 	if t.opts.SEEPruning {
 		t.exchange, _ = p.(games.Exchanger)

@@ -240,6 +240,13 @@ type NullMover interface {
 	UndoNull()
 }
 
+// Structured is implemented by positions with a structure that changes slowly along a line of play (chess: the
+// pawns), for searches that learn how their static evaluation errs in each (correction history).
+type Structured interface {
+	// StructureKey returns a hash of that structure (the side to move left out).
+	StructureKey() uint64
+}
+
 // Perfter is implemented by positions with a fast perft on their concrete type (no interface calls).
 type Perfter interface {
 	// Perft counts the leaf nodes of the legal move tree to the given depth.

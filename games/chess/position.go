@@ -310,12 +310,22 @@ type Position struct {
 	chess960 bool
 }
 
+// StructureKey hashes the pawns of both sides (games.Structured): they move seldom and their structure decides
+// much that a static evaluation misjudges.
+func (p *Position) StructureKey() uint64 {
+	white := p.st.pieces[Pawn] & p.st.colors[White]
+	black := p.st.pieces[Pawn] & p.st.colors[Black]
+	h := white*0x9e3779b97f4a7c15 ^ bits.RotateLeft64(black*0xc2b2ae3d27d4eb4f, 31)
+	return h ^ h>>29
+}
+
 var _ interface {
 	games.Position
 	games.Tactical
 	games.Checker
 	games.NullMover
 	games.Perfter
+	games.Structured
 } = (*Position)(nil)
 
 // ToMove returns the side to move (White is games.First).
