@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // collectAfterBytes is how much the process must have allocated since the last collection made here for the
@@ -24,25 +25,28 @@ import (
 const collectAfterBytes = 32 << 20
 
 var collector struct {
-	mu   sync.Mutex
-	last uint64 // the heap's allocations counted at the last collection made here
+	mu   sync.Mutex    // one collection at a time
+	last atomic.Uint64 // the heap's allocations counted at the last collection made here
 }
 
 // collectBetweenSearches ends a burst of background work: when the process has allocated collectAfterBytes
 // since the last, it waits until no search of ours runs (fg nil: does not wait; ctx ended: waits no longer)
 // and runs a collection on the calling thread, which the background's priority keeps off our search's CPU.
 func collectBetweenSearches(ctx context.Context, fg *foreground) {
-	collector.mu.Lock()
-	defer collector.mu.Unlock()
-	if heapAllocated()-collector.last < collectAfterBytes {
+	if heapAllocated()-collector.last.Load() < collectAfterBytes {
 		return
 	}
-	if fg != nil {
+	if fg != nil { // waited for without the lock: another thread's collection never waits for our search
 		_, leave := fg.enter(ctx)
 		defer leave()
 	}
+	collector.mu.Lock()
+	defer collector.mu.Unlock()
+	if heapAllocated()-collector.last.Load() < collectAfterBytes {
+		return // another thread collected meanwhile
+	}
 	runtime.GC()
-	collector.last = heapAllocated()
+	collector.last.Store(heapAllocated())
 }
 
 // heapAllocated is the bytes the process has allocated on the heap since it started.

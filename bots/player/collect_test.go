@@ -28,7 +28,7 @@ func allocate(n int) {
 func TestCollectBetweenSearchesWaitsForOurSearch(t *testing.T) {
 	setGOMAXPROCS(t, 1) // the gate's bookkeeping done at once (see foreground.hold)
 	fg := newForeground()
-	collectBetweenSearches(context.Background(), nil) // from a known start
+	collector.last.Store(heapAllocated()) // from a known start: nothing allocated since a collection
 	before := forcedCollections()
 	allocate(collectAfterBytes / 2)
 	collectBetweenSearches(context.Background(), fg)
