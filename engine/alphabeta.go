@@ -93,7 +93,9 @@ func (s *AlphaBeta) NewGame() {
 	for _, t := range s.threads {
 		clear(t.history[:])
 		clear(t.killers[:])
-		clear(t.correction[:])
+		if t.correction != nil {
+			clear(t.correction[:])
+		}
 	}
 }
 

@@ -287,7 +287,9 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	}
 
 	// Step 15. The result: a singular-extension search (excluded set) returns without touching the table;
-	// any other node stores its value, with the solved draft when no leaf below it depended on the depth.
+	// any other node teaches the correction history what its search found beyond its static evaluation (out
+	// of check, a quiet best move or none, a bound that says so) and stores its value, with the solved draft
+	// when no leaf below it depended on the depth.
 	if excluded != games.NoMove {
 		if math.IsInf(best, -1) { // the excluded move was the only one searched
 			return alphaOrig

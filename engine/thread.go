@@ -70,15 +70,20 @@ type thread struct {
 	// evaluation rose since its side's previous turn is "improving", and its late moves are pruned later.
 	evals [maxPly + 1]float64
 	// structure is the position's when the options correct the evaluation by it (nil: no correction), and
-	// correction the corrections learned, by side to move and structure (see corrected).
+	// correction the corrections learned, by side to move and structure (see corrected), allocated only when
+	// the options ask for them (256 KB: the memory's scoring and analysis build many searchers).
 	structure  games.Structured
-	correction [2][1 << correctionBits]float64
+	correction *[2][1 << correctionBits]float64
 	pv         [maxPly + 1][maxPly + 1]games.Move
 	pvLen      [maxPly + 1]int
 }
 
 func newThread(game games.Game, eval Evaluation, opts AlphaBetaOptions, tt *TT) *thread {
-	return &thread{opts: opts, eval: eval, tt: tt, features: make([]float64, len(game.FeatureNames()))}
+	t := &thread{opts: opts, eval: eval, tt: tt, features: make([]float64, len(game.FeatureNames()))}
+	if opts.CorrectionLimit > 0 {
+		t.correction = new([2][1 << correctionBits]float64)
+	}
+	return t
 }
 
 // bind points the thread at a position and learns which optional interfaces it implements.
@@ -89,7 +94,7 @@ func (t *thread) bind(p games.Position) {
 	t.nuller, _ = p.(games.NullMover)
 	t.forced, _ = p.(games.ForcedTactics)
 	t.structure = nil
-	if t.opts.CorrectionLimit > 0 {
+	if t.correction != nil {
 		t.structure, _ = p.(games.Structured)
 	}
 	t.exchange = nil
