@@ -213,6 +213,8 @@ func Measure(o Options) (Report, error) {
 	// game's, which the memory knows nothing of (else its experience of the line would change the searches
 	// measured, and each run would find more: the cost measured is the memory's, not what it learned).
 	warmUp, line := referenceLine(o.Game, 2*o.Moves+2, 1), referenceLine(o.Game, 2*o.Moves+2, 0)
+	// One CPU, as under taskset: the runtime then starts with GOMAXPROCS 1 (the Player raises it for its
+	// memory's threads, as it does there), and every thread runs on that CPU.
 	prev := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(prev)
 	defer pinToOneCPU()()
