@@ -104,11 +104,6 @@ type AlphaBetaOptions struct {
 	// last because the static exchange says they lose material (needs BadCapturesLast).
 	// Measured with HistoryReductions (row HistoryReductions).
 	BadCaptureReductions bool
-	// CorrectionLimit, when positive, corrects the static evaluation by what the searches below nodes of the
-	// same structure (games.Structured: chess's pawns) found it to miss, learned as the search goes and bounded
-	// by this many of the evaluation's units, so that the prunings that read it (reverse futility, futility,
-	// the null move, late-move pruning) misjudge less (correction history). 0 turns it off.
-	CorrectionLimit float64
 
 	// Experimental: settings whose non-default values measured no gain.
 
@@ -117,6 +112,12 @@ type AlphaBetaOptions struct {
 	// A fixed window of 15 centipawns measured -40.6 [-84.9, +2.5] (docs/log/strength.md, session 12); kept
 	// because the model searches' probes set it, to the window of the evaluation they stand for.
 	AspirationWindow float64
+	// CorrectionLimit, when positive, corrects the static evaluation by what the searches below nodes of the
+	// same structure (games.Structured: chess's pawns) found it to miss, learned as the search goes and bounded
+	// by this many of the evaluation's units, so that the prunings that read it (reverse futility, futility,
+	// the null move, late-move pruning) misjudge less (correction history). 0 (the default) turns it off.
+	// Measured at 400: undecided, +5.7 [-11.7, +23.0] over 520 pairs (docs/log/strength.md, session 30).
+	CorrectionLimit float64
 }
 
 // DefaultAlphaBetaOptions returns the options dossier plays a game with: a 16 MiB table, one thread, the
