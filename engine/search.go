@@ -301,7 +301,8 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 	if t.horizonEvents == eventsBefore {
 		draft = SolvedDraft
 	}
-	if !inCheck && (bestMove == games.NoMove || t.tactical == nil || !t.tactical.IsTactical(bestMove)) &&
+	if t.structure != nil && !inCheck && // the option first: no move's tactics asked at every node without it
+		(bestMove == games.NoMove || t.tactical == nil || !t.tactical.IsTactical(bestMove)) &&
 		!(bound == BoundLower && best <= staticEval) && !(bound == BoundUpper && best >= staticEval) {
 		t.learnCorrection(rawEval, best, depth)
 	}

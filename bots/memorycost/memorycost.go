@@ -23,8 +23,6 @@ import (
 	"dossier/memory"
 	"dossier/play"
 	"dossier/play/opponent"
-
-	"golang.org/x/sys/unix"
 )
 
 // Options of a measurement.
@@ -99,15 +97,6 @@ func (s Side) CPUShare() float64 {
 		return 0
 	}
 	return s.SearchCPU.Seconds() / s.MoveTime.Seconds()
-}
-
-// threadCPU is the CPU time of the calling thread.
-func threadCPU() time.Duration {
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
-		return 0
-	}
-	return time.Duration(ts.Nano())
 }
 
 // MeanDepth is the mean depth of the searches.
@@ -381,7 +370,7 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 		}
 		ctl := engine.NewControl(engine.Limits{MoveTime: o.MoveTime}, pos.ToMove())
 		var first time.Duration
-		cpuBefore := threadCPU()
+		cpuBefore := player.ThreadCPU()
 		began := time.Now()
 		res := p.Search(pos.Clone(), ctl, func(i engine.Info) {
 			if i.Depth > 0 && first == 0 {
@@ -389,7 +378,7 @@ func playGame(o Options, p *player.Engine, line []games.Move, measured, countRea
 			}
 		})
 		took := time.Since(began)
-		cpu := threadCPU() - cpuBefore
+		cpu := player.ThreadCPU() - cpuBefore
 		if measured {
 			side.Searches++
 			side.Nodes += res.Nodes

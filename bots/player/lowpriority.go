@@ -117,8 +117,9 @@ func (s *threadSet) holdsCaller() bool {
 // backgroundCPU is the CPU time the memory's background threads spent, in nanoseconds, for the per-game log.
 var backgroundCPU atomic.Int64
 
-// threadCPU returns the CPU time of the calling thread (the goroutine must be locked to it).
-func threadCPU() time.Duration {
+// ThreadCPU returns the CPU time of the calling thread (the goroutine must be locked to it): what the memory's
+// threads spent (countBackgroundCPU), and what our search's thread had in bots/memorycost.
+func ThreadCPU() time.Duration {
 	var ts unix.Timespec
 	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
 		return 0
@@ -129,8 +130,8 @@ func threadCPU() time.Duration {
 // countBackgroundCPU starts counting the calling locked thread's CPU time into backgroundCPU; the returned
 // function stops it.
 func countBackgroundCPU() (stop func()) {
-	began := threadCPU()
-	return func() { backgroundCPU.Add(int64(threadCPU() - began)) }
+	began := ThreadCPU()
+	return func() { backgroundCPU.Add(int64(ThreadCPU() - began)) }
 }
 
 // backgroundPs is how many Ps the runtime keeps beyond the search threads': one for each of the memory's threads
