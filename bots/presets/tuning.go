@@ -86,6 +86,8 @@ func scaledLevels(unit float64, table []Level) []Level {
 // against 1500, 1625; depth 6 13.8% against 2000, 1680; depth 8 42.5% against 2000, 1948; depth 10 66.2%
 // against 2000, 2117), and the depth the even mode settled at over the last 20 of 40 games against a rung
 // (2.2-2.3 against 1350, 2.7-3.3 against 1600, 8-11 against 2000). Each run alone is about +-100 Elo. The
+// 2066 entry is the level 2000 of that table (depth 8.62) placed by its two runs against Stockfish 2000, 59.4%
+// over 80 games (session 24), so that 2000 now searches 8.27 plies (session 31).
 // two weakest are below Stockfish's range, placed by the steps above them. The last entry is full
 // strength; the ratings just below it interpolate towards its depth (deeper than a fast clock reaches) and
 // its choice of the best line, so that at 5+0.05 everything from about 2150 up plays as full strength does.
@@ -97,6 +99,7 @@ var chessLevels = []Level{
 	{Elo: 1600, Depth: 3.2, Spread: 0.5, Bound: 1.75},
 	{Elo: 1680, Depth: 6, Spread: 0.15, Bound: 0.8},
 	{Elo: 1948, Depth: 8, Spread: 0.1, Bound: 0.55},
+	{Elo: 2066, Depth: 8.62, Spread: 0.085, Bound: 0.47},
 	{Elo: 2117, Depth: 10, Spread: 0.05, Bound: 0.3},
 	{Elo: learn.FullLevel, Depth: 20},
 }
