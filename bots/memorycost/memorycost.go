@@ -48,6 +48,9 @@ type Options struct {
 	// queue by the Player that played it. False keeps one Player for both games, as a match that keeps the
 	// process does.
 	ProcessPerGame bool
+	// Baseline plays both sides without the memory: what the measure finds between two equal sides is its own
+	// noise on this machine, the yardstick for a single run's ratio.
+	Baseline bool
 	// Progress receives a line per step (nil: none).
 	Progress io.Writer
 }
@@ -132,7 +135,8 @@ type Report struct {
 	Game             string
 	AskReady         bool
 	ProcessPerGame   bool
-	Games, Entries   int // as the memory holds them against the opponent (its own experience entries)
+	Baseline         bool // both sides played without the memory (Options.Baseline)
+	Games, Entries   int  // as the memory holds them against the opponent (its own experience entries)
 	MoveTime         time.Duration
 	With, Without    Side
 	NPSRatio         float64       // With's nodes per second over Without's
@@ -149,6 +153,9 @@ func (r Report) String() string {
 	}
 	if r.ProcessPerGame {
 		flow += ", one process a game"
+	}
+	if r.Baseline {
+		flow += `, baseline: the side "with" played without the memory too`
 	}
 	return fmt.Sprintf("memory cost (%s, %d games and %d experience entries against the opponent, %v a move, one processor, %s): "+
 		"search nodes/s %.0f with the memory, %.0f without (ratio %.3f); our search's thread had the CPU %.1f%% of the moves' time with, %.1f%% without; "+
@@ -194,7 +201,8 @@ func Measure(o Options) (Report, error) {
 			fmt.Fprintf(o.Progress, format+"\n", args...)
 		}
 	}
-	rep := Report{Game: o.Game.Name(), MoveTime: o.MoveTime, AskReady: o.AskReady, ProcessPerGame: o.ProcessPerGame}
+	rep := Report{Game: o.Game.Name(), MoveTime: o.MoveTime, AskReady: o.AskReady, ProcessPerGame: o.ProcessPerGame,
+		Baseline: o.Baseline}
 	if err := prepareMemory(dir, o, say, &rep); err != nil {
 		return rep, err
 	}
@@ -214,7 +222,7 @@ func Measure(o Options) (Report, error) {
 			if err != nil {
 				return rep, err
 			}
-			side, loaded, err := playMeasured(o, runDir, withMemory, warmUp, line)
+			side, loaded, err := playMeasured(o, runDir, withMemory && !o.Baseline, warmUp, line)
 			os.RemoveAll(runDir)
 			if err != nil {
 				return rep, err

@@ -103,6 +103,30 @@ func TestMeasureSearchesWithAndWithoutTheMemory(t *testing.T) {
 	}
 }
 
+// TestBaselinePlaysBothSidesWithoutTheMemory checks the measure of the bench's own noise: the side "with" reads
+// no memory (no experience loaded, nothing more allocated at a game's start than without), and the report says so.
+func TestBaselinePlaysBothSidesWithoutTheMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two games with each Player")
+	}
+	g, _ := catalog.Lookup("chess")
+	rep, err := Measure(Options{Game: g, Games: 8, Entries: 400, Dir: t.TempDir(), MoveTime: 20 * time.Millisecond, Moves: 4,
+		AskReady: true, Baseline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ExperienceLoaded != 0 || rep.With.Searches != 4 || rep.Without.Searches != 4 || rep.NPSRatio <= 0 {
+		t.Fatalf("baseline: %d experience entries read, %d and %d searches, ratio %v; want none, 4 each, a ratio",
+			rep.ExperienceLoaded, rep.With.Searches, rep.Without.Searches, rep.NPSRatio)
+	}
+	// Without a memory a game's start allocates a few hundred kilobytes (the searcher's bookkeeping); the
+	// memory's reading allocates megabytes even for 8 games.
+	if rep.With.ReadingBytes > 2*rep.Without.ReadingBytes+1<<20 || !strings.Contains(rep.String(), "baseline") {
+		t.Fatalf("baseline: a game's start allocated %d bytes against %d; report %s", rep.With.ReadingBytes,
+			rep.Without.ReadingBytes, rep)
+	}
+}
+
 // BenchmarkMemoryCost is issue 33's speed target: at 50 ms a move on one processor, with a memory of 1,000
 // games and 100,000 experience entries against the opponent, nodes per second within 3% of no memory and the
 // first depth within 1 ms. The memory is synthesized once into DOSSIER_MEMORYCOST_DIR when set (kept for the

@@ -17,7 +17,7 @@ import (
 const benchHelp = `usage: dossier bench [--game G] [--repeat N] [--search-time D] [--reference ENGINE] [--json]
        dossier bench --suite FILE [--suite-time D | --suite-nodes N] [--json]
        dossier bench --signature [--game G] [--json]
-       dossier bench --memory-cost [--memory-cost-dir DIR] [--json]
+       dossier bench --memory-cost [--memory-cost-dir DIR] [--memory-cost-baseline] [--json]
 
 Times perft for every game (or --game's) on one thread, the fastest of --repeat runs, and the default chess
 player's search for --search-time on two positions. For chess it runs the same perft with the reference
@@ -43,7 +43,8 @@ depth's time and the moves' times: once with isready before each game (cutechess
 move asked at once (python-chess), once with the first move asked at once and one process a game
 (lichess-bot: the measured game is the first of its process); with isready it also prints what a game's start
 allocated (the memory's reading), which does not depend on the machine's load. The target (issue 33): nodes per second within 3% and the first depth
-within 1 ms of no memory.`
+within 1 ms of no memory. --memory-cost-baseline plays both sides without the memory: the ratios it prints are
+the measure's own noise on this machine, against which to read a single run's.`
 
 func runBench(args []string, stdout, stderr io.Writer) int {
 	cmd := cli.New("dossier bench", benchHelp, stdout, stderr)
@@ -59,6 +60,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	suiteNodes := fs.Uint64("suite-nodes", 0, "node count per suite position instead of --suite-time (0: the time)")
 	memoryCost := fs.Bool("memory-cost", false, "measure what the memory costs the search on the clock instead of the speed figures")
 	memoryCostDir := fs.String("memory-cost-dir", "", "the memory --memory-cost synthesizes and reuses (default: a temporary directory)")
+	memoryCostBaseline := fs.Bool("memory-cost-baseline", false, "with --memory-cost: both sides without the memory, the measure's own noise")
 	signature := fs.Bool("signature", false, "print the node-count signature of fixed-depth searches instead of the speed figures")
 	if code, stop := cmd.Parse(args, 0, 0); stop {
 		return code
@@ -79,8 +81,11 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 			return cmd.Exit(err)
 		}
 		rep, err := memorycost.MeasureFlows(memorycost.Options{Game: g, Games: 1000, Entries: 100000,
-			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 6, Progress: stderr})
+			Dir: *memoryCostDir, MoveTime: 50 * time.Millisecond, Moves: 20, Rounds: 6, Baseline: *memoryCostBaseline, Progress: stderr})
 		return printReport(cmd, stdout, *asJSON, rep, err)
+	}
+	if code, stop := cmd.Refuse("without --memory-cost", "memory-cost-dir", "memory-cost-baseline"); stop {
+		return code
 	}
 	if *signature {
 		if code, stop := cmd.Refuse("with --signature", "repeat", "search-time", "reference", "suite", "suite-time", "suite-nodes"); stop {

@@ -95,6 +95,8 @@ func TestCommandLines(t *testing.T) {
 		{"bench zero suite time", []string{"bench", "--suite", suite, "--suite-time", "0s"}, 2, "", "--suite-time must be positive"},
 		{"bench suite nodes and time", []string{"bench", "--suite", suite, "--suite-nodes", "1000", "--suite-time", "1s"}, 2, "", "--suite-time has no effect with --suite-nodes"},
 		{"bench suite nodes without suite", []string{"bench", "--suite-nodes", "1000"}, 2, "", "--suite-nodes has no effect without --suite"},
+		{"bench memory cost baseline without memory cost", []string{"bench", "--memory-cost-baseline"}, 2, "", "--memory-cost-baseline has no effect without --memory-cost"},
+		{"bench memory cost dir without memory cost", []string{"bench", "--signature", "--memory-cost-dir", "/tmp/x"}, 2, "", "--memory-cost-dir has no effect without --memory-cost"},
 		{"bench signature with repeat", []string{"bench", "--signature", "--repeat", "2"}, 2, "", "--repeat has no effect with --signature"},
 		{"bench extra argument", []string{"bench", "--game", "tictactoe", "extra"}, 2, "", `unexpected argument "extra"`},
 
