@@ -87,8 +87,8 @@ func scaledLevels(unit float64, table []Level) []Level {
 // against 2000, 2117), and the depth the even mode settled at over the last 20 of 40 games against a rung
 // (2.2-2.3 against 1350, 2.7-3.3 against 1600, 8-11 against 2000). Each run alone is about +-100 Elo. The
 // 2066 entry is the level 2000 of that table (depth 8.62) placed by its two runs against Stockfish 2000, 59.4%
-// over 80 games (session 24), so that 2000 now searches 8.27 plies (session 31).
-// two weakest are below Stockfish's range, placed by the steps above them. The last entry is full
+// over 80 games (session 24), so that 2000 now searches 8.27 plies (52.5% against Stockfish 2000, session 31).
+// The two weakest are below Stockfish's range, placed by the steps above them. The last entry is full
 // strength; the ratings just below it interpolate towards its depth (deeper than a fast clock reaches) and
 // its choice of the best line, so that at 5+0.05 everything from about 2150 up plays as full strength does.
 var chessLevels = []Level{
