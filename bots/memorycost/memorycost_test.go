@@ -104,7 +104,7 @@ func TestMeasureSearchesWithAndWithoutTheMemory(t *testing.T) {
 }
 
 // TestBaselinePlaysBothSidesWithoutTheMemory checks the measure of the bench's own noise: the side "with" reads
-// no memory (no experience loaded, nothing more allocated at a game's start than without), and the report says so.
+// no memory (no experience loaded, a game's start allocating about what it does without), and the report says so.
 func TestBaselinePlaysBothSidesWithoutTheMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays two games with each Player")
