@@ -106,6 +106,11 @@ type lostGame struct {
 	// niceness of the thread both run on.
 	prepare time.Duration
 	nice    int
+	// book is the book the Player plays from against the opponent ("": none; DefaultBookFile: the game's
+	// built-in repertoire; else a book file), bookDepth its BookDepth: the preparation searches where the lines
+	// we are likely to play leave it, and not where it plays (steeredPositions).
+	book      string
+	bookDepth int
 	// prepared hands each finding of the preparation to the Player as it is made (nil: none), so that the
 	// game in progress plays it where it comes.
 	prepared func(prepare.Finding)
@@ -315,8 +320,13 @@ func prepareAfterGame(ctx context.Context, lg lostGame, f *filer, gate *budgetGa
 	// The run's own budget ends a little before the gate's does, so that its last search finishes rather than
 	// being cut off (an interrupted search is no finding).
 	began := time.Now()
-	repertoire, found, err := prepare.Games(ctx, lg.game, stored, prepare.OpponentOptions{
-		Options: prepare.Options{Budget: lg.prepare * 9 / 10, Gate: gate}, HashMB: 16, Preset: lg.preset}, nil,
+	opts := prepare.OpponentOptions{Options: prepare.Options{Budget: lg.prepare * 9 / 10, Gate: gate}, HashMB: 16,
+		Preset: lg.preset}
+	if book, closeBook := openBook(lg.game, lg.book, log); book != nil {
+		defer closeBook()
+		opts.InBook, opts.Likely = steeredPositions(lg, stored, book)
+	}
+	repertoire, found, err := prepare.Games(ctx, lg.game, stored, opts, nil,
 		func(fd prepare.Finding) error {
 			f.recordBackground(memory.Event{Analysis: prepare.Event(lg.key, lg.game, []prepare.Finding{fd}, time.Now())})
 			if lg.prepared != nil {
@@ -418,6 +428,9 @@ func (p *Engine) analyseAfterGame(end play.GameEnd, score float64, start games.P
 	lg := lostGame{game: p.game, preset: our.Name, start: start, moves: append([]games.Move(nil), end.Moves...),
 		ourSide: p.current.OurSide, key: p.learnerKey(), gameID: gameID, drawn: score == 0.5, won: score == 1,
 		depth: p.analysisDepth, prepare: p.background.prepare, nice: p.background.nice}
+	if weak, _ := p.cfg.Weakens(); !weak {
+		lg.book, lg.bookDepth = p.book.choosing()
+	}
 	if lg.depth == 0 {
 		lg.depth = deeperThan(p.use.depth())
 	}

@@ -106,3 +106,73 @@ func TestPreparationAfterTheGame(t *testing.T) {
 		})
 	}
 }
+
+// preparedFENs returns the positions of the rival's experience entries that a preparation filed.
+func preparedFENs(t *testing.T, p *Engine, key string) map[string]bool {
+	t.Helper()
+	entries, err := p.Memory().Experience(key, "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, e := range entries {
+		if e.OpponentKey == key && prepare.IsPreparation(e.GameID) {
+			out[e.FEN] = true
+		}
+	}
+	return out
+}
+
+func TestPreparationSearchesWhereOurLikelyLinesLeaveTheBook(t *testing.T) {
+	g := chess.Game{}
+	type bookEntry = struct {
+		before, move string
+		weight       uint16
+	}
+	// Our book: 1.e4, and 2.Nf3 after 1...e5. The rival answered 1.e4 e5 2.Nf3 with Nc6 once and Nf6 once: the
+	// start and the position after 1...e5, reached twice, are its repertoire but our book plays there; the
+	// lines leave the book after 2...Nc6 and 2...Nf6, reached once each, with one chance in two each.
+	path := writeBook(t, bookEntry{"", "e2e4", 1}, bookEntry{"e2e4 e7e5", "g1f3", 1})
+	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory")}); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.book.setFile(path); err != nil {
+		t.Fatal(err)
+	}
+	p.book.mu.Lock()
+	p.book.own = true
+	p.book.mu.Unlock()
+	rival := play.Opponent{Name: "rival", Source: "match"}
+	p.SetOpponent(rival)
+	p.WaitPrepared()
+	p.analysisDepth = 2
+	p.setPrepareSeconds(2)
+	p.setBackgroundNice(0) // see TestPreparationAfterTheGame
+	playedGame(t, p, g, games.FirstWins, "e2e4", "e7e5", "g1f3", "b8c6")
+	p.analyst.wait()
+	playedGame(t, p, g, games.Draw, "e2e4", "e7e5", "g1f3", "g8f6")
+	p.analyst.wait()
+	got := preparedFENs(t, p, rival.Key())
+	after := func(moves ...string) string {
+		pos := g.Start()
+		for _, text := range moves {
+			m, err := pos.ParseMove(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos.Play(m)
+		}
+		return pos.FEN()
+	}
+	want := map[string]bool{after("e2e4", "e7e5", "g1f3", "b8c6"): true, after("e2e4", "e7e5", "g1f3", "g8f6"): true}
+	if len(got) != len(want) {
+		t.Fatalf("prepared %v, want the two positions where our lines leave the book: %v", got, want)
+	}
+	for fen := range want {
+		if !got[fen] {
+			t.Fatalf("prepared %v, want %s among them", got, fen)
+		}
+	}
+}

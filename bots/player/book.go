@@ -11,9 +11,13 @@ import (
 	"sync"
 
 	"dossier/bots/openingbook"
+	"dossier/bots/prepare"
 	"dossier/engine"
 	"dossier/games"
+	"dossier/memory"
 	"dossier/play"
+
+	"go.uber.org/zap"
 )
 
 // DefaultBookFile is the BookFile value that names the built-in repertoire of the game being played.
@@ -181,4 +185,99 @@ func (p *Engine) chooseBookMove(pos games.Position, moves []openingbook.Move, rn
 	}
 	m, ok := openingbook.Choose(moves, rng.Float64())
 	return bookChoice{Choice: openingbook.Choice{Move: m, New: true}}, ok
+}
+
+// choosing returns the book the Player chooses its moves from, as a preparation names it ("" when OwnBook is
+// off or the book file did not open; DefaultBookFile for the built-in repertoire), and BookDepth.
+func (b *bookPart) choosing() (string, int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case !b.own:
+		return "", 0
+	case b.file == "" || b.file == DefaultBookFile:
+		return DefaultBookFile, b.depth
+	case b.book == nil:
+		return "", 0
+	}
+	return b.file, b.depth
+}
+
+// openBook opens the book a preparation names (see choosing), nil for none, with what closes it: a book file
+// is opened for the preparation alone, the built-in repertoire is shared and stays open. A file that no longer
+// opens is said in the log, and the preparation goes on without the book.
+func openBook(g games.Game, name string, log *zap.Logger) (*openingbook.Book, func()) {
+	switch name {
+	case "":
+		return nil, func() {}
+	case DefaultBookFile:
+		b, err := openingbook.Default(g.Name())
+		if err != nil || b == nil {
+			return nil, func() {}
+		}
+		return b, func() {}
+	}
+	b, err := openingbook.Open(name)
+	if err != nil {
+		log.Warn("the preparation goes on without the book", zap.Error(err))
+		return nil, func() {}
+	}
+	return b, func() { b.Close() }
+}
+
+// steeredPositions returns what the preparation after lg needs of our book: whether it has a move for us in a
+// position (where we play it, and never search), and the positions where the lines we are likely to play next
+// against the opponent leave it (openingbook.LikelyExits: our choice against it as the stored games say, its
+// replies as it played them), each with its chance over our sides and starts as often as the stored games had
+// them.
+func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book) (func(games.Position) bool, []prepare.Position) {
+	inBook := func(p games.Position) bool {
+		if lg.bookDepth > 0 && p.Ply() >= lg.bookDepth {
+			return false
+		}
+		moves, err := book.Moves(p)
+		if err != nil {
+			return false
+		}
+		_, ok := openingbook.Choose(moves, 0)
+		return ok
+	}
+	type start struct {
+		fen  string
+		side games.Side
+	}
+	starts, played := map[start]int{}, 0
+	for _, sg := range stored {
+		if sg.Game == lg.game.Name() {
+			starts[start{sg.StartFEN, games.Side(sg.OurSide)}]++
+			played++
+		}
+	}
+	r := newRecall(lg.key, lg.game, stored, nil, nil)
+	rng := rand.New(rand.NewPCG(uint64(played), 1)) // the same games predict the same lines
+	byFEN := map[string]*prepare.Position{}
+	for st, n := range starts {
+		p, err := lg.game.ParsePosition(st.fen)
+		if err != nil {
+			continue
+		}
+		exits, err := openingbook.LikelyExits(p, st.side, book, rng, openingbook.LikelyExitsOptions{Depth: lg.bookDepth,
+			Lines: r.lines, Prior: r.prior(), Replies: r.replies})
+		if err != nil {
+			continue
+		}
+		for _, e := range exits {
+			lp := byFEN[e.FEN]
+			if lp == nil {
+				lp = &prepare.Position{FEN: e.FEN, Ply: e.Ply}
+				byFEN[e.FEN] = lp
+			}
+			lp.Chance += e.Chance * float64(n) / float64(played)
+		}
+	}
+	likely := make([]prepare.Position, 0, len(byFEN))
+	for _, lp := range byFEN {
+		likely = append(likely, *lp)
+	}
+	return inBook, likely
 }

@@ -71,13 +71,17 @@ type analysisOrder struct {
 	BudgetMS  int64 `json:"budget_ms"`
 	PrepareMS int64 `json:"prepare_ms,omitempty"`
 	Nice      int   `json:"nice"`
+	// Book and BookDepth are the book the preparation steers by (see lostGame.book; "": none).
+	Book      string `json:"book,omitempty"`
+	BookDepth int    `json:"book_depth,omitempty"`
 }
 
 // analysisJobOf returns the job of lg's analysis, its searches bounded by budget, filed at at.
 func analysisJobOf(lg lostGame, budget time.Duration, at time.Time) *memory.Job {
 	o := analysisOrder{Version: analysisOrderVersion, Game: lg.game.Name(), Preset: lg.preset, StartFEN: lg.start.FEN(),
 		OurSide: int(lg.ourSide), Drawn: lg.drawn, Won: lg.won, Depth: lg.depth, Deep: lg.deep, From: lg.from,
-		BudgetMS: budget.Milliseconds(), PrepareMS: lg.prepare.Milliseconds(), Nice: lg.nice}
+		BudgetMS: budget.Milliseconds(), PrepareMS: lg.prepare.Milliseconds(), Nice: lg.nice, Book: lg.book,
+		BookDepth: lg.bookDepth}
 	p := lg.start.Clone()
 	for _, m := range lg.moves {
 		o.Moves = append(o.Moves, p.FormatMove(m))
@@ -119,7 +123,8 @@ func lostGameOf(job *memory.Job) (lostGame, time.Duration, error) {
 	}
 	lg := lostGame{game: g, preset: o.Preset, start: start, ourSide: games.Side(o.OurSide), key: job.OpponentKey,
 		gameID: job.GameID, drawn: o.Drawn, won: o.Won, depth: o.Depth, deep: o.Deep, from: o.From,
-		prepare: time.Duration(o.PrepareMS) * time.Millisecond, nice: o.Nice, done: o.Done}
+		prepare: time.Duration(o.PrepareMS) * time.Millisecond, nice: o.Nice, done: o.Done, book: o.Book,
+		bookDepth: o.BookDepth}
 	p := start.Clone()
 	for i, text := range o.Moves {
 		m, err := p.ParseMove(text)

@@ -40,7 +40,10 @@ type recall struct {
 	mistakes map[string]mistakeShown   // position (FEN) -> the mistake an analysis blamed there
 	// lines are our moves in the first bookLinePlies plies of the games, with our results: what the book's
 	// choice against the opponent reads (book.go). By the position's hash, so that transpositions meet.
-	lines map[uint64]map[string]openingbook.Record
+	lines openingbook.Lines
+	// replies are the opponent's moves in the first bookLinePlies plies of the games: what predicts the lines
+	// the next game plays (steeredPositions).
+	replies openingbook.Replies
 	// results are our results in the opponent's games of the game: what leaving a repeated draw weighs a draw
 	// by (see drawContemptLocked).
 	results results
@@ -59,7 +62,8 @@ type mistakeShown struct {
 // pausing in pause (nil for none) between games.
 func newRecall(key string, g games.Game, stored []memory.Game, mistakes []memory.Mistake, pause func()) *recall {
 	r := &recall{opponent: key, game: g.Name(), won: map[string]string{}, drawn: map[string]map[string]int{},
-		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}, lines: map[uint64]map[string]openingbook.Record{}}
+		lost: map[string]map[string]int{}, mistakes: map[string]mistakeShown{}, lines: openingbook.Lines{},
+		replies: openingbook.Replies{}}
 	named := map[string]string{}
 	theirs := map[uint64]map[string]int{} // the opponent's moves by position
 	// Each game is replayed from a position of its start that the last game from there was taken back to:
@@ -119,8 +123,12 @@ func (r *recall) replay(p games.Position, sg memory.Game, theirs map[uint64]map[
 		if err != nil {
 			break
 		}
-		if p.ToMove() == ours && ply < bookLinePlies {
-			r.addLine(p.Hash(), text, sg.OurScore)
+		if ply < bookLinePlies {
+			if p.ToMove() == ours {
+				r.lines.Add(p.Hash(), text, sg.OurScore)
+			} else {
+				r.replies.Add(p.Hash(), text)
+			}
 		}
 		switch {
 		case p.ToMove() != ours:
@@ -157,17 +165,6 @@ func (p *Engine) drawContemptLocked(r *recall) float64 {
 // bookLinePlies bounds the plies of a game whose moves the book's choice reads: deeper than any book's lines.
 const bookLinePlies = 40
 
-// addLine adds a game that played our move in the position with hash, scoring score for us.
-func (r *recall) addLine(hash uint64, move string, score float64) {
-	if r.lines[hash] == nil {
-		r.lines[hash] = map[string]openingbook.Record{}
-	}
-	rec := r.lines[hash][move]
-	rec.Games++
-	rec.Points += score
-	r.lines[hash][move] = rec
-}
-
 // bookRecords returns what the game memory knows of our moves in pos (a position of game) against the opponent (by move, in the
 // game's notation) and our expected score against it over all its games (Laplace's rule), or false when no
 // opponent's games are installed.
@@ -178,10 +175,13 @@ func (g *gameMemory) bookRecords(game string, pos games.Position) (records map[s
 	if r == nil || r.game != game {
 		return nil, 0, "", false
 	}
+	return r.lines[pos.Hash()], r.prior(), r.opponent, true
+}
+
+// prior returns the prior of the book's choice against the opponent: our expected score from our results.
+func (r *recall) prior() float64 {
 	res := r.results
-	n := res.wins + res.draws + res.losses
-	prior = (float64(res.wins) + float64(res.draws)/2 + 1) / float64(n+2)
-	return r.lines[pos.Hash()], prior, r.opponent, true
+	return openingbook.Prior(float64(res.wins)+float64(res.draws)/2, res.wins+res.draws+res.losses)
 }
 
 // count adds a game that played move in the position fen to counts.

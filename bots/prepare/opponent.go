@@ -34,10 +34,17 @@ type OpponentOptions struct {
 	HashMB int
 	// Preset is the evaluation searched with (the game's default when "").
 	Preset string
+	// InBook, when set, says whether our book has a move for us in a position: the repertoire's positions
+	// where it has one are left out (the book's move is played there, never a search's).
+	InBook func(games.Position) bool
+	// Likely are positions the next game is likely to reach beyond the repertoire, each with its Chance (the
+	// ends of the book lines we are likely to play against the opponent: bots/openingbook.LikelyExits). They
+	// are prepared with the repertoire, the likeliest first.
+	Likely []Position
 }
 
 // Games prepares g from an opponent's stored games: their repertoire (positions reached at least opts.MinCount
-// times, 2 when 0) searched within opts' budget by a one-thread search of opts.Preset (the default when "") with
+// times, 2 when 0, less those opts.InBook says our book plays) with opts.Likely, searched within opts' budget by a one-thread search of opts.Preset (the default when "") with
 // a table of opts.HashMB (64 when 0), each finding handed to found as it is made (nil: none). It returns the
 // repertoire's size and the findings, which ctx's end keeps.
 func Games(ctx context.Context, g games.Game, stored []memory.Game, opts OpponentOptions,
@@ -46,7 +53,7 @@ func Games(ctx context.Context, g games.Game, stored []memory.Game, opts Opponen
 	if minCount <= 0 {
 		minCount = 2
 	}
-	rep := Repertoire(g, stored, minCount)
+	rep := withLikely(inBookLeftOut(g, Repertoire(g, stored, minCount), opts.InBook), opts.Likely)
 	if len(rep) == 0 {
 		return 0, nil, nil
 	}
@@ -121,4 +128,41 @@ func Event(key string, g games.Game, found []Finding, at time.Time) *memory.Anal
 			Depth: f.Depth, Bound: memory.BoundLower})
 	}
 	return a
+}
+
+// inBookLeftOut returns the positions where inBook (nil: none) says our book has no move.
+func inBookLeftOut(g games.Game, positions []Position, inBook func(games.Position) bool) []Position {
+	if inBook == nil {
+		return positions
+	}
+	var out []Position
+	for _, rp := range positions {
+		if p, err := g.ParsePosition(rp.FEN); err == nil && !inBook(p) {
+			out = append(out, rp)
+		}
+	}
+	return out
+}
+
+// withLikely merges the likely positions into the repertoire's: a position in both keeps its count and the
+// higher chance. The likeliest come first (then the most frequent, the earliest, by FEN).
+func withLikely(positions, likely []Position) []Position {
+	if len(likely) == 0 {
+		return positions
+	}
+	byFEN := map[string]int{}
+	out := append([]Position(nil), positions...)
+	for i, rp := range out {
+		byFEN[rp.FEN] = i
+	}
+	for _, lp := range likely {
+		if i, ok := byFEN[lp.FEN]; ok {
+			out[i].Chance = max(out[i].Chance, lp.Chance)
+			continue
+		}
+		byFEN[lp.FEN] = len(out)
+		out = append(out, lp)
+	}
+	sortPositions(out)
+	return out
 }

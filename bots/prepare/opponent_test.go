@@ -72,3 +72,37 @@ func TestForOpponentFilesItsRepertoireAsExperience(t *testing.T) {
 		t.Error("an unknown opponent prepared without an error")
 	}
 }
+
+func TestTheBooksPositionsAreLeftOutAndTheLikelyOnesMergedByChance(t *testing.T) {
+	g := chess.Game{}
+	afterE4, afterNf3 := fenAfter(t, "e2e4"), fenAfter(t, "e2e4", "e7e5", "g1f3")
+	repertoire := []Position{
+		{FEN: afterE4, Count: 4, Ply: 1, Chance: 0.6},
+		{FEN: startFEN, Count: 3, Ply: 0, Chance: 0.5},
+		{FEN: afterNf3, Count: 2, Ply: 3, Chance: 0.3},
+	}
+	// Our book plays at the start: the start is left out.
+	inBook := func(p games.Position) bool { return p.Ply() == 0 }
+	kept := inBookLeftOut(g, repertoire, inBook)
+	if len(kept) != 2 || kept[0].FEN != afterE4 || kept[1].FEN != afterNf3 {
+		t.Fatalf("kept %+v: want the positions after 1.e4 and 2.Nf3", kept)
+	}
+	if got := inBookLeftOut(g, repertoire, nil); len(got) != 3 {
+		t.Fatalf("without a book %d positions, want all 3", len(got))
+	}
+	// A likely position new to the repertoire comes by its chance; one already in it takes the higher chance.
+	afterD4 := fenAfter(t, "d2d4", "d7d5", "c2c4")
+	merged := withLikely(kept, []Position{{FEN: afterD4, Ply: 3, Chance: 0.45}, {FEN: afterNf3, Ply: 3, Chance: 0.7}})
+	want := []string{afterNf3, afterE4, afterD4}
+	if len(merged) != len(want) {
+		t.Fatalf("merged %+v, want %d positions", merged, len(want))
+	}
+	for i, fen := range want {
+		if merged[i].FEN != fen {
+			t.Fatalf("merged %+v: position %d is %s, want %s", merged, i, merged[i].FEN, fen)
+		}
+	}
+	if merged[0].Count != 2 || merged[0].Chance != 0.7 {
+		t.Fatalf("the position in both: %+v, want its count 2 and the higher chance 0.7", merged[0])
+	}
+}

@@ -22,19 +22,25 @@ type Position struct {
 	FEN string
 	// Count is how many stored games reached it; Ply the earliest ply at which one did.
 	Count, Ply int
+	// Chance is the chance that the next game reaches it: the share of the opponent's games that did (the
+	// repertoire), or the chance of the lines that lead there (a likely position).
+	Chance float64
 }
 
 // Repertoire returns the positions that at least minCount of the opponent's stored games of g reached with
-// us to move, the most frequent first (then the earliest, then by FEN, so the order is fixed). A game's
+// us to move, the most frequent first (then the earliest, then by FEN, so the order is fixed), each with the
+// share of those games that reached it as its chance. A game's
 // later visits to a position count once; games of another game, or whose moves do not read, are skipped
 // from the first move that does not.
 func Repertoire(g games.Game, stored []memory.Game, minCount int) []Position {
 	type seen struct{ count, ply int }
 	byFEN := map[string]*seen{}
+	played := 0
 	for _, sg := range stored {
 		if sg.Game != g.Name() {
 			continue
 		}
+		played++
 		p, err := g.ParsePosition(sg.StartFEN)
 		if err != nil {
 			continue
@@ -68,11 +74,20 @@ func Repertoire(g games.Game, stored []memory.Game, minCount int) []Position {
 	var out []Position
 	for fen, s := range byFEN {
 		if s.count >= max(minCount, 1) {
-			out = append(out, Position{FEN: fen, Count: s.count, Ply: s.ply})
+			out = append(out, Position{FEN: fen, Count: s.count, Ply: s.ply, Chance: float64(s.count) / float64(played)})
 		}
 	}
+	sortPositions(out)
+	return out
+}
+
+// sortPositions orders positions the likeliest first, then the most frequent, the earliest, by FEN.
+func sortPositions(out []Position) {
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		if a.Chance != b.Chance {
+			return a.Chance > b.Chance
+		}
 		if a.Count != b.Count {
 			return a.Count > b.Count
 		}
@@ -81,7 +96,14 @@ func Repertoire(g games.Game, stored []memory.Game, minCount int) []Position {
 		}
 		return a.FEN < b.FEN
 	})
-	return out
+}
+
+// weight is the position's part of the budget: its chance, or its count where no chance was told.
+func (p Position) weight() float64 {
+	if p.Chance > 0 {
+		return p.Chance
+	}
+	return float64(p.Count)
 }
 
 // Finding is what the preparation found of one position: the best move and its value for the side to move
@@ -118,7 +140,8 @@ type Progress struct {
 // ErrNoBudget is returned when the options give no time.
 var ErrNoBudget = errors.New("prepare: the budget must be positive")
 
-// Run searches the positions, most frequent first, each for its share of the budget with search (a fresh
+// Run searches the positions in their order (the likeliest or most frequent first), each for its share of the
+// budget by its weight (its chance, or its count where none is told) with search (a fresh
 // search per position is not needed: the table carries over between related positions), hands every
 // finding to found, and reports progress (nil: none). It stops when ctx ends, with the findings so far;
 // it returns them and ctx's error in that case, or found's first error.
@@ -129,9 +152,9 @@ func Run(ctx context.Context, g games.Game, search engine.Searcher, positions []
 	}
 	minShare := max(opts.MinShare, 100*time.Millisecond)
 	positions = affordable(positions, opts.Budget, minShare)
-	total := 0
+	total := 0.0
 	for _, p := range positions {
-		total += p.Count
+		total += p.weight()
 	}
 	start := time.Now()
 	var spent time.Duration // the time the searches ran
@@ -144,7 +167,7 @@ func Run(ctx context.Context, g games.Game, search engine.Searcher, positions []
 		if err != nil {
 			continue
 		}
-		share := max(time.Duration(float64(opts.Budget)*float64(rp.Count)/float64(total)), minShare)
+		share := max(time.Duration(float64(opts.Budget)*rp.weight()/total), minShare)
 		share = min(share, opts.Budget-spent) // the budget bounds the whole run
 		if share < minShare/2 {
 			break
@@ -208,7 +231,7 @@ func searchFor(ctx context.Context, gate analysis.Gate, s engine.Searcher, pos g
 	}
 }
 
-// affordable keeps the most frequent positions that the budget can give minShare each.
+// affordable keeps the first positions (the likeliest or most frequent) that the budget can give minShare each.
 func affordable(positions []Position, budget, minShare time.Duration) []Position {
 	n := int(budget / minShare)
 	if n < len(positions) {

@@ -57,9 +57,10 @@ func TestRepertoire(t *testing.T) {
 	}
 	got := Repertoire(g, stored, 2)
 	want := []Position{
-		{FEN: fenAfter(t, "e2e4"), Count: 4, Ply: 1},
-		{FEN: startFEN, Count: 2, Ply: 0},
-		{FEN: fenAfter(t, "e2e4", "e7e5", "g1f3"), Count: 2, Ply: 3},
+		// Each with the share of the six chess games that reached it as its chance.
+		{FEN: fenAfter(t, "e2e4"), Count: 4, Ply: 1, Chance: 4.0 / 6},
+		{FEN: startFEN, Count: 2, Ply: 0, Chance: 2.0 / 6},
+		{FEN: fenAfter(t, "e2e4", "e7e5", "g1f3"), Count: 2, Ply: 3, Chance: 2.0 / 6},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("repertoire %+v, want %+v", got, want)
