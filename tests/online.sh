@@ -14,7 +14,10 @@
 # deep polyglot make-book reads them), BOOK_DEPTH (8: how many of its moves the opponent takes from the book),
 # OWNBOOK (1: dossier plays from its own book in every series, OwnBook with its built-in repertoire; its book moves,
 # searched at depth 0, are left out of the mean depth), OPPONENT_LIMIT (cutechess-cli options of the opponent alone,
-# e.g. "depth=9": an opponent that repeats itself, which online play is not).
+# e.g. "depth=9": an opponent that repeats itself, which online play is not), MEM_OPTIONS (cutechess-cli options of
+# the memory series' dossier alone, e.g. "option.PrepareTime=20"), STUDY_CORE (a core on which `dossier memory
+# study --follow` works beside the memory series, as an operator runs it beside lichess-bot: the analyses and
+# preparations the games leave are done there while later games play; its stderr in NAME-study.err).
 # Per opponent and series OUT holds NAME-SERIES.pgn and, for the memory series, NAME-mem-memory (the store) and
 # NAME-mem.log.jsonl (the memory's line of each game: what it did, its time on our clock, the background's CPU).
 # --summary reads them again: dossier's score per series and colour with a 95% interval, the learning curve per
@@ -70,6 +73,7 @@ dossier_engine() {
   if [ "$1" = mem ]; then
     args="arg=--memory arg=$OUT/$2-mem-memory arg=--log-file arg=$OUT/$2-mem.log.jsonl arg=--log-level arg=info"
   fi
+  if [ "$1" = mem ] && [ -n "${MEM_OPTIONS:-}" ]; then args="$args $MEM_OPTIONS"; fi
   if [ "${OWNBOOK:-0}" = 1 ]; then args="$args option.OwnBook=true"; fi
   echo "name=dossier-$1 cmd=$BIN $args restart=on option.Hash=16"
 }
@@ -176,6 +180,7 @@ if [ "$DRY" = 0 ]; then
 fi
 for name in "${names[@]}"; do
   pids=()
+  study=
   i=0
   for s in $SERIES; do
     core=${cores[$((i % ${#cores[@]}))]}
@@ -183,6 +188,13 @@ for name in "${names[@]}"; do
     echo "== $name-$s: $cmd"
     if [ "$DRY" = 0 ]; then
       rm -rf "$OUT/$name-$s.pgn" "$OUT/$name-$s-memory" "$OUT/$name-$s.log.jsonl"
+      if [ "$s" = mem ] && [ -n "${STUDY_CORE:-}" ]; then
+        # The worker starts once the series' first game has made the store.
+        (for _ in $(seq 600); do [ -d "$OUT/$name-mem-memory" ] && break; sleep 0.1; done
+          exec taskset -c "$STUDY_CORE" "$BIN" memory study --follow --memory "$OUT/$name-mem-memory") \
+          2>"$OUT/$name-study.err" &
+        study=$!
+      fi
       if [ ${#cores[@]} -gt 1 ]; then
         $cmd >"$OUT/$name-$s.out" 2>&1 &
         pids+=($!)
@@ -193,5 +205,6 @@ for name in "${names[@]}"; do
     i=$((i + 1))
   done
   for p in "${pids[@]}"; do wait "$p"; done
+  if [ -n "$study" ]; then kill -INT "$study" 2>/dev/null || true; wait "$study" 2>/dev/null || true; fi
   if [ "$DRY" = 0 ]; then summarize "$name" | tee "$OUT/$name.txt"; fi
 done
