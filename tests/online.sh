@@ -186,6 +186,9 @@ for name in "${names[@]}"; do
     core=${cores[$((i % ${#cores[@]}))]}
     cmd="taskset -c $core $(series "$name" "$s")"
     echo "== $name-$s: $cmd"
+    if [ "$s" = mem ] && [ -n "${STUDY_CORE:-}" ]; then
+      echo "== $name-study: taskset -c $STUDY_CORE $BIN memory study --follow --memory $OUT/$name-mem-memory"
+    fi
     if [ "$DRY" = 0 ]; then
       rm -rf "$OUT/$name-$s.pgn" "$OUT/$name-$s-memory" "$OUT/$name-$s.log.jsonl"
       if [ "$s" = mem ] && [ -n "${STUDY_CORE:-}" ]; then

@@ -21,6 +21,12 @@ func TestOnlineScript(t *testing.T) {
 			"== toga2-mem: taskset -c 0 ", "== toga2-nomem: taskset -c 1 ", "arg=--memory arg=", "arg=--no-memory restart=on",
 			"restart=on option.Hash=16 tc=2+0.05 -engine name=toga2 cmd=/usr/games/toga2 option.OwnBook=false option.Hash=16 tc=2+0.05 book=",
 			"bookdepth=8", "-each proto=uci -games 8 -recover"}, nil, ""},
+		// The memory series' own options, and memory study beside it on a core of its own.
+		{"memory study beside the memory series", []string{"--dry-run", "toga2"},
+			[]string{"MEM_OPTIONS=option.PrepareTime=5", "STUDY_CORE=1", "SERIES=mem", "CORES=0"}, 0,
+			[]string{"== toga2-mem: taskset -c 0 ", "arg=info option.PrepareTime=5 restart=on",
+				"== toga2-study: taskset -c 1 ", "/dossier memory study --follow --memory ", "/toga2-mem-memory\n"},
+			nil, "toga2-nomem"},
 		// Each engine's clock in its own options: cutechess-cli's -each would override Ethereal's.
 		{"a clock and a shorter one for Ethereal", []string{"--dry-run", "ethereal"}, []string{"TC=8+0.08"}, 0,
 			[]string{"restart=on option.Hash=16 tc=8+0.08 -engine", "-each proto=uci -games 80",
