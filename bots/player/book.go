@@ -4,9 +4,12 @@
 package player
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -256,7 +259,11 @@ func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book)
 	r := newRecall(lg.key, lg.game, stored, nil, nil)
 	rng := rand.New(rand.NewPCG(uint64(played), 1)) // the same games predict the same lines
 	byFEN := map[string]*prepare.Position{}
-	for st, n := range starts {
+	order := slices.SortedFunc(maps.Keys(starts), func(a, b start) int { // a fixed order: the draws repeat
+		return cmp.Or(cmp.Compare(a.fen, b.fen), cmp.Compare(a.side, b.side))
+	})
+	for _, st := range order {
+		n := starts[st]
 		p, err := lg.game.ParsePosition(st.fen)
 		if err != nil {
 			continue
