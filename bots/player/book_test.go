@@ -17,6 +17,9 @@ import (
 	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/memory"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
 )
 
 // writeBook writes a chess book of (moves before, move, weight) entries and returns its path.
@@ -300,4 +303,28 @@ func slicesContainPrefix(lines []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+func TestThePreparationsBookOpensOrIsLeftOut(t *testing.T) {
+	g := chess.Game{}
+	if b, closeBook := openBook(g, "", zap.NewNop()); b != nil {
+		closeBook()
+		t.Fatal("a book opened where OwnBook was off")
+	}
+	b, closeBook := openBook(g, DefaultBookFile, zap.NewNop())
+	if b == nil || b.Len() == 0 {
+		t.Fatal("the built-in repertoire did not open")
+	}
+	closeBook()
+	if moves, err := b.Moves(g.Start()); err != nil || len(moves) == 0 { // shared: closing it is not the preparation's
+		t.Fatalf("the built-in repertoire after the preparation: %v, %v", moves, err)
+	}
+	core, logs := observer.New(zap.WarnLevel)
+	if b, closeBook := openBook(g, filepath.Join(t.TempDir(), "gone.bin"), zap.New(core)); b != nil {
+		closeBook()
+		t.Fatal("a missing book file opened")
+	}
+	if logs.Len() != 1 || !strings.Contains(logs.All()[0].Message, "without the book") {
+		t.Fatalf("log %v: want one warning that the preparation goes on without the book", logs.All())
+	}
 }
