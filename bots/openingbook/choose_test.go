@@ -10,11 +10,17 @@ import (
 // shares draws ChooseAgainst n times and returns how often each move was chosen and how often as a new line.
 func shares(t *testing.T, moves []Move, records map[games.Move]Record, prior float64, n int) (map[games.Move]float64, float64) {
 	t.Helper()
+	return sharesWith(t, moves, records, nil, prior, n)
+}
+
+// sharesWith is shares with our records against every other opponent.
+func sharesWith(t *testing.T, moves []Move, records, everyone map[games.Move]Record, prior float64, n int) (map[games.Move]float64, float64) {
+	t.Helper()
 	rng := rand.New(rand.NewPCG(3, 4))
 	counts := map[games.Move]float64{}
 	fresh := 0.0
 	for i := 0; i < n; i++ {
-		c, ok := ChooseAgainst(moves, records, prior, rng)
+		c, ok := ChooseAgainst(moves, records, everyone, prior, rng)
 		if !ok {
 			t.Fatal("no move chosen")
 		}
@@ -79,7 +85,32 @@ func TestChooseAgainstNeverPlaysAMoveOfWeightZero(t *testing.T) {
 	if got[1] != 0 {
 		t.Fatalf("a move of weight 0 played %.3f of the time", got[1])
 	}
-	if _, ok := ChooseAgainst([]Move{{Move: 1}}, nil, 0.5, rand.New(rand.NewPCG(1, 1))); ok {
+	if _, ok := ChooseAgainst([]Move{{Move: 1}}, nil, nil, 0.5, rand.New(rand.NewPCG(1, 1))); ok {
 		t.Fatal("a choice among moves of weight 0")
+	}
+}
+
+func TestChooseAgainstTriesNewLinesByOurResultsAgainstEveryOtherOpponent(t *testing.T) {
+	moves := []Move{{Move: 1, Weight: 70}, {Move: 2, Weight: 30}, {Move: 3, Weight: 10}}
+	// Against this opponent nothing yet; against the others move 2 scored 9 of 10, move 1 1 of 10, move 3
+	// never played: priors of mean 10/12, 2/12 and 1/2, each over two games.
+	everyone := map[games.Move]Record{1: {Games: 10, Points: 1}, 2: {Games: 10, Points: 9}}
+	got, fresh := sharesWith(t, moves, nil, everyone, 0.5, 20000)
+	if fresh < 0.999 || got[2] < 0.5 || got[1] > 0.15 || !(got[2] > got[3] && got[3] > got[1]) {
+		t.Fatalf("shares %v: want the move that scored against the others most, the one never played next, the one "+
+			"that lost least", got)
+	}
+	// A line played against this opponent keeps the others' record in its prior: lost once here, 9 of 10 there,
+	// its arm is Beta(10/6, 1/3 + 1) against the new lines' best prior, Beta(1, 1).
+	played, _ := sharesWith(t, moves, map[games.Move]Record{2: {Games: 1}}, everyone, 0.5, 20000)
+	alone, _ := shares(t, moves, map[games.Move]Record{2: {Games: 1}}, 0.5, 20000)
+	if played[2] < alone[2]+0.1 {
+		t.Fatalf("a line lost once here but won 9 of 10 against the others played %.3f of the time, %.3f without "+
+			"the others: want more", played[2], alone[2])
+	}
+	// The choice says the others' record of a new line it drew.
+	c, ok := ChooseAgainst(moves[1:2], nil, everyone, 0.5, rand.New(rand.NewPCG(1, 1)))
+	if !ok || !c.New || c.Everyone != everyone[2] {
+		t.Fatalf("choice %+v: want move 2, new, with the others' record", c)
 	}
 }

@@ -26,6 +26,21 @@ func (l Lines) Add(hash uint64, move string, score float64) {
 	l[hash][move] = r
 }
 
+// ByMove returns the records of the book's moves in p (nil when none has one).
+func (l Lines) ByMove(p games.Position, moves []Move) map[games.Move]Record {
+	byText := l[p.Hash()]
+	if len(byText) == 0 {
+		return nil
+	}
+	out := map[games.Move]Record{}
+	for _, m := range moves {
+		if r, ok := byText[p.FormatMove(m.Move)]; ok {
+			out[m.Move] = r
+		}
+	}
+	return out
+}
+
 // Replies are the opponent's moves in the positions of our games against it (by the position's hash): the
 // move in the game's notation and how many games played it there.
 type Replies map[uint64]map[string]int
@@ -58,9 +73,11 @@ type LikelyExitsOptions struct {
 	// Depth is the book's depth as BookDepth sets it: the last ply of the game a book move is played at (0: as
 	// deep as the book goes).
 	Depth int
-	// Lines, Prior: what ChooseAgainst chooses our moves by.
-	Lines Lines
-	Prior float64
+	// Lines, Everyone, Prior: what ChooseAgainst chooses our moves by (our games against the opponent, against
+	// every other one, and our expected score against it).
+	Lines    Lines
+	Everyone Lines
+	Prior    float64
 	// Replies are the opponent's moves in our games; where it never played, its moves are taken by the book's
 	// weights (an opponent with a book of its own plays moves that books know).
 	Replies Replies
@@ -160,15 +177,10 @@ func (w *walk) ourMoves(p games.Position) (map[games.Move]float64, error) {
 	if err != nil || len(moves) == 0 {
 		return nil, err
 	}
-	records := map[games.Move]Record{}
-	for _, m := range moves {
-		if r, ok := w.opts.Lines[p.Hash()][p.FormatMove(m.Move)]; ok {
-			records[m.Move] = r
-		}
-	}
+	records, everyone := w.opts.Lines.ByMove(p, moves), w.opts.Everyone.ByMove(p, moves)
 	out := map[games.Move]float64{}
 	for range w.opts.Draws {
-		if c, ok := ChooseAgainst(moves, records, w.opts.Prior, w.rng); ok {
+		if c, ok := ChooseAgainst(moves, records, everyone, w.opts.Prior, w.rng); ok {
 			out[c.Move.Move] += 1 / float64(w.opts.Draws)
 		}
 	}

@@ -91,6 +91,13 @@ func (b *bookPart) setFile(path string) error {
 	return nil
 }
 
+// isOwn reports whether OwnBook is on.
+func (b *bookPart) isOwn() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.own
+}
+
 // close closes the book file.
 func (b *bookPart) close() {
 	b.mu.Lock()
@@ -148,6 +155,9 @@ func (p *Engine) bookMove(pos games.Position, ctl *engine.Control, report func(e
 		text := fmt.Sprintf("book: %s (weight %d of %d in %s)", pos.FormatMove(chosen.Move.Move), chosen.Weight, total, name)
 		switch {
 		case chosen.against == "":
+		case chosen.New && chosen.Everyone.Games > 0:
+			text += fmt.Sprintf("; a line new against %s (against the others: %d games, %.0f%%)", chosen.against,
+				chosen.Everyone.Games, 100*chosen.Everyone.Points/float64(chosen.Everyone.Games))
 		case chosen.New:
 			text += fmt.Sprintf("; a line new against %s", chosen.against)
 		default:
@@ -175,14 +185,8 @@ func (p *Engine) chooseBookMove(pos games.Position, moves []openingbook.Move, rn
 	game := p.game.Name()
 	p.mu.Unlock()
 	if !weak {
-		if records, prior, opponent, ok := p.gameMemory.bookRecords(game, pos); ok {
-			byMove := map[games.Move]openingbook.Record{}
-			for _, m := range moves {
-				if r, played := records[pos.FormatMove(m.Move)]; played {
-					byMove[m.Move] = r
-				}
-			}
-			choice, ok := openingbook.ChooseAgainst(moves, byMove, prior, rng)
+		if records, everyone, prior, opponent, ok := p.gameMemory.bookRecords(game, pos, moves); ok {
+			choice, ok := openingbook.ChooseAgainst(moves, records, everyone, prior, rng)
 			return bookChoice{Choice: choice, against: opponent}, ok
 		}
 	}
@@ -230,10 +234,11 @@ func openBook(g games.Game, name string, log *zap.Logger) (*openingbook.Book, fu
 
 // steeredPositions returns what the preparation after lg needs of our book: whether it has a move for us in a
 // position (where we play it, and never search), and the positions where the lines we are likely to play next
-// against the opponent leave it (openingbook.LikelyExits: our choice against it as the stored games say, its
-// replies as it played them), each with its chance over our sides and starts as often as the stored games had
+// against the opponent leave it (openingbook.LikelyExits: our choice against it as the stored games say, and our
+// lines against the others in mem as the game reads them, its replies as it played them), each with its chance over our sides and starts as often as the stored games had
 // them.
-func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book) (func(games.Position) bool, []prepare.Position) {
+func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book, mem *memory.Memory,
+	log *zap.Logger) (func(games.Position) bool, []prepare.Position) {
 	inBook := func(p games.Position) bool {
 		if lg.bookDepth > 0 && p.Ply() >= lg.bookDepth {
 			return false
@@ -257,6 +262,12 @@ func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book)
 		}
 	}
 	r := newRecall(lg.key, lg.game, stored, nil, nil)
+	if r.results.wins+r.results.draws+r.results.losses < everyoneBelow { // as loadRecall reads them for the game
+		var err error
+		if r.everyone, err = loadEveryone(mem, lg.key, lg.game, nil); err != nil {
+			log.Warn("cannot read our lines against the other opponents", zap.Error(err))
+		}
+	}
 	rng := rand.New(rand.NewPCG(uint64(played), 1)) // the same games predict the same lines
 	byFEN := map[string]*prepare.Position{}
 	order := slices.SortedFunc(maps.Keys(starts), func(a, b start) int { // a fixed order: the draws repeat
@@ -269,7 +280,7 @@ func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book)
 			continue
 		}
 		exits, err := openingbook.LikelyExits(p, st.side, book, rng, openingbook.LikelyExitsOptions{Depth: lg.bookDepth,
-			Lines: r.lines, Prior: r.prior(), Replies: r.replies})
+			Lines: r.lines, Everyone: r.everyone, Prior: r.prior(), Replies: r.replies})
 		if err != nil {
 			continue
 		}

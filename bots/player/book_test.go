@@ -5,6 +5,7 @@ package player
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"dossier/games/chess"
 	"dossier/games/connect4"
 	"dossier/memory"
+	"dossier/play"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zaptest/observer"
@@ -326,5 +328,64 @@ func TestThePreparationsBookOpensOrIsLeftOut(t *testing.T) {
 	}
 	if logs.Len() != 1 || !strings.Contains(logs.All()[0].Message, "without the book") {
 		t.Fatalf("log %v: want one warning that the preparation goes on without the book", logs.All())
+	}
+}
+
+func TestTheBookTriesNewLinesByOurResultsAgainstTheOtherOpponents(t *testing.T) {
+	g := chess.Game{}
+	path := writeBook(t, []struct {
+		before, move string
+		weight       uint16
+	}{{"", "e2e4", 60}, {"", "d2d4", 20}, {"", "c2c4", 20}}...)
+	p := New(g, searchers.Config{HashMB: 1, Preset: "materialist"})
+	if err := p.UseMemory(MemoryConfig{Enabled: true, Dir: filepath.Join(t.TempDir(), "memory")}); err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	p.analysisOff = true
+	for _, o := range p.Options() {
+		switch o.Name {
+		case "OwnBook":
+			o.Set("true", true)
+		case "BookFile":
+			if err := o.Set(path, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Against another opponent, as White: 1.d4 won three games, 1.e4 lost three.
+	p.SetOpponent(play.Opponent{Name: "other", Source: "match"})
+	p.WaitPrepared()
+	for _, line := range [][]string{{"d2d4", "d7d5"}, {"e2e4", "c7c5"}, {"d2d4", "g8f6"}, {"e2e4", "e7e5"},
+		{"d2d4", "d7d5"}, {"e2e4", "c7c5"}} {
+		result := games.FirstWins
+		if line[0] == "e2e4" {
+			result = games.SecondWins
+		}
+		playedGame(t, p, g, result, line...)
+	}
+	if err := p.Memory().Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	// A new opponent: no line of ours is known against it, and the new ones are tried by the others' results.
+	p.SetOpponent(play.Opponent{Name: "newcomer", Source: "match"})
+	p.NewGame(g)
+	p.WaitPrepared()
+	counts := map[string]int{}
+	var texts []string
+	for range 400 {
+		ctl := engine.NewControl(engine.Limits{Depth: 1}, games.First)
+		res, ok := p.bookMove(g.Start(), ctl, func(info engine.Info) { texts = append(texts, info.Text) })
+		if !ok {
+			t.Fatal("no book move")
+		}
+		counts[g.Start().FormatMove(res.Move)]++
+	}
+	// Priors of mean (3 + 1)/5 for 1.d4, 1/5 for 1.e4, 1/2 for 1.c4 (never played), each over two games.
+	if counts["d2d4"] < 170 || counts["e2e4"] > 80 || counts["d2d4"] <= counts["c2c4"] || counts["c2c4"] <= counts["e2e4"] {
+		t.Errorf("against a newcomer: %v; want 1.d4 (won 3 of 3 against another) most, then 1.c4, 1.e4 (lost 3 of 3) least", counts)
+	}
+	if !slicesContainPrefix(texts, "book: d2d4 (weight 20 of 100 in test.bin); a line new against newcomer (against the others: 3 games, 100%)") {
+		t.Errorf("no info string of d4's record against the others: %q", texts[:min(len(texts), 5)])
 	}
 }

@@ -44,6 +44,9 @@ type recall struct {
 	// replies are the opponent's moves in the first bookLinePlies plies of the games: what predicts the lines
 	// the next game plays (steeredPositions).
 	replies openingbook.Replies
+	// everyone are our lines against the other opponents (loadEveryone; nil when not read): the book's choice
+	// tries new lines by them.
+	everyone openingbook.Lines
 	// results are our results in the opponent's games of the game: what leaving a repeated draw weighs a draw
 	// by (see drawContemptLocked).
 	results results
@@ -123,13 +126,7 @@ func (r *recall) replay(p games.Position, sg memory.Game, theirs map[uint64]map[
 		if err != nil {
 			break
 		}
-		if ply < bookLinePlies {
-			if p.ToMove() == ours {
-				r.lines.Add(p.Hash(), text, sg.OurScore)
-			} else {
-				r.replies.Add(p.Hash(), text)
-			}
-		}
+		addToLines(r.lines, r.replies, p, ours, ply, text, sg.OurScore)
 		switch {
 		case p.ToMove() != ours:
 			if theirs[p.Hash()] == nil {
@@ -165,17 +162,103 @@ func (p *Engine) drawContemptLocked(r *recall) float64 {
 // bookLinePlies bounds the plies of a game whose moves the book's choice reads: deeper than any book's lines.
 const bookLinePlies = 40
 
-// bookRecords returns what the game memory knows of our moves in pos (a position of game) against the opponent (by move, in the
-// game's notation) and our expected score against it over all its games (Laplace's rule), or false when no
-// opponent's games are installed.
-func (g *gameMemory) bookRecords(game string, pos games.Position) (records map[string]openingbook.Record, prior float64, opponent string, ok bool) {
+// addToLines adds a game's move text in p, ply plies from the game's start, to our lines (ours to move) or to the
+// opponent's replies (nil: not kept), within the first bookLinePlies plies.
+func addToLines(lines openingbook.Lines, replies openingbook.Replies, p games.Position, ours games.Side, ply int,
+	text string, score float64) {
+	switch {
+	case ply >= bookLinePlies:
+	case p.ToMove() == ours:
+		lines.Add(p.Hash(), text, score)
+	case replies != nil:
+		replies.Add(p.Hash(), text)
+	}
+}
+
+// Our lines against every other opponent are read for the book's choice while the opponent has played fewer than
+// everyoneBelow games of the game with us (from there its own games decide), from the everyoneGames latest games
+// of the opponents seen most recently: the read costs about a game's replay each, off the clock.
+const (
+	everyoneBelow = 20
+	everyoneGames = 1000
+)
+
+// loadEveryone returns our lines in the games of g against the opponents other than key, the most recently seen
+// first, up to everyoneGames games, pausing in pause (nil for none) between games.
+func loadEveryone(mem *memory.Memory, key string, g games.Game, pause func()) (openingbook.Lines, error) {
+	list, err := mem.Opponents()
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(list, func(a, b memory.Summary) int { return b.LastSeen.Compare(a.LastSeen) })
+	lines, read := openingbook.Lines{}, 0
+	starts := map[string]games.Position{}
+	for _, o := range list {
+		if read >= everyoneGames {
+			break
+		}
+		if o.Key == key || o.Key == play.UnknownKey || o.Games == 0 {
+			continue
+		}
+		stored, err := mem.GamesBrief(o.Key)
+		if err != nil {
+			return lines, err
+		}
+		for i := len(stored) - 1; i >= 0 && read < everyoneGames; i-- { // the latest first
+			sg := stored[i]
+			if sg.Game != g.Name() || sg.OurScore != 1 && sg.OurScore != 0.5 && sg.OurScore != 0 {
+				continue
+			}
+			if pause != nil {
+				pause()
+			}
+			p := starts[sg.StartFEN]
+			if p == nil {
+				if p, err = g.ParsePosition(sg.StartFEN); err != nil {
+					continue
+				}
+				starts[sg.StartFEN] = p
+			}
+			addGameLines(lines, p, sg)
+			read++
+		}
+	}
+	return lines, nil
+}
+
+// addGameLines adds our moves in the first bookLinePlies plies of a stored game to lines, playing them from p, its
+// start, which it takes back to the start at the end.
+func addGameLines(lines openingbook.Lines, p games.Position, sg memory.Game) {
+	played := 0
+	for ply, text := range sg.Moves {
+		if ply >= bookLinePlies {
+			break
+		}
+		m, err := p.ParseMove(text)
+		if err != nil || !games.IsLegal(p, m) {
+			break
+		}
+		addToLines(lines, nil, p, games.Side(sg.OurSide), ply, text, sg.OurScore)
+		p.Play(m)
+		played++
+	}
+	for ; played > 0; played-- {
+		p.Undo()
+	}
+}
+
+// bookRecords returns what the game memory knows of the book's moves in pos (a position of game): our records with
+// them against the opponent and against every other opponent (when read), and our expected score against the
+// opponent over all its games (Laplace's rule), or false when no opponent's games are installed.
+func (g *gameMemory) bookRecords(game string, pos games.Position, moves []openingbook.Move) (records,
+	everyone map[games.Move]openingbook.Record, prior float64, opponent string, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r := g.recall
 	if r == nil || r.game != game {
-		return nil, 0, "", false
+		return nil, nil, 0, "", false
 	}
-	return r.lines[pos.Hash()], r.prior(), r.opponent, true
+	return r.lines.ByMove(pos, moves), r.everyone.ByMove(pos, moves), r.prior(), r.opponent, true
 }
 
 // prior returns the prior of the book's choice against the opponent: our expected score from our results.
@@ -221,7 +304,13 @@ func (p *Engine) loadRecall() {
 	} else if !errors.Is(err, memory.ErrUnknownOpponent) {
 		log.Warn("cannot read the mistakes found against the opponent", zap.String("opponent", key), zap.Error(err))
 	}
-	p.gameMemory.set(key, newRecall(key, g, stored, mistakes, p.pauseReading), x)
+	r := newRecall(key, g, stored, mistakes, p.pauseReading)
+	if p.book.isOwn() && r.results.wins+r.results.draws+r.results.losses < everyoneBelow {
+		if r.everyone, err = loadEveryone(mem, key, g, p.pauseReading); err != nil {
+			log.Warn("cannot read our lines against the other opponents", zap.Error(err))
+		}
+	}
+	p.gameMemory.set(key, r, x)
 }
 
 // gameMemory holds the game memory of the current opponent (nil: none) and the experience of the game (nil:
