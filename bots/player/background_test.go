@@ -138,12 +138,16 @@ func TestPreparationSearchesWhereOurLikelyLinesLeaveTheBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if err := p.book.setFile(path); err != nil {
-		t.Fatal(err)
+	for _, o := range p.Options() {
+		switch o.Name {
+		case "OwnBook":
+			o.Set("true", true)
+		case "BookFile":
+			if err := o.Set(path, true); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
-	p.book.mu.Lock()
-	p.book.own = true
-	p.book.mu.Unlock()
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
 	p.WaitPrepared()

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"dossier/bots/openingbook"
 	"dossier/bots/prepare"
@@ -38,6 +39,30 @@ type bookPart struct {
 	depth int               // BookDepth: the last ply of the game a book move is played at (0: no limit)
 	book  *openingbook.Book // the opened file (nil for the built-in repertoire, or after an error)
 	rng   *rand.Rand
+	// chosen is what choosing and isOwn read, published by every change under mu: they are asked with the
+	// Player's lock held (a game's end), and a book move holds mu while it takes the Player's lock.
+	chosen atomic.Pointer[bookChosen]
+}
+
+// bookChosen is the book the Player chooses from, as a preparation names it (see choosing).
+type bookChosen struct {
+	own   bool
+	file  string
+	depth int
+}
+
+// publishLocked publishes the book's state for choosing and isOwn (b.mu held).
+func (b *bookPart) publishLocked() {
+	c := &bookChosen{own: b.own, depth: b.depth}
+	switch {
+	case b.file == "" || b.file == DefaultBookFile:
+		c.file = DefaultBookFile
+	case b.book != nil:
+		c.file = b.file
+	default: // the file did not open: no book at all
+		c.own = false
+	}
+	b.chosen.Store(c)
 }
 
 // bookOptions returns the book's options: OwnBook (off by default), BookFile (DefaultBookFile, the game's
@@ -55,12 +80,14 @@ func (p *Engine) bookOptions() []play.Option {
 		play.CheckOption("OwnBook", own, func(on bool) {
 			b.mu.Lock()
 			b.own = on
+			b.publishLocked()
 			b.mu.Unlock()
 		}),
 		{Name: "BookFile", Type: play.StringType, Default: file, Apply: b.setFile},
 		play.SpinOption("BookDepth", depth, 0, maxBookDepth, func(n int) {
 			b.mu.Lock()
 			b.depth = n
+			b.publishLocked()
 			b.mu.Unlock()
 		}),
 	}
@@ -85,17 +112,17 @@ func (b *bookPart) setFile(path string) error {
 		b.book.Close()
 	}
 	b.file, b.book = path, opened // after an error: a file named and none open, so no book at all
+	b.publishLocked()
 	if err != nil {
 		return fmt.Errorf("%w; the engine plays without a book until another BookFile is set", err)
 	}
 	return nil
 }
 
-// isOwn reports whether OwnBook is on.
+// isOwn reports whether OwnBook is on with a book to play from.
 func (b *bookPart) isOwn() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.own
+	c := b.chosen.Load()
+	return c != nil && c.own
 }
 
 // close closes the book file.
@@ -105,6 +132,7 @@ func (b *bookPart) close() {
 	if b.book != nil {
 		b.book.Close()
 		b.book = nil
+		b.publishLocked()
 	}
 }
 
@@ -195,19 +223,14 @@ func (p *Engine) chooseBookMove(pos games.Position, moves []openingbook.Move, rn
 }
 
 // choosing returns the book the Player chooses its moves from, as a preparation names it ("" when OwnBook is
-// off or the book file did not open; DefaultBookFile for the built-in repertoire), and BookDepth.
+// off or the book file did not open; DefaultBookFile for the built-in repertoire), and BookDepth. It takes no
+// lock (see bookPart.chosen).
 func (b *bookPart) choosing() (string, int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	switch {
-	case !b.own:
-		return "", 0
-	case b.file == "" || b.file == DefaultBookFile:
-		return DefaultBookFile, b.depth
-	case b.book == nil:
+	c := b.chosen.Load()
+	if c == nil || !c.own {
 		return "", 0
 	}
-	return b.file, b.depth
+	return c.file, c.depth
 }
 
 // openBook opens the book a preparation names (see choosing), nil for none, with what closes it: a book file
@@ -235,8 +258,8 @@ func openBook(g games.Game, name string, log *zap.Logger) (*openingbook.Book, fu
 // steeredPositions returns what the preparation after lg needs of our book: whether it has a move for us in a
 // position (where we play it, and never search), and the positions where the lines we are likely to play next
 // against the opponent leave it (openingbook.LikelyExits: our choice against it as the stored games say, and our
-// lines against the others in mem as the game reads them, its replies as it played them), each with its chance over our sides and starts as often as the stored games had
-// them.
+// lines against the others in mem as the game reads them, its replies as it played them), each with its chance
+// over our sides and starts as often as the stored games had them.
 func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book, mem *memory.Memory,
 	log *zap.Logger) (func(games.Position) bool, []prepare.Position) {
 	inBook := func(p games.Position) bool {
