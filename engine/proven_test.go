@@ -10,6 +10,7 @@ import (
 	"dossier/engine/enginetest"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/games/gametest"
 )
 
 // zeroEvaluation values every position 0: only the rules (mates, draws) score.
@@ -24,14 +25,7 @@ func chessPosition(t *testing.T, fen string, moves ...string) games.Position {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range moves {
-		m, err := p.ParseMove(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Play(m)
-	}
-	return p
+	return gametest.Play(t, p, moves...)
 }
 
 func TestIterativeDeepeningStopsAtAProvenResult(t *testing.T) {

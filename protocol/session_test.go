@@ -14,6 +14,7 @@ import (
 	"dossier/games/checkers"
 	"dossier/games/chess"
 	"dossier/games/connect4"
+	"dossier/games/gametest"
 	"dossier/games/tictactoe"
 	"dossier/play"
 )
@@ -471,14 +472,7 @@ func TestInfoLines(t *testing.T) {
 // firstLegal returns the first legal move (the fake engine's choice) after moves from g's start.
 func firstLegal(t *testing.T, g games.Game, moves ...string) string {
 	t.Helper()
-	p := g.Start()
-	for _, text := range moves {
-		m, err := p.ParseMove(text)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Play(m)
-	}
+	p := gametest.After(t, g, moves...)
 	var buf [games.MaxMoves]games.Move
 	return p.FormatMove(p.AppendMoves(buf[:0])[0])
 }

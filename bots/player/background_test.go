@@ -13,6 +13,7 @@ import (
 	"dossier/bots/searchers"
 	"dossier/games"
 	"dossier/games/chess"
+	"dossier/games/gametest"
 	"dossier/play"
 )
 
@@ -138,16 +139,7 @@ func TestPreparationSearchesWhereOurLikelyLinesLeaveTheBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	for _, o := range p.Options() {
-		switch o.Name {
-		case "OwnBook":
-			o.Set("true", true)
-		case "BookFile":
-			if err := o.Set(path, true); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	useBookFile(t, p, path)
 	rival := play.Opponent{Name: "rival", Source: "match"}
 	p.SetOpponent(rival)
 	p.WaitPrepared()
@@ -159,17 +151,7 @@ func TestPreparationSearchesWhereOurLikelyLinesLeaveTheBook(t *testing.T) {
 	playedGame(t, p, g, games.Draw, "e2e4", "e7e5", "g1f3", "g8f6")
 	p.analyst.wait()
 	got := preparedFENs(t, p, rival.Key())
-	after := func(moves ...string) string {
-		pos := g.Start()
-		for _, text := range moves {
-			m, err := pos.ParseMove(text)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pos.Play(m)
-		}
-		return pos.FEN()
-	}
+	after := func(moves ...string) string { return gametest.After(t, g, moves...).FEN() }
 	want := map[string]bool{after("e2e4", "e7e5", "g1f3", "b8c6"): true, after("e2e4", "e7e5", "g1f3", "g8f6"): true}
 	if len(got) != len(want) {
 		t.Fatalf("prepared %v, want the two positions where our lines leave the book: %v", got, want)

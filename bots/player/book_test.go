@@ -61,6 +61,21 @@ func writeBook(t *testing.T, entries ...struct {
 	return path
 }
 
+// useBookFile turns OwnBook on with the book file at path, through the options as a front end sets them.
+func useBookFile(t *testing.T, p *Engine, path string) {
+	t.Helper()
+	for _, o := range p.Options() {
+		switch o.Name {
+		case "OwnBook":
+			o.Set("true", true)
+		case "BookFile":
+			if err := o.Set(path, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
 // searchedNotBooked checks that a search of 3 plies in the position (a UCI position command's argument) searches
 // rather than plays from the book; what names the case.
 func searchedNotBooked(t *testing.T, tr *transcript, position, what string) {
@@ -250,16 +265,7 @@ func TestTheBookChoosesByOurResultsAgainstTheOpponent(t *testing.T) {
 		weight       uint16
 	}{{"", "e2e4", 60}, {"", "d2d4", 20}, {"", "c2c4", 20}, {"e2e4", "c7c5", 1}}...)
 	p := New(chess.Game{}, searchers.Config{HashMB: 1})
-	for _, o := range p.Options() {
-		switch o.Name {
-		case "OwnBook":
-			o.Set("true", true)
-		case "BookFile":
-			if err := o.Set(path, true); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	useBookFile(t, p, path)
 	stored := []memory.Game{
 		storedGame("1", games.First, 1, "d2d4 d7d5"), storedGame("2", games.First, 1, "d2d4 g8f6"),
 		storedGame("3", games.First, 1, "d2d4 d7d5"), storedGame("4", games.First, 0, "e2e4 c7c5"),
@@ -343,16 +349,7 @@ func TestTheBookTriesNewLinesByOurResultsAgainstTheOtherOpponents(t *testing.T) 
 	}
 	defer p.Close()
 	p.analysisOff = true
-	for _, o := range p.Options() {
-		switch o.Name {
-		case "OwnBook":
-			o.Set("true", true)
-		case "BookFile":
-			if err := o.Set(path, true); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	useBookFile(t, p, path)
 	// Against another opponent, as White: 1.d4 won three games, 1.e4 lost three.
 	p.SetOpponent(play.Opponent{Name: "other", Source: "match"})
 	p.WaitPrepared()

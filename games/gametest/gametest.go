@@ -142,3 +142,23 @@ func CheckPerft(t *testing.T, p games.Position, want []uint64, maxDepth int) {
 		}
 	}
 }
+
+// After returns the position after moves (in the game's notation) from g's start, failing t when one does not
+// read.
+func After(t testing.TB, g games.Game, moves ...string) games.Position {
+	t.Helper()
+	return Play(t, g.Start(), moves...)
+}
+
+// Play plays moves (in the game's notation) in p and returns it, failing t when one does not read.
+func Play(t testing.TB, p games.Position, moves ...string) games.Position {
+	t.Helper()
+	for _, text := range moves {
+		m, err := p.ParseMove(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Play(m)
+	}
+	return p
+}
