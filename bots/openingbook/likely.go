@@ -70,8 +70,7 @@ type Exit struct {
 
 // LikelyExitsOptions say how the book is walked.
 type LikelyExitsOptions struct {
-	// Depth is the book's depth as BookDepth sets it: the last ply of the game a book move is played at (0: as
-	// deep as the book goes).
+	// Depth is the book's depth as BookDepth sets it (see PastDepth).
 	Depth int
 	// Lines, Everyone, Prior: what ChooseAgainst chooses our moves by (our games against the opponent, against
 	// every other one, and our expected score against it).
@@ -170,7 +169,7 @@ func (w *walk) node(p games.Position, chance float64) error {
 
 // ourMoves returns the chance of each of our book moves in p (none: the book ends here for us).
 func (w *walk) ourMoves(p games.Position) (map[games.Move]float64, error) {
-	if w.opts.Depth > 0 && p.Ply() >= w.opts.Depth {
+	if PastDepth(p, w.opts.Depth) {
 		return nil, nil
 	}
 	moves, err := w.b.Moves(p)

@@ -221,6 +221,24 @@ func (b *Book) Moves(p games.Position) ([]Move, error) {
 	return moves, nil
 }
 
+// PastDepth reports whether p is past a book depth as BookDepth sets it: depth the last ply of the game a book
+// move is played at (0: as deep as the book goes).
+func PastDepth(p games.Position, depth int) bool { return depth > 0 && p.Ply() >= depth }
+
+// Plays reports whether the book plays a move in p within depth (see PastDepth): a legal move of weight above 0.
+// A book that does not read plays nothing.
+func (b *Book) Plays(p games.Position, depth int) bool {
+	if PastDepth(p, depth) {
+		return false
+	}
+	moves, err := b.Moves(p)
+	if err != nil {
+		return false
+	}
+	_, ok := Choose(moves, 0)
+	return ok
+}
+
 // Choose draws one of moves with probability proportional to its weight, as polyglot and most GUIs play a
 // book; moves of weight 0 are never drawn (a book keeps them to say "known, do not play"). It reports false
 // when no move has a weight. u is a number drawn uniformly in [0, 1).

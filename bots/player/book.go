@@ -145,7 +145,7 @@ func (p *Engine) bookMove(pos games.Position, ctl *engine.Control, report func(e
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	lim := ctl.Limits()
-	if !b.own || (b.depth > 0 && pos.Ply() >= b.depth) || lim.Infinite || lim.MultiPV > 1 || len(lim.SearchMoves) > 0 ||
+	if !b.own || openingbook.PastDepth(pos, b.depth) || lim.Infinite || lim.MultiPV > 1 || len(lim.SearchMoves) > 0 ||
 		p.Config().MultiPV > 1 {
 		return engine.Result{}, false
 	}
@@ -262,17 +262,7 @@ func openBook(g games.Game, name string, log *zap.Logger) (*openingbook.Book, fu
 // over our sides and starts as often as the stored games had them.
 func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book, mem *memory.Memory,
 	log *zap.Logger) (func(games.Position) bool, []prepare.Position) {
-	inBook := func(p games.Position) bool {
-		if lg.bookDepth > 0 && p.Ply() >= lg.bookDepth {
-			return false
-		}
-		moves, err := book.Moves(p)
-		if err != nil {
-			return false
-		}
-		_, ok := openingbook.Choose(moves, 0)
-		return ok
-	}
+	inBook := func(p games.Position) bool { return book.Plays(p, lg.bookDepth) }
 	type start struct {
 		fen  string
 		side games.Side
@@ -285,12 +275,7 @@ func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book,
 		}
 	}
 	r := newRecall(lg.key, lg.game, stored, nil, nil)
-	if r.results.wins+r.results.draws+r.results.losses < everyoneBelow { // as loadRecall reads them for the game
-		var err error
-		if r.everyone, err = loadEveryone(mem, lg.key, lg.game, nil); err != nil {
-			log.Warn("cannot read our lines against the other opponents", zap.Error(err))
-		}
-	}
+	r.readEveryone(mem, lg.game, nil, log)          // as loadRecall reads them for the game
 	rng := rand.New(rand.NewPCG(uint64(played), 1)) // the same games predict the same lines
 	byFEN := map[string]*prepare.Position{}
 	order := slices.SortedFunc(maps.Keys(starts), func(a, b start) int { // a fixed order: the draws repeat

@@ -79,6 +79,9 @@ func (r *results) add(gs memory.GameSummary, game string) {
 	}
 }
 
+// games returns how many games the results count.
+func (r results) games() int { return r.wins + r.draws + r.losses }
+
 // contempt returns the contempt the results say in g, with our rating advantage as the front end sent it.
 func (r results) contempt(g games.Game, rating learn.Rating) learn.Contempt {
 	return learn.ContemptFromResults(r.wins, r.draws, r.losses, presets.Strength(g).Unit, rating)

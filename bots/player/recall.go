@@ -183,6 +183,19 @@ const (
 	everyoneGames = 1000
 )
 
+// readEveryone reads our lines against the other opponents into r.everyone while the opponent has played fewer
+// than everyoneBelow games of g with us, pausing in pause (nil for none) between games; a read that fails is said
+// in the log, and keeps what it read.
+func (r *recall) readEveryone(mem *memory.Memory, g games.Game, pause func(), log *zap.Logger) {
+	if r.results.games() >= everyoneBelow {
+		return
+	}
+	var err error
+	if r.everyone, err = loadEveryone(mem, r.opponent, g, pause); err != nil {
+		log.Warn("cannot read our lines against the other opponents", zap.Error(err))
+	}
+}
+
 // loadEveryone returns our lines in the games of g against the opponents other than key, the most recently seen
 // first, up to everyoneGames games, pausing in pause (nil for none) between games.
 func loadEveryone(mem *memory.Memory, key string, g games.Game, pause func()) (openingbook.Lines, error) {
@@ -264,7 +277,7 @@ func (g *gameMemory) bookRecords(game string, pos games.Position, moves []openin
 // prior returns the prior of the book's choice against the opponent: our expected score from our results.
 func (r *recall) prior() float64 {
 	res := r.results
-	return openingbook.Prior(float64(res.wins)+float64(res.draws)/2, res.wins+res.draws+res.losses)
+	return openingbook.Prior(float64(res.wins)+float64(res.draws)/2, res.games())
 }
 
 // count adds a game that played move in the position fen to counts.
@@ -305,10 +318,8 @@ func (p *Engine) loadRecall() {
 		log.Warn("cannot read the mistakes found against the opponent", zap.String("opponent", key), zap.Error(err))
 	}
 	r := newRecall(key, g, stored, mistakes, p.pauseReading)
-	if p.book.isOwn() && r.results.wins+r.results.draws+r.results.losses < everyoneBelow {
-		if r.everyone, err = loadEveryone(mem, key, g, p.pauseReading); err != nil {
-			log.Warn("cannot read our lines against the other opponents", zap.Error(err))
-		}
+	if p.book.isOwn() {
+		r.readEveryone(mem, g, p.pauseReading, log)
 	}
 	p.gameMemory.set(key, r, x)
 }

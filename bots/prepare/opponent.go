@@ -44,9 +44,10 @@ type OpponentOptions struct {
 }
 
 // Games prepares g from an opponent's stored games: their repertoire (positions reached at least opts.MinCount
-// times, 2 when 0, less those opts.InBook says our book plays) with opts.Likely, searched within opts' budget by a one-thread search of opts.Preset (the default when "") with
-// a table of opts.HashMB (64 when 0), each finding handed to found as it is made (nil: none). It returns the
-// repertoire's size and the findings, which ctx's end keeps.
+// times, 2 when 0, less those opts.InBook says our book plays) with opts.Likely, searched within opts' budget by
+// a one-thread search of opts.Preset (the default when "") with a table of opts.HashMB (64 when 0), each finding
+// handed to found as it is made (nil: none). It returns the number of positions and the findings, which ctx's
+// end keeps.
 func Games(ctx context.Context, g games.Game, stored []memory.Game, opts OpponentOptions,
 	progress func(Progress), found func(Finding) error) (int, []Finding, error) {
 	minCount := opts.MinCount
