@@ -5,7 +5,9 @@
 package openingbook
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"dossier/games"
@@ -156,7 +158,7 @@ func (w *walk) node(p games.Position, chance float64) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range sortedMoves(next) {
+	for _, m := range slices.Sorted(maps.Keys(next)) { // a fixed order: the draws repeat with the seed
 		p.Play(m)
 		err := w.node(p, chance*next[m])
 		p.Undo()
@@ -216,14 +218,4 @@ func (w *walk) theirMoves(p games.Position) (map[games.Move]float64, error) {
 		}
 	}
 	return out, nil
-}
-
-// sortedMoves returns the moves of a chance map in a fixed order (the walk's draws then repeat with the seed).
-func sortedMoves(chances map[games.Move]float64) []games.Move {
-	out := make([]games.Move, 0, len(chances))
-	for m := range chances {
-		out = append(out, m)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }
