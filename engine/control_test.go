@@ -26,13 +26,15 @@ func TestBudget(t *testing.T) {
 			0, time.Millisecond},
 		{"movetime before the clock", Limits{MoveTime: sec, Time: clocks(60*sec, 0)}, games.First, 0, sec},
 		{"sudden death", Limits{Time: clocks(60*sec, 0), MoveOverhead: keep}, games.First,
-			(60*sec - keep) / 40, (60*sec - keep) / 10},
+			(60*sec - keep) / suddenDeathMoves, (60*sec - keep) / suddenDeathMoves * 4},
 		{"second side's clock", Limits{Time: clocks(0, 40*sec), MoveOverhead: keep}, games.Second,
-			(40*sec - keep) / 40, (40*sec - keep) / 10},
+			(40*sec - keep) / suddenDeathMoves, (40*sec - keep) / suddenDeathMoves * 4},
 		{"increment", Limits{Time: clocks(10*sec, 10*sec), Inc: clocks(sec, sec), MoveOverhead: keep}, games.First,
-			(10*sec-keep)/40 + 3*sec/4, (10*sec-keep)/40*4 + 3*sec},
+			(10*sec-keep)/suddenDeathMoves + 3*sec/4, (10*sec-keep)/3 + 3*sec/4},
 		{"moves to go", Limits{Time: clocks(10*sec, 0), MovesToGo: 5, MoveOverhead: keep}, games.First,
 			(10*sec - keep) / 5, (10*sec - keep) / 3},
+		{"moves to go beyond the bound", Limits{Time: clocks(80*sec, 0), MovesToGo: 100, MoveOverhead: keep}, games.First,
+			(80*sec - keep) / maxMovesToGo, (80*sec - keep) / maxMovesToGo * 4},
 		{"almost flagged", Limits{Time: clocks(10*time.Millisecond, 0), MoveOverhead: keep}, games.First,
 			time.Millisecond, time.Millisecond},
 		// Clocks that give the side to move nothing still end the search.
@@ -110,7 +112,7 @@ func TestControlMoveTime(t *testing.T) {
 
 func TestControlClockSoftLimit(t *testing.T) {
 	// 40 moves of budget from 2.03 s: soft 50 ms, so no iteration starts after 25 ms.
-	c := NewControl(Limits{Time: [2]time.Duration{0, 2*time.Second + DefaultMoveOverhead}, MoveOverhead: DefaultMoveOverhead},
+	c := NewControl(Limits{Time: [2]time.Duration{0, 2*time.Second + DefaultMoveOverhead}, MovesToGo: 40, MoveOverhead: DefaultMoveOverhead},
 		games.Second)
 	deadline := time.Now().Add(10 * time.Second)
 	for c.NextIteration(5) {
@@ -254,7 +256,7 @@ func TestControlWithDepth(t *testing.T) {
 
 func TestHandOverLeavesTheSecondSearcherIterations(t *testing.T) {
 	// 80 s for 40 moves: a soft limit of 2 s, so no iteration starts after 1 s.
-	ctl := NewControl(Limits{Time: [2]time.Duration{80 * time.Second, 0}}, games.First)
+	ctl := NewControl(Limits{Time: [2]time.Duration{80 * time.Second, 0}, MovesToGo: 40}, games.First)
 	time.Sleep(1100 * time.Millisecond) // a first searcher spends more than half the budget
 	if ctl.NextIteration(2) {
 		t.Fatal("without a hand-over, no iteration should start after half the budget")
@@ -330,7 +332,7 @@ func TestControlWithTimeShare(t *testing.T) {
 	})
 	t.Run("clock", func(t *testing.T) {
 		// 40 moves of budget from 4.03 s: soft 100 ms; half of a quarter of it is 12.5 ms.
-		outer := NewControl(Limits{Time: [2]time.Duration{4*time.Second + DefaultMoveOverhead}, MoveOverhead: DefaultMoveOverhead},
+		outer := NewControl(Limits{Time: [2]time.Duration{4*time.Second + DefaultMoveOverhead}, MovesToGo: 40, MoveOverhead: DefaultMoveOverhead},
 			games.First)
 		inner := outer.WithTimeShare(0.5).WithTimeShare(0.5)
 		if soft, _ := inner.Budget(); soft != 25*time.Millisecond {
