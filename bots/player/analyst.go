@@ -324,7 +324,7 @@ func prepareAfterGame(ctx context.Context, lg lostGame, f *filer, gate *budgetGa
 		Preset: lg.preset}
 	if book, closeBook := openBook(lg.game, lg.book, log); book != nil {
 		defer closeBook()
-		opts.InBook, opts.Likely = steeredPositions(lg, stored, book, mem, log)
+		opts.InBook, opts.Likely = steeredPositions(lg.key, lg.game, lg.bookDepth, stored, book, mem, log)
 	}
 	repertoire, found, err := prepare.Games(ctx, lg.game, stored, opts, nil,
 		func(fd prepare.Finding) error {

@@ -255,27 +255,27 @@ func openBook(g games.Game, name string, log *zap.Logger) (*openingbook.Book, fu
 	return b, func() { b.Close() }
 }
 
-// steeredPositions returns what the preparation after lg needs of our book: whether it has a move for us in a
-// position (where we play it, and never search), and the positions where the lines we are likely to play next
-// against the opponent leave it (openingbook.LikelyExits: our choice against it as the stored games say, and our
-// lines against the others in mem as the game reads them, its replies as it played them), each with its chance
-// over our sides and starts as often as the stored games had them.
-func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book, mem *memory.Memory,
-	log *zap.Logger) (func(games.Position) bool, []prepare.Position) {
-	inBook := func(p games.Position) bool { return book.Plays(p, lg.bookDepth) }
+// steeredPositions returns what a preparation against the opponent key in g needs of our book at bookDepth:
+// whether it has a move for us in a position (where we play it, and never search), and the positions where the
+// lines we are likely to play next against the opponent leave it (openingbook.LikelyExits: our choice against it
+// as the stored games say, and our lines against the others in mem as the game reads them, its replies as it
+// played them), each with its chance over our sides and starts as often as the stored games had them.
+func steeredPositions(key string, g games.Game, bookDepth int, stored []memory.Game, book *openingbook.Book,
+	mem *memory.Memory, log *zap.Logger) (func(games.Position) bool, []prepare.Position) {
+	inBook := func(p games.Position) bool { return book.Plays(p, bookDepth) }
 	type start struct {
 		fen  string
 		side games.Side
 	}
 	starts, played := map[start]int{}, 0
 	for _, sg := range stored {
-		if sg.Game == lg.game.Name() {
+		if sg.Game == g.Name() {
 			starts[start{sg.StartFEN, games.Side(sg.OurSide)}]++
 			played++
 		}
 	}
-	r := newRecall(lg.key, lg.game, stored, nil, nil)
-	r.readEveryone(mem, lg.game, nil, log)          // as loadRecall reads them for the game
+	r := newRecall(key, g, stored, nil, nil)
+	r.readEveryone(mem, g, nil, log)                // as loadRecall reads them for the game
 	rng := rand.New(rand.NewPCG(uint64(played), 1)) // the same games predict the same lines
 	byFEN := map[string]*prepare.Position{}
 	order := slices.SortedFunc(maps.Keys(starts), func(a, b start) int { // a fixed order: the draws repeat
@@ -283,11 +283,11 @@ func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book,
 	})
 	for _, st := range order {
 		n := starts[st]
-		p, err := lg.game.ParsePosition(st.fen)
+		p, err := g.ParsePosition(st.fen)
 		if err != nil {
 			continue
 		}
-		exits, err := openingbook.LikelyExits(p, st.side, book, rng, openingbook.LikelyExitsOptions{Depth: lg.bookDepth,
+		exits, err := openingbook.LikelyExits(p, st.side, book, rng, openingbook.LikelyExitsOptions{Depth: bookDepth,
 			Lines: r.lines, Everyone: r.everyone, Prior: r.prior(), Replies: r.replies})
 		if err != nil {
 			continue
@@ -306,4 +306,36 @@ func steeredPositions(lg lostGame, stored []memory.Game, book *openingbook.Book,
 		likely = append(likely, *lp)
 	}
 	return inBook, likely
+}
+
+// BookSteering returns what steers a preparation against a stored opponent in g by the book named (DefaultBookFile:
+// the game's built-in repertoire; else a polyglot file) at bookDepth (0: as deep as the book goes), for
+// prepare.OpponentOptions.Steer, as the preparation after a game steers by the book the Player plays from
+// (`dossier memory prepare --book`), with what closes the book. A book that does not open is an error.
+func BookSteering(g games.Game, name string, bookDepth int, mem *memory.Memory, log *zap.Logger) (
+	func(key string, stored []memory.Game) (func(games.Position) bool, []prepare.Position), func(), error) {
+	if bookDepth < 0 || bookDepth > maxBookDepth {
+		return nil, nil, fmt.Errorf("the book depth %d is not within 0-%d", bookDepth, maxBookDepth)
+	}
+	book, closeBook := (*openingbook.Book)(nil), func() {}
+	if name == DefaultBookFile {
+		b, err := openingbook.Default(g.Name())
+		if err != nil {
+			return nil, nil, err
+		}
+		if b == nil {
+			return nil, nil, fmt.Errorf("%s has no built-in book", g.Name())
+		}
+		book = b
+	} else {
+		b, err := openingbook.Open(name)
+		if err != nil {
+			return nil, nil, err
+		}
+		book, closeBook = b, func() { b.Close() }
+	}
+	steer := func(key string, stored []memory.Game) (func(games.Position) bool, []prepare.Position) {
+		return steeredPositions(key, g, bookDepth, stored, book, mem, log)
+	}
+	return steer, closeBook, nil
 }

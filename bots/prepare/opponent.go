@@ -41,6 +41,10 @@ type OpponentOptions struct {
 	// ends of the book lines we are likely to play against the opponent: bots/openingbook.LikelyExits). They
 	// are prepared with the repertoire, the likeliest first.
 	Likely []Position
+	// Steer, when set, gives InBook and Likely from the opponent's key and stored games once ForOpponent has
+	// read them (`dossier memory prepare --book`: the lines the book steers into, as the preparation after a
+	// game finds them).
+	Steer func(key string, stored []memory.Game) (inBook func(games.Position) bool, likely []Position)
 }
 
 // Games prepares g from an opponent's stored games: their repertoire (positions reached at least opts.MinCount
@@ -83,6 +87,9 @@ func ForOpponent(ctx context.Context, mem *memory.Memory, name string, g games.G
 	stored, err := mem.GamesBrief(prof.Key)
 	if err != nil {
 		return Summary{}, err
+	}
+	if opts.Steer != nil {
+		opts.InBook, opts.Likely = opts.Steer(prof.Key, stored)
 	}
 	repertoire, found, runErr := Games(ctx, g, stored, opts, progress, nil)
 	sum := Summary{Opponent: prof.Key, Game: g.Name(), Repertoire: repertoire, Findings: []Finding{}}

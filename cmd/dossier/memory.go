@@ -14,6 +14,7 @@ import (
 	"os"
 	"time"
 
+	"dossier/bots/player"
 	"dossier/games/catalog"
 	"dossier/internal/cli"
 	"dossier/internal/report"
@@ -44,11 +45,14 @@ Commands:
   forget NAME --yes      remove an opponent with all its games and models
   merge ALIAS NAME       file ALIAS's games and names under NAME (two names of one opponent)
   compact                reclaim the space of deleted and rewritten records now
-  prepare NAME [--game G] [--time D] [--min-count N]
+  prepare NAME [--game G] [--time D] [--min-count N] [--book FILE|default [--book-depth N]]
                          search the positions the opponent's stored games reached at least N times (2)
                          with us to move, most frequent first, for D in all (10m; progress on stderr), and
                          file the moves found as experience: the next game plays them where its own search
-                         is shallower
+                         is shallower. With --book (the engine's BookFile; default: the built-in
+                         repertoire) and its BookDepth, as an engine with OwnBook prepares: the positions
+                         where the book plays are left out, and those where the lines we are likely to
+                         play against the opponent leave the book are searched too, the likeliest first
   study [--follow] [--time D] [--nice N]
                          do the work left after games (the analyses of finished games, the deep pass after
                          the quick one, the preparation when asked for) that no engine did yet, one job at a
@@ -76,9 +80,11 @@ type memoryContext struct {
 	stdout io.Writer
 	stderr io.Writer
 	// prepare's flags
-	game     string
-	budget   time.Duration
-	minCount int
+	game      string
+	budget    time.Duration
+	minCount  int
+	book      string // "": no book; player.DefaultBookFile: the built-in repertoire
+	bookDepth int
 	// study's flags (budget is its --time too)
 	follow bool
 	nice   int
@@ -111,6 +117,8 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 	game := cmd.Flags.String("game", "chess", "prepare: the game to prepare")
 	budget := cmd.Flags.Duration("time", 10*time.Minute, "prepare: the time for all positions together")
 	minCount := cmd.Flags.Int("min-count", 2, "prepare: how many stored games must have reached a position")
+	book := cmd.Flags.String("book", "", "prepare: steer by our book, a polyglot file or default (the built-in repertoire)")
+	bookDepth := cmd.Flags.Int("book-depth", 0, "prepare: the book's BookDepth (plies; 0: as deep as it goes)")
 	follow := cmd.Flags.Bool("follow", false, "study: keep waiting for new jobs")
 	nice := cmd.Flags.Int("nice", 19, "study: the priority of its thread (19: only the CPU nothing else wants)")
 	if code, stop := cmd.Parse(args, 0, -1); stop {
@@ -133,6 +141,7 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 	}
 	for flag, allowed := range map[string]bool{"svg": name == "show", "out": name == "games" || name == "dump", "yes": name == "forget",
 		"game": name == "prepare", "time": name == "prepare" || name == "study", "min-count": name == "prepare",
+		"book": name == "prepare", "book-depth": name == "prepare",
 		"follow": name == "study", "nice": name == "study"} {
 		if cmd.Changed(flag) && !allowed {
 			return cmd.UsageError("--%s is not a flag of %s", flag, name)
@@ -152,6 +161,12 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 		if _, err := catalog.Lookup(*game); err != nil {
 			return cmd.UsageError("prepare: --game: %v", err)
 		}
+		if cmd.Changed("book-depth") && *book == "" {
+			return cmd.UsageError("prepare: --book-depth needs --book")
+		}
+		if *book == "default" {
+			*book = player.DefaultBookFile
+		}
 	}
 	if name == "study" {
 		if !cmd.Changed("time") {
@@ -162,7 +177,7 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	c := &memoryContext{args: rest, json: *asJSON, svg: *svg, out: *out, yes: *yes, stdout: stdout, stderr: stderr,
-		game: *game, budget: *budget, minCount: *minCount, follow: *follow, nice: *nice}
+		game: *game, budget: *budget, minCount: *minCount, book: *book, bookDepth: *bookDepth, follow: *follow, nice: *nice}
 	runErr := sub.run(m, c)
 	closeErr := m.Close()
 	if runErr != nil {

@@ -3,8 +3,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,7 +14,9 @@ import (
 	"time"
 
 	"dossier/bots/match"
+	"dossier/bots/openingbook"
 	"dossier/bots/searchers"
+	"dossier/games/chess"
 	"dossier/games/tictactoe"
 	"dossier/internal/contest"
 	"dossier/internal/report"
@@ -88,6 +92,80 @@ func TestMemoryCommandLines(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestMemoryPrepareSteeredByOurBook prepares against an opponent met in 1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7#
+// with a book that plays 1.d4 and answers it with 1...d5: the start, where the book plays, is left out, and the
+// position after 1.d4 d5, where our likely line leaves the book though no stored game reached it, is prepared.
+func TestMemoryPrepareSteeredByOurBook(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "memory")
+	m, err := memory.Open(memory.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob := play.Opponent{Name: "Bob", Source: "uci"}
+	id, now := memory.NewGameID(), time.Now()
+	start := chess.Game{}.Start()
+	for _, ev := range []memory.Event{
+		{Sighting: &memory.Sighting{Opponent: bob, At: now}},
+		{Start: &memory.GameStart{GameID: id, OpponentKey: bob.Key(), Opponent: bob, Game: "chess", OurSide: 0,
+			TimeControl: "60+1", StartFEN: start.FEN(), At: now}},
+		{End: &memory.GameEnd{GameID: id, Result: "1-0", Reason: "checkmate", OurScore: 1,
+			Moves: []string{"e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"}, At: now}},
+	} {
+		if err := m.Record(ev).Wait(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var entries []openingbook.Entry
+	after := start.Clone()
+	for _, move := range []string{"d2d4", "d7d5"} {
+		mv, err := after.ParseMove(move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, err := openingbook.EntryOf(after, mv, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, e)
+		after.Play(mv)
+	}
+	var buf bytes.Buffer
+	if err := openingbook.Write(&buf, entries); err != nil {
+		t.Fatal(err)
+	}
+	book := filepath.Join(t.TempDir(), "ours.bin")
+	if err := os.WriteFile(book, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	code, stdout, stderr := runCase([]string{"memory", "prepare", "bob", "--book", book, "--min-count", "1", "--time", "2s",
+		"--memory", dir}, "")
+	if code != 0 || !strings.Contains(stdout, "(steered by our book)") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, after.FEN()) || strings.Contains(stdout, start.FEN()) {
+		t.Errorf("prepared:\n%s\nwant the position after 1.d4 d5 (%s) and not the start, where the book plays", stdout, after.FEN())
+	}
+	for _, c := range []struct {
+		args    []string
+		code    int
+		errText string
+	}{
+		{[]string{"--book-depth", "4"}, 2, "--book-depth needs --book"},
+		{[]string{"--book", filepath.Join(t.TempDir(), "none.bin")}, 1, "--book: "},
+		{[]string{"--book", book, "--book-depth", "-1"}, 1, "book depth -1"},
+		{[]string{"--book", "default", "--game", "tictactoe"}, 1, "no built-in"},
+	} {
+		code, _, stderr := runCase(append([]string{"memory", "prepare", "bob", "--memory", dir}, c.args...), "")
+		if code != c.code || !strings.Contains(stderr, c.errText) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d with %q", c.args, code, stderr, c.code, c.errText)
+		}
 	}
 }
 
