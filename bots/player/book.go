@@ -233,26 +233,38 @@ func (b *bookPart) choosing() (string, int) {
 	return c.file, c.depth
 }
 
-// openBook opens the book a preparation names (see choosing), nil for none, with what closes it: a book file
-// is opened for the preparation alone, the built-in repertoire is shared and stays open. A file that no longer
-// opens is said in the log, and the preparation goes on without the book.
+// openBook opens the book a preparation names (see choosing), nil for none, with what closes it. A book that no
+// longer opens is said in the log, and the preparation goes on without the book.
 func openBook(g games.Game, name string, log *zap.Logger) (*openingbook.Book, func()) {
-	switch name {
-	case "":
+	if name == "" {
 		return nil, func() {}
-	case DefaultBookFile:
-		b, err := openingbook.Default(g.Name())
-		if err != nil || b == nil {
-			return nil, func() {}
-		}
-		return b, func() {}
 	}
-	b, err := openingbook.Open(name)
+	b, closeBook, err := bookNamed(g, name)
 	if err != nil {
 		log.Warn("the preparation goes on without the book", zap.Error(err))
 		return nil, func() {}
 	}
-	return b, func() { b.Close() }
+	return b, closeBook
+}
+
+// bookNamed opens the book name names: DefaultBookFile the game's built-in repertoire (shared, it stays open),
+// else a polyglot file opened for the caller alone; with what closes it.
+func bookNamed(g games.Game, name string) (*openingbook.Book, func(), error) {
+	if name == DefaultBookFile {
+		b, err := openingbook.Default(g.Name())
+		if err != nil {
+			return nil, nil, err
+		}
+		if b == nil {
+			return nil, nil, fmt.Errorf("%s has no built-in book", g.Name())
+		}
+		return b, func() {}, nil
+	}
+	b, err := openingbook.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, func() { b.Close() }, nil
 }
 
 // steeredPositions returns what a preparation against the opponent key in g needs of our book at bookDepth:
@@ -317,22 +329,9 @@ func BookSteering(g games.Game, name string, bookDepth int, mem *memory.Memory, 
 	if bookDepth < 0 || bookDepth > maxBookDepth {
 		return nil, nil, fmt.Errorf("the book depth %d is not within 0-%d", bookDepth, maxBookDepth)
 	}
-	book, closeBook := (*openingbook.Book)(nil), func() {}
-	if name == DefaultBookFile {
-		b, err := openingbook.Default(g.Name())
-		if err != nil {
-			return nil, nil, err
-		}
-		if b == nil {
-			return nil, nil, fmt.Errorf("%s has no built-in book", g.Name())
-		}
-		book = b
-	} else {
-		b, err := openingbook.Open(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		book, closeBook = b, func() { b.Close() }
+	book, closeBook, err := bookNamed(g, name)
+	if err != nil {
+		return nil, nil, err
 	}
 	steer := func(key string, stored []memory.Game) (func(games.Position) bool, []prepare.Position) {
 		return steeredPositions(key, g, bookDepth, stored, book, mem, log)
