@@ -1,14 +1,12 @@
 package match
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"dossier/bots/openingbook"
+	"dossier/bots/openingbook/booktest"
 	"dossier/games"
 	"dossier/games/chess"
 )
@@ -19,26 +17,8 @@ import (
 func TestRunPlaysAPlayersBook(t *testing.T) {
 	g := chess.Game{}
 	start := g.Start()
-	var entries []openingbook.Entry
-	for _, mv := range []string{"a2a3", "h2h3"} { // moves a zero evaluation at depth 1 would not all choose
-		m, err := start.ParseMove(mv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := openingbook.EntryOf(start, m, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries = append(entries, e)
-	}
-	var buf bytes.Buffer
-	if err := openingbook.Write(&buf, entries); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "two.bin")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// moves a zero evaluation at depth 1 would not all choose
+	path := booktest.File(t, booktest.Line{Move: "a2a3", Weight: 1}, booktest.Line{Move: "h2h3", Weight: 1})
 	cfg := quickConfig(g, mustSpec(t, "preset=zero depth=1 book="+path), mustSpec(t, "preset=zero depth=1"))
 	cfg.Games, cfg.MaxMoves, cfg.Seed = 12, 3, 5
 	_, records := collect(t, cfg)

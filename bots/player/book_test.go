@@ -4,7 +4,6 @@
 package player
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing"
 
 	"dossier/bots/openingbook"
+	"dossier/bots/openingbook/booktest"
 	"dossier/bots/searchers"
 	"dossier/engine"
 	"dossier/games"
@@ -30,35 +30,11 @@ func writeBook(t *testing.T, entries ...struct {
 	weight       uint16
 }) string {
 	t.Helper()
-	var book []openingbook.Entry
-	for _, e := range entries {
-		p := chess.Game{}.Start()
-		for _, tok := range strings.Fields(e.before) {
-			m, err := p.ParseMove(tok)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p.Play(m)
-		}
-		m, err := p.ParseMove(e.move)
-		if err != nil {
-			t.Fatal(err)
-		}
-		entry, err := openingbook.EntryOf(p, m, e.weight)
-		if err != nil {
-			t.Fatal(err)
-		}
-		book = append(book, entry)
+	lines := make([]booktest.Line, len(entries))
+	for i, e := range entries {
+		lines[i] = booktest.Line{Before: e.before, Move: e.move, Weight: e.weight}
 	}
-	var buf bytes.Buffer
-	if err := openingbook.Write(&buf, book); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "test.bin")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return booktest.File(t, lines...)
 }
 
 // useBookFile turns OwnBook on with the book file at path, through the options as a front end sets them.

@@ -3,10 +3,8 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,7 +12,7 @@ import (
 	"time"
 
 	"dossier/bots/match"
-	"dossier/bots/openingbook"
+	"dossier/bots/openingbook/booktest"
 	"dossier/bots/searchers"
 	"dossier/games/chess"
 	"dossier/games/tictactoe"
@@ -121,27 +119,14 @@ func TestMemoryPrepareSteeredByOurBook(t *testing.T) {
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
-	var entries []openingbook.Entry
+	book := booktest.File(t, booktest.Line{Move: "d2d4", Weight: 1}, booktest.Line{Before: "d2d4", Move: "d7d5", Weight: 1})
 	after := start.Clone()
 	for _, move := range []string{"d2d4", "d7d5"} {
 		mv, err := after.ParseMove(move)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := openingbook.EntryOf(after, mv, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		entries = append(entries, e)
 		after.Play(mv)
-	}
-	var buf bytes.Buffer
-	if err := openingbook.Write(&buf, entries); err != nil {
-		t.Fatal(err)
-	}
-	book := filepath.Join(t.TempDir(), "ours.bin")
-	if err := os.WriteFile(book, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
 	}
 
 	code, stdout, stderr := runCase([]string{"memory", "prepare", "bob", "--book", book, "--min-count", "1", "--time", "2s",
