@@ -37,13 +37,14 @@ const MaxDepth = maxPly - 1
 // DefaultMoveOverhead is the Move Overhead a UCI session and a match start with.
 const DefaultMoveOverhead = 30 * time.Millisecond
 
-// suddenDeathMoves is the share of the clock a move gets when the GUI gives no movestogo: a 25th of what is left
+// suddenDeathMoves is the share of the clock a move gets when the GUI gives no movestogo: a 20th of what is left
 // (plus most of the increment). A 40th used about a third of the clock in a game of 60 moves and ended the
 // games against CounterGo at 10+0.1 with half of it unused; a 25th won its clocked SPRT against a 40th
-// (session 33: H1 at 3+0.03 after 527 pairs, +28.4 [+12.5, +44.4]). maxMovesToGo bounds a movestogo
-// given: more moves than that to the next time control are budgeted as that many.
+// (session 33: H1 at 3+0.03 after 527 pairs, +28.4 [+12.5, +44.4]) and a 20th its own against a 25th
+// (sessions 33-34: H1 at 3+0.03 after 505 pairs in three runs, +28.6 [+13.0, +44.4]). maxMovesToGo bounds a
+// movestogo given: more moves than that to the next time control are budgeted as that many.
 const (
-	suddenDeathMoves = 25
+	suddenDeathMoves = 20
 	maxMovesToGo     = 40
 )
 

@@ -213,10 +213,10 @@ func TestCECPNodeLimit(t *testing.T) {
 	if lim := eng.limits[1]; lim.Nodes != 80_000 || !noClock(lim) {
 		t.Errorf("st 8, nps 10000: limits %+v, want 80,000 nodes", lim)
 	}
-	// 60 s of sudden death: a soft budget of a 25th, 2.4 s (a clock of nodes has no GUI delay to keep back),
+	// 60 s of sudden death: a soft budget of a 20th, 3 s (a clock of nodes has no GUI delay to keep back),
 	// at 1,000 nodes a second.
-	if lim := eng.limits[2]; lim.Nodes != 2400 || !noClock(lim) {
-		t.Errorf("a clock of 60 s under nps 1000: limits %+v, want 2,400 nodes", lim)
+	if lim := eng.limits[2]; lim.Nodes != 3000 || !noClock(lim) {
+		t.Errorf("a clock of 60 s under nps 1000: limits %+v, want 3,000 nodes", lim)
 	}
 	if lim := eng.limits[3]; lim.Nodes != 0 || lim.MoveTime != 2*time.Second {
 		t.Errorf("st 2 after new: limits %+v, want 2 s and no node limit", lim)

@@ -134,7 +134,7 @@ func TestConnect4SolveBudget(t *testing.T) {
 		{"movetime", engine.Limits{MoveTime: time.Second}, 500 * time.Millisecond, 0},
 		{"movetime less the overhead", engine.Limits{MoveTime: time.Second + engine.DefaultMoveOverhead,
 			MoveOverhead: engine.DefaultMoveOverhead}, 500 * time.Millisecond, 0},
-		{"clock", engine.Limits{Time: [2]time.Duration{25*time.Second + engine.DefaultMoveOverhead, time.Minute},
+		{"clock", engine.Limits{Time: [2]time.Duration{20*time.Second + engine.DefaultMoveOverhead, time.Minute},
 			MoveOverhead: engine.DefaultMoveOverhead}, 500 * time.Millisecond, 0},
 		{"increment only", engine.Limits{Inc: [2]time.Duration{time.Second, time.Second}}, 500 * time.Millisecond, 0},
 		{"opponent's clock only", engine.Limits{Time: [2]time.Duration{0, time.Minute}}, engine.DefaultMoveTime / 2, 0},
