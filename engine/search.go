@@ -204,9 +204,11 @@ func (t *thread) search(depth, ply int, alpha, beta float64, pvNode bool) float6
 		}
 		quiet := t.tactical == nil || !t.tactical.IsTactical(m)
 		prunable := quiet && i > 0 && keys[i] < orderKiller && best > -MateBound
-		losing := seePrune && i > 0 && best > -MateBound && !t.exchange.SEEGE(m, seePruneThreshold(!quiet, depth))
+		// The static exchange is asked only of a move that late-move or futility pruning keeps.
+		skip := prunable && (quietsSearched >= lateMoves || futile) ||
+			seePrune && i > 0 && best > -MateBound && !t.exchange.SEEGE(m, seePruneThreshold(!quiet, depth))
 		pos.Play(m)
-		if (losing || prunable && (quietsSearched >= lateMoves || futile)) && (t.checker == nil || !t.checker.InCheck()) {
+		if skip && (t.checker == nil || !t.checker.InCheck()) {
 			// A move that gives check is searched: quiet checks are how most mates begin.
 			pos.Undo()
 			t.horizonEvents++

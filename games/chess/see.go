@@ -79,7 +79,26 @@ func (p *Position) SEE(m games.Move) int {
 }
 
 // SEEGE reports whether the static exchange evaluation of m is at least threshold.
+//
+// It answers without the exchange where the move's first gain settles it: the exchange never ends above that
+// gain (the opponent may decline to take back), nor below it less the moved piece (the mover may stop after the
+// first recapture), unless a pawn takes back on the last rank and promotes. The search asks mostly such
+// questions (a pawn takes a piece, a pawn steps to a square it cannot lose more than itself on).
 func (p *Position) SEEGE(m games.Move, threshold int) bool {
+	if moveKind(m) == kindCastle {
+		return 0 >= threshold
+	}
+	gain, onSquare := SEEValues[moveCaptured(m)], SEEValues[movePiece(m)]
+	if promo := movePromotion(m); promo != NoPiece {
+		gain += SEEValues[promo] - SEEValues[Pawn]
+		onSquare = SEEValues[promo]
+	}
+	if gain < threshold {
+		return false
+	}
+	if to := moveTo(m); to >= 8 && to < 56 && gain-onSquare >= threshold {
+		return true
+	}
 	return p.SEE(m) >= threshold
 }
 

@@ -246,3 +246,37 @@ func sign(x int) int {
 	}
 	return 0
 }
+
+// TestSEEGEAgreesWithSEE: the threshold test answers as the full exchange does, at thresholds around every
+// piece's value, for every move of positions from random games (its shortcuts must never change an answer).
+func TestSEEGEAgreesWithSEE(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 2026))
+	var buf [games.MaxMoves]games.Move
+	checked, shortcut := 0, 0
+	for game := range 40 {
+		p := StartPosition()
+		for ply := 0; ply < 160; ply++ {
+			moves := p.AppendMoves(buf[:0])
+			if len(moves) == 0 || p.Status().Result.Over() {
+				break
+			}
+			for _, m := range moves {
+				see := p.SEE(m)
+				for threshold := -1800; threshold <= 1800; threshold += 50 {
+					checked++
+					if got := p.SEEGE(m, threshold); got != (see >= threshold) {
+						t.Fatalf("game %d, %s: SEEGE(%s, %d) = %v, SEE %d", game, p.FEN(), p.FormatMove(m), threshold, got, see)
+					}
+					if gain := SEEValues[moveCaptured(m)]; gain < threshold || gain-SEEValues[movePiece(m)] >= threshold {
+						shortcut++
+					}
+				}
+			}
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+	}
+	t.Logf("%d answers agree, about %d of them by a shortcut", checked, shortcut)
+	if checked < 100000 || shortcut < checked/4 {
+		t.Errorf("%d answers, %d by a shortcut: the shortcuts were hardly tested", checked, shortcut)
+	}
+}
