@@ -22,8 +22,6 @@ import (
 // Settings of the online learners. Their depths keep a learner's cost per opponent move at a few
 // milliseconds (BenchmarkLearnMove measures it): the worker runs beside our search on the same cores.
 const (
-	// learnWait bounds how long the end of a game waits for the worker to learn the moves still queued.
-	learnWait = 5 * time.Second
 	// typeRate and typePS are the slow type learner's learning factor and Reibman and Ballard's PS; typePS
 	// is also the PS of the depth model's rank model, so that the two are scored alike.
 	typeRate = 0.1
@@ -34,6 +32,11 @@ const (
 	// minTypeProbability drops a type from the live PrOM model (each type costs PrOM a probe).
 	minTypeProbability = 0.02
 )
+
+// learnWait bounds how long the end of a game waits for the worker to learn the moves still queued; the moves it
+// has not learned by then are filed without a probability. A variable only so that the tests that count every
+// move's probability can wait longer on a machine that the race detector and other jobs slow down.
+var learnWait = 5 * time.Second
 
 // learnerDepth is the depth of the learners of a game: the deepest type, the depth learner's range, minimax's
 // depth in the yardstick (its book's: chess, the costliest game to search, learns shallower).
