@@ -100,45 +100,35 @@ func TestSEEAgreesWithTheReference(t *testing.T) {
 	// bounds of a capture (without promotion): at most the captured piece, at least that less the capturer
 	// (a side can always stop after one capture; off the last rank, where a pawn taking back promotes), exactly the captured piece when the opponent has no
 	// attacker on the square after the capture.
-	rng := rand.New(rand.NewPCG(19, 2026))
-	var buf [games.MaxMoves]games.Move
 	checked, captures, undefended := 0, 0, 0
-	for game := range 60 {
-		p := StartPosition()
-		for ply := 0; ply < 160; ply++ {
-			moves := p.AppendMoves(buf[:0])
-			if len(moves) == 0 || p.Status().Result.Over() {
-				break
+	randomGames(19, 60, func(game int, p *Position, moves []games.Move) {
+		for _, m := range moves {
+			got, want := p.SEE(m), refSEE(p, m)
+			checked++
+			if got != want {
+				t.Fatalf("game %d, %s: SEE(%s) = %d, the reference %d", game, p.FEN(), p.FormatMove(m), got, want)
 			}
-			for _, m := range moves {
-				got, want := p.SEE(m), refSEE(p, m)
-				checked++
-				if got != want {
-					t.Fatalf("game %d, %s: SEE(%s) = %d, the reference %d", game, p.FEN(), p.FormatMove(m), got, want)
-				}
-				if moveCaptured(m) == NoPiece || movePromotion(m) != NoPiece {
-					continue
-				}
-				captures++
-				value := SEEValues[moveCaptured(m)]
-				// A pawn taking back on the last rank promotes, which may cost more than the capturer.
-				lastRank := moveTo(m) < 8 || moveTo(m) >= 56
-				if got > value || movePiece(m) != King && !lastRank && got < value-SEEValues[movePiece(m)] {
-					t.Fatalf("%s: SEE(%s) = %d, outside [%d, %d]", p.FEN(), p.FormatMove(m), got,
-						value-SEEValues[movePiece(m)], value)
-				}
-				q := p.Copy()
-				q.Play(m)
-				if q.st.attackersTo(moveTo(m), int(q.st.side), q.st.occupied()) == 0 {
-					undefended++
-					if got != value {
-						t.Fatalf("%s: SEE(%s) = %d, but nothing can take back: want %d", p.FEN(), p.FormatMove(m), got, value)
-					}
+			if moveCaptured(m) == NoPiece || movePromotion(m) != NoPiece {
+				continue
+			}
+			captures++
+			value := SEEValues[moveCaptured(m)]
+			// A pawn taking back on the last rank promotes, which may cost more than the capturer.
+			lastRank := moveTo(m) < 8 || moveTo(m) >= 56
+			if got > value || movePiece(m) != King && !lastRank && got < value-SEEValues[movePiece(m)] {
+				t.Fatalf("%s: SEE(%s) = %d, outside [%d, %d]", p.FEN(), p.FormatMove(m), got,
+					value-SEEValues[movePiece(m)], value)
+			}
+			q := p.Copy()
+			q.Play(m)
+			if q.st.attackersTo(moveTo(m), int(q.st.side), q.st.occupied()) == 0 {
+				undefended++
+				if got != value {
+					t.Fatalf("%s: SEE(%s) = %d, but nothing can take back: want %d", p.FEN(), p.FormatMove(m), got, value)
 				}
 			}
-			p.Play(moves[rng.IntN(len(moves))])
 		}
-	}
+	})
 	t.Logf("%d moves agree with the reference; %d captures within their bounds, %d of them undefended", checked, captures, undefended)
 	if captures < 500 || undefended < 100 {
 		t.Errorf("only %d captures (%d undefended) among %d moves: the property was hardly tested", captures, undefended, checked)
@@ -250,33 +240,41 @@ func sign(x int) int {
 // TestSEEGEAgreesWithSEE: the threshold test answers as the full exchange does, at thresholds around every
 // piece's value, for every move of positions from random games (its shortcuts must never change an answer).
 func TestSEEGEAgreesWithSEE(t *testing.T) {
-	rng := rand.New(rand.NewPCG(23, 2026))
-	var buf [games.MaxMoves]games.Move
 	checked, shortcut := 0, 0
-	for game := range 40 {
+	randomGames(23, 40, func(game int, p *Position, moves []games.Move) {
+		for _, m := range moves {
+			see := p.SEE(m)
+			for threshold := -1800; threshold <= 1800; threshold += 50 {
+				checked++
+				if got := p.SEEGE(m, threshold); got != (see >= threshold) {
+					t.Fatalf("game %d, %s: SEEGE(%s, %d) = %v, SEE %d", game, p.FEN(), p.FormatMove(m), threshold, got, see)
+				}
+				if gain := SEEValues[moveCaptured(m)]; gain < threshold || gain-SEEValues[movePiece(m)] >= threshold {
+					shortcut++
+				}
+			}
+		}
+	})
+	t.Logf("%d answers agree, about %d of them by a shortcut", checked, shortcut)
+	if checked < 100000 || shortcut < checked/4 {
+		t.Errorf("%d answers, %d by a shortcut: the shortcuts were hardly tested", checked, shortcut)
+	}
+}
+
+// randomGames plays n random games from the start (at most 160 plies each, the random moves drawn from seed) and
+// shows visit every position before its move is played, with its legal moves.
+func randomGames(seed uint64, n int, visit func(game int, p *Position, moves []games.Move)) {
+	rng := rand.New(rand.NewPCG(seed, 2026))
+	var buf [games.MaxMoves]games.Move
+	for game := range n {
 		p := StartPosition()
 		for ply := 0; ply < 160; ply++ {
 			moves := p.AppendMoves(buf[:0])
 			if len(moves) == 0 || p.Status().Result.Over() {
 				break
 			}
-			for _, m := range moves {
-				see := p.SEE(m)
-				for threshold := -1800; threshold <= 1800; threshold += 50 {
-					checked++
-					if got := p.SEEGE(m, threshold); got != (see >= threshold) {
-						t.Fatalf("game %d, %s: SEEGE(%s, %d) = %v, SEE %d", game, p.FEN(), p.FormatMove(m), threshold, got, see)
-					}
-					if gain := SEEValues[moveCaptured(m)]; gain < threshold || gain-SEEValues[movePiece(m)] >= threshold {
-						shortcut++
-					}
-				}
-			}
+			visit(game, p, moves)
 			p.Play(moves[rng.IntN(len(moves))])
 		}
-	}
-	t.Logf("%d answers agree, about %d of them by a shortcut", checked, shortcut)
-	if checked < 100000 || shortcut < checked/4 {
-		t.Errorf("%d answers, %d by a shortcut: the shortcuts were hardly tested", checked, shortcut)
 	}
 }
