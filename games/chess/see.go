@@ -36,12 +36,8 @@ func (p *Position) SEE(m games.Move) int {
 	us := int(s.side)
 	occ := s.occupied() &^ bit(from)
 	var gain [40]int
-	gain[0] = SEEValues[moveCaptured(m)]
-	onSquare := SEEValues[movePiece(m)] // the value of the piece that stands on `to` after each capture
-	if promo := movePromotion(m); promo != NoPiece {
-		gain[0] += SEEValues[promo] - SEEValues[Pawn]
-		onSquare = SEEValues[promo]
-	}
+	var onSquare int // the value of the piece that stands on `to` after each capture
+	gain[0], onSquare = firstGain(m)
 	if moveKind(m) == kindEnPassant {
 		occ &^= bit(to ^ 8)
 	}
@@ -78,6 +74,17 @@ func (p *Position) SEE(m games.Move) int {
 	return gain[0]
 }
 
+// firstGain returns what m itself wins (the captured piece, and a promotion's gain over the pawn) and the value
+// of the piece it leaves on its destination.
+func firstGain(m games.Move) (gain, onSquare int) {
+	gain, onSquare = SEEValues[moveCaptured(m)], SEEValues[movePiece(m)]
+	if promo := movePromotion(m); promo != NoPiece {
+		gain += SEEValues[promo] - SEEValues[Pawn]
+		onSquare = SEEValues[promo]
+	}
+	return gain, onSquare
+}
+
 // SEEGE reports whether the static exchange evaluation of m is at least threshold.
 //
 // It answers without the exchange where the move's first gain settles it: the exchange never ends above that
@@ -88,11 +95,7 @@ func (p *Position) SEEGE(m games.Move, threshold int) bool {
 	if moveKind(m) == kindCastle {
 		return 0 >= threshold
 	}
-	gain, onSquare := SEEValues[moveCaptured(m)], SEEValues[movePiece(m)]
-	if promo := movePromotion(m); promo != NoPiece {
-		gain += SEEValues[promo] - SEEValues[Pawn]
-		onSquare = SEEValues[promo]
-	}
+	gain, onSquare := firstGain(m)
 	if gain < threshold {
 		return false
 	}
